@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Run everything CI runs: setup, the whole pytest suite (slow end-to-end tests included), ruff, mypy --strict
+# on the pure packages. Every step runs even if an earlier one failed, so one run shows all problems; the
+# exit status is non-zero if any step failed. Extra arguments go to pytest (e.g. -x, -k name).
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/setup.sh --checkers || { echo "test: setup failed; nothing was tested" >&2; exit 1; }
+
+PY=.venv/bin/python
+failed=()
+results=()
+
+step() {
+    local name=$1
+    shift
+    echo
+    echo "== $name: $*"
+    "$@"
+    local rc=$?
+    if [ "$name" = pytest ] && [ "$rc" -eq 5 ]; then
+        echo "test: pytest collected no tests: that is a failure (a suite that runs nothing proves nothing)" >&2
+        rc=1
+    fi
+    if [ "$rc" -eq 0 ]; then
+        results+=("$name=ok")
+    else
+        results+=("$name=FAILED($rc)")
+        failed+=("$name")
+    fi
+}
+
+step pytest "$PY" -m pytest -q "$@"
+step ruff "$PY" -m ruff check tablepi
+
+# mypy --strict on the pure packages (they import only the standard library and each other).
+strict=()
+for pkg in tablepi/rules tablepi/table; do
+    if compgen -G "$pkg/*.py" >/dev/null; then
+        strict+=("$pkg")
+    fi
+done
+step mypy "$PY" -m mypy --strict "${strict[@]}"
+
+echo
+if [ "${#failed[@]}" -eq 0 ]; then
+    echo "test summary: ALL OK (${results[*]})"
+    exit 0
+fi
+echo "test summary: FAILED: ${failed[*]} (${results[*]})"
+exit 1
