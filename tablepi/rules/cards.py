@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from tablepi.errors import ParseError
@@ -88,19 +88,38 @@ class Rank(enum.Enum):
         return self.value
 
 
+_SUIT_ORDER = tuple(Suit)
+_RANK_ORDER = tuple(Rank)
 _RANK_POINTS = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 0, Rank.NINE: 0}
 _RANK_BY_TEXT: dict[str, Rank] = {r.value: r for r in Rank}
 _RANK_BY_TEXT["10"] = Rank.TEN
 
 
-@dataclass(frozen=True, slots=True, order=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card of the pack. Canonical text is rank + suit letter: ``AS KH QD JC TS 9H``."""
+    """One card of the pack. Canonical text is rank + suit letter: ``AS KH QD JC TS 9H``.
+
+    ``index`` (0..23, the position in :data:`DECK`) makes hashing and comparison cheap: the rules engine's hot
+    path looks cards up in small tables thousands of times per deal.
+    """
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False)
 
     _CACHE: ClassVar[dict[str, Card]] = {}
+
+    def __post_init__(self) -> None:
+        index = _SUIT_ORDER.index(self.suit) * 6 + _RANK_ORDER.index(self.rank)
+        object.__setattr__(self, "index", index)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -119,7 +138,8 @@ class Card:
         if cached is not None:
             return cached
         card = cls._parse_uncached(text)
-        cls._CACHE[text] = card
+        if len(text) <= 4:  # cache the spellings people use, not arbitrary padded input
+            cls._CACHE[text] = card
         return card
 
     @classmethod
@@ -157,7 +177,7 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-#: The 24 cards in a fixed, documented order: suits S H D C, ranks A K Q J T 9.
+#: The 24 cards in a fixed, documented order: suits S H D C, ranks A K Q J T 9; ``DECK[c.index] == c``.
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 
 MATT = Card(Rank.QUEEN, Suit.SPADES)

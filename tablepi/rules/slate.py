@@ -1,0 +1,177 @@
+"""The slate ("d'Lee", RULES.md 23-28) and the match around it (rules 22, 29).
+
+Each team starts with ``start_lines`` open lines. A won deal strikes ``stake`` of the winner's open lines; a lost
+trump game adds lines to the trump team; a tie adds lines to the trump team (or carries, by house rule). The first
+team with no open line left wins the match.
+
+The slate keeps every deal's entry so the display can draw the lines as players know them: the starting lines and
+the added ones, each open or struck.
+
+>>> from tablepi.rules.seats import Team
+>>> slate = Slate()
+>>> slate.open_lines(Team.NS), slate.open_lines(Team.EW)
+(9, 9)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tablepi.errors import RulesError
+from tablepi.rules.cards import Card
+from tablepi.rules.deal import Deal, DealResult
+from tablepi.rules.house import HouseRules, TieRule
+from tablepi.rules.seats import Seat, Team
+
+
+class Line(enum.Enum):
+    """One tally line on the slate, as drawn."""
+
+    OPEN = "open"  # a starting line not yet struck
+    STRUCK = "struck"  # a starting line struck through
+    ADDED = "added"  # a line added for a lost trump game or a tie, still open
+    ADDED_STRUCK = "added_struck"  # an added line later struck
+
+
+@dataclass(frozen=True, slots=True)
+class SlateEntry:
+    """What one deal did to the slate."""
+
+    number: int  # 1-based deal number in the match
+    result: DealResult
+    stake: int  # lines this deal was worth, a carried tie included
+    struck: Mapping[Team, int]  # lines actually struck (never more than were open, rule 28)
+    added: Mapping[Team, int]
+    carried: int  # with tie = "carry": lines carried to the next decided deal after this one
+
+    def describe(self) -> str:
+        """E.g. ``'NS win 25-15, Konter: 2 lines'``."""
+        return self.result.describe()
+
+
+class Slate:
+    """The score diagram of one match. Record each deal's result with :meth:`record`."""
+
+    def __init__(self, rules: HouseRules | None = None) -> None:
+        self.rules = rules or HouseRules()
+        self.history: list[SlateEntry] = []
+        self._open = {Team.NS: self.rules.start_lines, Team.EW: self.rules.start_lines}
+        self._carry = 0
+
+    def open_lines(self, team: Team) -> int:
+        """Lines the team still has to strike (RULES.md 23-28). Never below zero."""
+        return self._open[team]
+
+    @property
+    def carry(self) -> int:
+        """Lines carried from ties under ``tie = "carry"``, to be added to the next decided deal's stake."""
+        return self._carry
+
+    @property
+    def winner(self) -> Team | None:
+        """The first team with no open lines left (rule 28)."""
+        for team in Team:
+            if self._open[team] == 0:
+                return team
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def record(self, result: DealResult) -> SlateEntry:
+        """Apply a deal's result (rules 24-28) and keep it in the history."""
+        if self.is_over:
+            raise RulesError(f"the match is over: {self.winner} have struck all their lines (rule 28)")
+        struck = {Team.NS: 0, Team.EW: 0}
+        added = {Team.NS: 0, Team.EW: 0}
+        carried = 0
+        if result.winner is None:
+            stake = result.stake
+            if self.rules.tie is TieRule.STANDARD:
+                added[result.trump_team] = stake  # rule 27: 1 + announcements
+            elif self.rules.tie is TieRule.PLUS_ONE:
+                stake = 1
+                added[result.trump_team] = 1
+            else:  # carry: nothing happens now
+                self._carry += stake
+                carried = self._carry
+        else:
+            stake = result.stake + self._carry
+            self._carry = 0
+            winner, loser = result.winner, result.winner.other
+            struck[winner] = min(stake, self._open[winner])  # rules 25, 28
+            if loser is result.trump_team:
+                added[loser] = stake  # rule 26: a lost trump game adds lines
+        for team in Team:
+            self._open[team] += added[team] - struck[team]
+        entry = SlateEntry(len(self.history) + 1, result, stake, struck, added, carried)
+        self.history.append(entry)
+        return entry
+
+    def lines(self, team: Team) -> tuple[Line, ...]:
+        """The team's row as drawn: starting lines then added lines, in order, struck ones marked.
+
+        Lines are struck oldest first: starting lines before added ones, as a scorer crosses them out.
+        """
+        start = self.rules.start_lines
+        added_total = sum(entry.added[team] for entry in self.history)
+        struck_total = sum(entry.struck[team] for entry in self.history)
+        row = [Line.OPEN] * start + [Line.ADDED] * added_total
+        for i in range(min(struck_total, len(row))):
+            row[i] = Line.STRUCK if row[i] is Line.OPEN else Line.ADDED_STRUCK
+        return tuple(row)
+
+
+class Match:
+    """A series of deals until one team has struck all its lines (rules 22, 28-29).
+
+    >>> match = Match(first_dealer=Seat.N)
+    >>> deal = match.new_deal()
+    >>> deal.forehand   # anticlockwise: the dealer's right
+    <Seat.W: 'W'>
+    """
+
+    def __init__(self, rules: HouseRules | None = None, first_dealer: Seat = Seat.N) -> None:
+        self.rules = rules or HouseRules()
+        self.slate = Slate(self.rules)
+        self.dealer = first_dealer
+        self.deals: list[Deal] = []
+
+    @property
+    def is_over(self) -> bool:
+        return self.slate.is_over
+
+    @property
+    def winner(self) -> Team | None:
+        return self.slate.winner
+
+    def new_deal(self, hands: Mapping[Seat, list[Card]] | None = None) -> Deal:
+        """Start the next deal with the current dealer."""
+        if self.is_over:
+            raise RulesError("the match is over; start a revanche or a new match (rule 29)")
+        if self.deals and not self.deals[-1].is_over:
+            raise RulesError("finish the current deal before dealing again")
+        deal = Deal(self.dealer, self.rules, hands)
+        self.deals.append(deal)
+        return deal
+
+    def finish_deal(self) -> SlateEntry:
+        """Score the current deal and pass the deal on: the next dealer is this deal's forehand (rule 22)."""
+        if not self.deals or not self.deals[-1].is_over:
+            raise RulesError("no finished deal to score")
+        if len(self.slate.history) == len(self.deals):
+            raise RulesError("this deal is already scored")
+        deal = self.deals[-1]
+        entry = self.slate.record(deal.result())
+        self.dealer = deal.forehand
+        return entry
+
+    def revanche(self) -> Match:
+        """The losers ask for a revanche: same teams, a fresh slate; the deal passes on as usual (rule 29)."""
+        if not self.is_over:
+            raise RulesError("a revanche follows a finished match (rule 29)")
+        return Match(self.rules, self.dealer)
+
