@@ -23,6 +23,9 @@ from tablepi.errors import ParseError
 class Suit(enum.Enum):
     """The four suits. The value is the canonical letter."""
 
+    # Members are singletons: identity hashing (in C) keeps dict look-ups in the rules hot path cheap.
+    __hash__ = object.__hash__
+
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"
@@ -58,6 +61,9 @@ _SUIT_BY_TEXT.update({"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMON
 
 class Rank(enum.Enum):
     """The six ranks. The value is the canonical letter (``T`` for ten)."""
+
+    # Members are singletons: identity hashing (in C) keeps dict look-ups in the rules hot path cheap.
+    __hash__ = object.__hash__
 
     ACE = "A"
     KING = "K"

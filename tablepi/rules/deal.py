@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tablepi.errors import IllegalPlay, RulesError
 from tablepi.rules.cards import KONTER_DIAMONDS, KONTER_HEARTS, MATT, Card, Suit
@@ -86,8 +87,9 @@ class Phase(enum.Enum):
     OVER = "over"  # six tricks played, a claim, or a revoke under the lose_deal house rule
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
+    """One card played by one seat. A named tuple: plays are made in the hot path of every deal."""
+
     seat: Seat
     card: Card
 
@@ -198,6 +200,9 @@ class Deal:
     """The state of one deal. Mutable for speed; :meth:`copy` gives an independent snapshot."""
 
     __slots__ = (
+        "_after",
+        "_next",
+        "_trick",
         "_voids",
         "announcements",
         "claimed_by",
@@ -239,6 +244,10 @@ class Deal:
         self._voids: dict[Seat, list[tuple[int, Suit, Card]]] = {seat: [] for seat in Seat}
         self.claimed_by: Team | None = None
         self.revoke_by: Seat | None = None
+        # Who plays next; kept up to date by every action so the hot path never recomputes it.
+        self._next: Seat | None = None
+        self._trick: Trick | None = None  # the trick being played, None between tricks
+        self._after = {seat: self.rules.direction.next(seat) for seat in Seat}
 
     # --- reading the state -------------------------------------------------------------------------------------
 
@@ -246,11 +255,7 @@ class Deal:
     def phase(self) -> Phase:
         if self.trump is None:
             return Phase.TRUMPS
-        if self.claimed_by is not None or self.revoke_by is not None:
-            return Phase.OVER
-        if len(self.tricks) == TRICKS_PER_DEAL and self.tricks[-1].complete:
-            return Phase.OVER
-        return Phase.PLAY
+        return Phase.OVER if self._next is None else Phase.PLAY
 
     @property
     def is_over(self) -> bool:
@@ -264,9 +269,7 @@ class Deal:
     @property
     def current_trick(self) -> Trick | None:
         """The trick being played, or None between tricks (and before the first card)."""
-        if self.tricks and not self.tricks[-1].complete:
-            return self.tricks[-1]
-        return None
+        return self._trick
 
     @property
     def completed_tricks(self) -> list[Trick]:
@@ -282,12 +285,7 @@ class Deal:
     @property
     def to_play(self) -> Seat | None:
         """Who must play the next card (rule 12), or None before trumps and after the deal."""
-        if self.phase is not Phase.PLAY:
-            return None
-        trick = self.current_trick
-        if trick is None:
-            return self.tricks[-1].winner if self.tricks else self.forehand
-        return self.rules.direction.next(trick.plays[-1].seat)
+        return self._next
 
     def hand(self, seat: Seat) -> tuple[Card, ...] | None:
         """The cards still in ``seat``'s hand when the hands are known, else None."""
@@ -328,6 +326,7 @@ class Deal:
         if seat is not None and seat is not self.forehand:
             raise RulesError(f"{seat} cannot name trumps: forehand {self.forehand} names trumps (rule 9)")
         self.trump = suit
+        self._next = self.forehand  # rule 12: forehand leads to trick 1
 
     def can_announce(self, seat: Seat) -> bool:
         """Announcing is allowed only before the player's own card to trick 1 (rule 10)."""
@@ -388,29 +387,37 @@ class Deal:
         Out-of-turn play, a card already played and plays outside the play phase always raise: the table keeps
         such cards out of the deal and warns instead.
         """
-        self._check_order(seat, card)
+        hand = self.hands[seat] if self.hands is not None else None
+        if seat is not self._next or card in self.played or (hand is not None and card not in hand):
+            self._check_order(seat, card)  # raises, saying which of these it is
         assert self.trump is not None
         faults = self._faults_of(seat, card)
         if faults and check:
             raise IllegalPlay(faults[0].message)
-        trick = self.current_trick
+        trick = self._trick
         if trick is None:
-            trick = Trick(leader=seat)
+            trick = self._trick = Trick(leader=seat)
             self.tricks.append(trick)
         self._note_void(seat, card, trick.led, len(self.tricks), faults)
         trick.plays.append(Play(seat, card))
         self.played.add(card)
-        if self.hands is not None:
-            self.hands[seat].remove(card)
+        if hand is not None:
+            hand.remove(card)
         self.known[seat].discard(card)
-        if trick.complete:
+        if len(trick.plays) == 4:
             trick.winner = trick.plays[trick_winner(trick.cards, self.trump)].seat  # rule 17
-        self.faults.extend(faults)
-        if self.rules.revoke_penalty is RevokePenalty.LOSE_DEAL:
-            revoke = next((f for f in faults if f.code is FaultCode.REVOKE), None)
-            if revoke is not None:
-                self.revoke_by = revoke.seat
-        return tuple(faults)
+            self._next = trick.winner if len(self.tricks) < TRICKS_PER_DEAL else None  # rule 12
+            self._trick = None
+        else:
+            self._next = self._after[seat]
+        if faults:
+            self.faults.extend(faults)
+            if self.rules.revoke_penalty is RevokePenalty.LOSE_DEAL:
+                revoke = next((f for f in faults if f.code is FaultCode.REVOKE), None)
+                if revoke is not None:
+                    self.revoke_by = revoke.seat
+                    self._next = None
+        return tuple(faults) if faults else ()
 
     def claim(self, team: Team) -> None:
         """A team with 21 or more points in its tricks lays its cards down and takes the deal (rule 21)."""
@@ -424,6 +431,7 @@ class Deal:
         if points < WINNING_POINTS:
             raise RulesError(f"{team} claims with {points} points; a claim needs 21 or more (rule 21)")
         self.claimed_by = team
+        self._next = None
 
     def result(self) -> DealResult:
         """The deal's outcome (rules 19-21, 24). Only when the deal is over."""
@@ -475,6 +483,9 @@ class Deal:
         other._voids = {s: list(v) for s, v in self._voids.items()}
         other.claimed_by = self.claimed_by
         other.revoke_by = self.revoke_by
+        other._next = self._next
+        other._after = self._after
+        other._trick = other.tricks[-1] if self._trick is not None else None
         return other
 
     # --- internals ---------------------------------------------------------------------------------------------
@@ -512,7 +523,7 @@ class Deal:
         earlier tricks, and a queen shown by another seat."""
         assert self.trump is not None
         trump = self.trump
-        number = self.trick_number
+        number = len(self.tricks) + (0 if self._trick is not None else 1)
         faults: list[Fault] = []
         holder = self.seen_by.get(card)
         if holder is not None and holder is not seat:
@@ -522,8 +533,8 @@ class Deal:
                     f"{seat} plays {card.display}, which {holder} showed (rule 11)",
                 )
             )
-        trick = self.current_trick
-        led = trick.led if trick else None
+        trick = self._trick
+        led = trick.plays[0].card if trick else None
         if led is not None and _reneges(card, led, trump):
             # With the whole hand known this is exactly "not a legal play"; with only shown cards known it is a
             # revoke when one of them is of the suit he had to play (rules 13, 15).
@@ -540,8 +551,9 @@ class Deal:
                     )
                 )
         # Rule 18, later proof: this card is of a suit he earlier failed to follow, so he held it then.
-        suit = effective_suit(card, trump)
-        for trick_no, void_suit, played_instead in self._voids[seat]:
+        voids = self._voids[seat]
+        suit = effective_suit(card, trump) if voids else None
+        for trick_no, void_suit, played_instead in voids:
             if void_suit is suit:
                 rule = 15 if void_suit is trump else 13
                 what = "trumps" if void_suit is trump else void_suit.symbol
@@ -563,14 +575,16 @@ class Deal:
         and is not itself a revoke already, makes a new claim: the player says he is void in the led suit.
         """
         assert self.trump is not None
-        proved = {f.trick for f in faults if f.proof is not None}
-        voids = [v for v in self._voids[seat] if v[0] not in proved]
-        revoked_now = any(f.code is FaultCode.REVOKE and f.proof is None for f in faults)
-        if led is not None and not revoked_now and _reneges(card, led, self.trump):
+        voids = self._voids[seat]
+        if faults:
+            proved = {f.trick for f in faults if f.proof is not None}
+            voids[:] = [v for v in voids if v[0] not in proved]
+            if any(f.code is FaultCode.REVOKE and f.proof is None for f in faults):
+                return
+        if led is not None and _reneges(card, led, self.trump):
             led_suit = effective_suit(led, self.trump)
             if all(v[1] is not led_suit for v in voids):
                 voids.append((number, led_suit, card))
-        self._voids[seat] = voids
 
 
 def _reneges(card: Card, led: Card, trump: Suit) -> bool:

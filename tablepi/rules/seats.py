@@ -10,6 +10,9 @@ from tablepi.errors import ParseError
 class Seat(enum.Enum):
     """The four seats, named by compass point. Partners sit opposite (RULES.md 1)."""
 
+    # Members are singletons: identity hashing (in C) keeps dict look-ups in the rules hot path cheap.
+    __hash__ = object.__hash__
+
     N = "N"
     E = "E"
     S = "S"
@@ -40,6 +43,9 @@ _PARTNER = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}
 
 class Team(enum.Enum):
     """The two partnerships: N+S and E+W (RULES.md 1)."""
+
+    # Members are singletons: identity hashing (in C) keeps dict look-ups in the rules hot path cheap.
+    __hash__ = object.__hash__
 
     NS = "NS"
     EW = "EW"
