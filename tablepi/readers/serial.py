@@ -1,0 +1,408 @@
+"""The ``serial`` backend: the host side of the reader line protocol (docs/protocol.md) over pyserial.
+
+The port is found by a stable name, never by ``/dev/ttyACM0`` (which changes on replug): the udev symlink
+``/dev/tablepi-reader`` (systemd/ installs the rule), else ``/dev/serial/by-id/*tablepi*``, else a ``port``
+given in the configuration. The link is supervised inside :meth:`SerialReader._recv_internal`:
+
+- open the port, send ``HELLO?``; the ``HELLO`` + ``STATE`` answer turns into ONLINE statuses and zone
+  snapshots, which the base class diffs against what consumers were told (nothing lost or doubled);
+- a read error, or no line for ``link_timeout`` seconds, means the cable is out: every zone goes OFFLINE (the
+  cards believed on the zones stay believed), and the port is reopened with backoff 0.2 s doubling to 5 s;
+- bad lines are dropped and counted; a sequence gap asks for ``STATE?`` so the snapshot repairs what was lost.
+
+Host commands (:meth:`ping`, :meth:`led`, :meth:`beep`, :meth:`rescan`) may be called from any thread; they
+return a :class:`Command` whose ``wait()`` learns the ``ACK``/``NAK`` once a pump is reading the reader.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import glob
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import serial
+
+from tablepi.errors import ConfigError, ReaderError
+from tablepi.readers import protocol as p
+from tablepi.readers.base import Clock, Reader
+from tablepi.readers.events import ZONES, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
+
+log = logging.getLogger(__name__)
+
+#: Where the udev rule puts the reader, then the by-id names that survive replug, in order of preference.
+DEFAULT_PORTS: tuple[str, ...] = ("/dev/tablepi-reader", "/dev/serial/by-id/*tablepi*")
+
+Item = ZoneEvent | ZoneStatus | ZoneSnapshot
+
+#: How long one blocking read waits before the supervisor looks at the clock again.
+_READ_SLICE = 0.02
+
+
+def find_port(candidates: Sequence[str] = DEFAULT_PORTS) -> str | None:
+    """The first existing path among ``candidates`` (glob patterns allowed), or ``None``."""
+    for pattern in candidates:
+        matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
+        for path in matches:
+            if os.path.exists(path):
+                return path
+    return None
+
+
+@dataclass
+class Command:
+    """A host command in flight: its sequence number and, once answered, ``ACK`` or ``NAK <reason>``."""
+
+    seq: int
+    message: p.Message
+    answer: str | None = None
+    _done: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def wait(self, timeout: float = 1.0) -> bool:
+        """True on ACK, False on NAK; :class:`ReaderError` if no answer came in ``timeout`` seconds.
+
+        The answer arrives through ``recv()``: call this from another thread than the one reading the reader.
+        """
+        if not self._done.wait(timeout):
+            raise ReaderError(f"reader did not answer {self.message.TYPE} (seq {self.seq}) in {timeout} s")
+        return self.answer == "ACK"
+
+
+class SerialReader(Reader):
+    """Protocol v1 device on a serial port. Options: see docs/readers.md."""
+
+    backend = "serial"
+
+    def __init__(
+        self,
+        *,
+        port: str | Sequence[str] | None = None,
+        baudrate: int = 115200,
+        zones: int = ZONES,
+        debounce: float = 0.0,
+        link_timeout: float = 3.0,
+        hello_interval: float = 1.0,
+        backoff_initial: float = 0.2,
+        backoff_max: float = 5.0,
+        clock: Clock = time.monotonic,
+        serial_factory: Callable[..., Any] | None = None,
+    ) -> None:
+        super().__init__(zones=zones, debounce=debounce, clock=clock)
+        if zones != p.ZONE_COUNT:
+            raise ConfigError(f"serial reader option 'zones' must be {p.ZONE_COUNT} (protocol v1), not {zones}")
+        if port is None:
+            self._candidates: tuple[str, ...] = DEFAULT_PORTS
+        elif isinstance(port, str) and port:
+            self._candidates = (port,)
+        elif isinstance(port, Sequence) and port and all(isinstance(x, str) and x for x in port):
+            self._candidates = tuple(port)
+        else:
+            raise ConfigError(f"serial reader option 'port' must be a path or a list of paths, not {port!r}")
+        for name, value in (("link_timeout", link_timeout), ("backoff_initial", backoff_initial)):
+            if not isinstance(value, int | float) or value <= 0:
+                raise ConfigError(f"serial reader option {name!r} must be seconds > 0, not {value!r}")
+        self.baudrate = baudrate
+        self.link_timeout = float(link_timeout)
+        self.hello_interval = float(hello_interval)
+        self.backoff_initial = float(backoff_initial)
+        self.backoff_max = float(max(backoff_max, backoff_initial))
+        self._factory = serial_factory or serial.Serial
+        self._port: Any = None
+        self._path: str | None = None
+        self._write_lock = threading.Lock()
+        self._wake = threading.Event()
+        self._broken: str | None = None  # set by a writer thread that hit an I/O error
+        self._items: collections.deque[Item] = collections.deque()
+        self._buf = bytearray()
+        self._discarding = False
+        self._tx_seq = 0
+        self._rx_seq: int | None = None
+        self._hello_seen = False
+        self._proto_ok = True
+        self._last_rx = 0.0
+        self._last_hello = 0.0
+        self._next_attempt = clock()
+        self._backoff = self.backoff_initial
+        self._commands: dict[int, Command] = {}
+        self._zone_state: list[ZoneState] = [ZoneState.OFFLINE] * zones
+        self.firmware: str | None = None
+        self.device_stats: p.Heartbeat | None = None
+
+    # --- host commands -------------------------------------------------------------------------------
+
+    def ping(self) -> Command:
+        return self.send(p.Ping())
+
+    def led(self, zone: int, mode: str) -> Command:
+        """Zone LED ``ON``, ``OFF`` or ``FLASH``."""
+        return self.send(p.Led(zone, mode.upper()))
+
+    def beep(self, ms: int) -> Command:
+        return self.send(p.Beep(ms))
+
+    def rescan(self) -> Command:
+        """Make the device forget and re-read every zone; its ``STATE`` answer is diffed like a reconnect."""
+        return self.send(p.Rescan())
+
+    def send(self, msg: p.Message) -> Command:
+        """Send a host message now; :class:`ReaderError` if the link is down (the caller may retry later)."""
+        with self._write_lock:
+            if self._port is None or self._broken:
+                raise ReaderError(f"reader link is down; {msg.TYPE} not sent")
+            seq = self._tx_seq
+            line = p.encode_line(seq, msg)  # validates before anything is written or counted
+            command = Command(seq, msg)
+            self._commands[seq] = command
+            self._tx_seq = p.next_seq(seq)
+            try:
+                self._port.write(line)
+            except (serial.SerialException, OSError) as err:
+                self._commands.pop(seq, None)
+                self._broken = f"write failed: {err}"
+                raise ReaderError(f"reader link failed while sending {msg.TYPE}: {err}") from err
+        return command
+
+    # --- Reader hooks --------------------------------------------------------------------------------
+
+    def _recv_internal(self, timeout: float) -> Item | None:
+        deadline = self._now() + timeout
+        while True:
+            if self._items:
+                return self._items.popleft()
+            if self._closed:
+                return None
+            now = self._now()
+            if self._port is None:
+                if now >= self._next_attempt:
+                    self._connect()
+                    continue
+                wait = min(deadline, self._next_attempt) - now
+                if wait > 0:
+                    self._wake.wait(wait)
+            else:
+                self._supervise(now)
+                if self._port is not None and not self._items:
+                    self._read_some()
+            if not self._items and self._now() >= deadline:
+                return None
+
+    def _close_internal(self) -> None:
+        self._wake.set()
+        with self._write_lock:
+            port, self._port = self._port, None
+        if port is not None:
+            with contextlib.suppress(serial.SerialException, OSError):  # closing a vanished device
+                port.close()
+
+    def _health_detail(self) -> str:
+        stats = self.device_stats
+        dev = f"; device errors {stats.errors}, scans/s {list(stats.rates)}" if stats else ""
+        return f"port {self._path or 'none'} ({'up' if self._port else 'down'}), firmware {self.firmware}{dev}"
+
+    # --- link supervision ----------------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        path = find_port(self._candidates)
+        if path is None:
+            self._schedule_retry(f"no reader port among {', '.join(self._candidates)}")
+            return
+        try:
+            port = self._factory(port=path, baudrate=self.baudrate, timeout=_READ_SLICE, write_timeout=1.0)
+        except (serial.SerialException, OSError, ValueError) as err:
+            self._schedule_retry(f"cannot open {path}: {err}")
+            return
+        with self._write_lock:
+            self._port = port
+            self._broken = None
+        self._path = path
+        self._buf.clear()
+        self._discarding = False
+        self._rx_seq = None
+        self._hello_seen = False
+        self._proto_ok = True
+        now = self._now()
+        self._last_rx = now
+        self._count("connects")
+        log.info("reader port %s open; asking for HELLO", path)
+        self._say_hello(now)
+
+    def _say_hello(self, now: float) -> None:
+        self._last_hello = now
+        try:
+            self.send(p.HelloQuery())
+        except ReaderError as err:
+            self._drop_link(str(err))
+
+    def _schedule_retry(self, why: str) -> None:
+        self._count("open_failed")
+        log.debug("reader link: %s; retry in %.1f s", why, self._backoff)
+        self._next_attempt = self._now() + self._backoff
+        self._backoff = min(self._backoff * 2, self.backoff_max)
+
+    def _supervise(self, now: float) -> None:
+        if self._broken:
+            self._drop_link(self._broken)
+        elif now - self._last_rx > self.link_timeout:
+            self._drop_link(f"no line from the reader for {self.link_timeout:g} s")
+        elif not self._hello_seen and now - self._last_hello >= self.hello_interval:
+            self._count("hello_retries")
+            self._say_hello(now)
+
+    def _drop_link(self, why: str) -> None:
+        with self._write_lock:
+            port, self._port = self._port, None
+            self._broken = None
+        if port is not None:
+            with contextlib.suppress(serial.SerialException, OSError):  # closing a vanished device
+                port.close()
+        self._count("disconnects")
+        log.warning("reader link down (%s); zones offline, reconnecting", why)
+        for command in self._commands.values():
+            command.answer = "LOST"
+            command._done.set()
+        self._commands.clear()
+        now = self._now()
+        for zone in range(self.zones):
+            self._set_state(zone, ZoneState.OFFLINE, "reader link down", now)
+        self._backoff = self.backoff_initial
+        self._next_attempt = now + self._backoff
+        self._backoff = min(self._backoff * 2, self.backoff_max)
+
+    def _read_some(self) -> None:
+        port = self._port
+        try:
+            data = port.read(1)
+            if data:
+                waiting = port.in_waiting
+                if waiting:
+                    data += port.read(waiting)
+        except (serial.SerialException, OSError, TypeError, AttributeError) as err:
+            # TypeError/AttributeError: pyserial on a port closed by another thread mid-read.
+            if not self._closed:
+                self._drop_link(f"read failed: {err}")
+            return
+        if data:
+            self._feed(data)
+
+    def _feed(self, data: bytes) -> None:
+        self._buf += data
+        while True:
+            end = self._buf.find(b"\n")
+            if end < 0:
+                if len(self._buf) > p.MAX_LINE:
+                    self._count("overlong_line")
+                    self._buf.clear()
+                    self._discarding = True
+                return
+            line = bytes(self._buf[: end + 1])
+            del self._buf[: end + 1]
+            if self._discarding:
+                self._discarding = False
+                continue
+            if len(line) > p.MAX_LINE:
+                self._count("overlong_line")
+                continue
+            self._on_line(line)
+
+    # --- messages ------------------------------------------------------------------------------------
+
+    def _on_line(self, line: bytes) -> None:
+        now = self._now()
+        self._last_rx = now
+        try:
+            seq, msg = p.parse_line(line)
+        except p.ProtocolError as err:
+            self._count("bad_lines")
+            self._count(f"bad_lines_{err.reason.lower()}")
+            log.debug("reader line dropped: %s", err)
+            return
+        if isinstance(msg, p.Hello):
+            self._on_hello(msg)
+        elif not self._hello_seen:
+            self._count("before_hello")  # the STATE after our HELLO? covers it
+            return
+        elif self._rx_seq is not None and seq != p.next_seq(self._rx_seq):
+            self._count("seq_gaps")
+            log.info("reader sequence gap (%s after %s); asking for STATE", seq, self._rx_seq)
+            self._ask_state()
+        self._rx_seq = seq
+        if not isinstance(msg, p.Hello) and self._proto_ok:
+            self._dispatch(msg, now)
+
+    def _on_hello(self, hello: p.Hello) -> None:
+        self._hello_seen = True
+        self.firmware = hello.firmware
+        self._proto_ok = hello.proto == p.PROTO_VERSION
+        if not self._proto_ok:
+            self._count("unsupported_protocol")
+            log.error("reader speaks protocol %d; this host speaks %d", hello.proto, p.PROTO_VERSION)
+            now = self._now()
+            for zone in range(self.zones):
+                self._set_state(zone, ZoneState.FAULT, f"reader protocol {hello.proto} not supported", now)
+        elif hello.zones != self.zones:
+            log.warning("reader reports %d zones; configured %d", hello.zones, self.zones)
+        self._backoff = self.backoff_initial
+
+    def _dispatch(self, msg: p.Message, now: float) -> None:
+        match msg:
+            case p.State(fields):
+                self._on_state(fields, now)
+            case p.Place(zone, uid):
+                self._set_state(zone, ZoneState.ONLINE, "one tag", now)
+                self._items.append(ZoneEvent(zone, uid, True, now))
+            case p.Lift(zone, None):
+                self._set_state(zone, ZoneState.ONLINE, "zone clear", now)
+            case p.Lift(zone, str(uid)):
+                self._items.append(ZoneEvent(zone, uid, False, now))
+            case p.Multi(zone):
+                self._items.append(ZoneSnapshot(zone, None, now))
+                self._set_state(zone, ZoneState.MULTI, "two or more tags", now)
+            case p.Fault(zone, code):
+                # Keep believing the zone's card: the OK that ends the fault brings a STATE to settle it.
+                self._set_state(zone, ZoneState.FAULT, code, now)
+            case p.Ok(zone):
+                self._set_state(zone, ZoneState.ONLINE, "reader recovered", now)
+                self._ask_state()
+            case p.Heartbeat():
+                self.device_stats = msg
+            case p.Ack(host_seq) | p.Nak(int(host_seq), _):
+                command = self._commands.pop(host_seq, None)
+                if command is not None:
+                    command.answer = "ACK" if isinstance(msg, p.Ack) else f"NAK {msg.reason}"  # type: ignore[union-attr]
+                    command._done.set()
+                if isinstance(msg, p.Nak):
+                    self._count("naks")
+            case p.Nak(None, _):
+                self._count("naks")
+            case p.Unknown():
+                self._count("unknown_messages")
+            case _:
+                self._count("unexpected_messages")
+
+    def _on_state(self, fields: tuple[str, ...], now: float) -> None:
+        for zone, value in enumerate(fields[: self.zones]):
+            if value == p.State.FAULT:
+                self._set_state(zone, ZoneState.FAULT, "reported in STATE", now)
+                continue
+            self._items.append(ZoneSnapshot(zone, None if value in (p.State.EMPTY, p.State.MULTI) else value, now))
+            if value == p.State.MULTI:
+                self._set_state(zone, ZoneState.MULTI, "two or more tags", now)
+            else:
+                self._set_state(zone, ZoneState.ONLINE, "", now)
+
+    def _ask_state(self) -> None:
+        try:
+            self.send(p.StateQuery())
+        except ReaderError as err:
+            log.debug("could not ask for STATE: %s", err)
+
+    def _set_state(self, zone: int, state: ZoneState, detail: str, now: float) -> None:
+        if self._zone_state[zone] is not state:
+            self._zone_state[zone] = state
+            self._items.append(ZoneStatus(zone, state, detail, now))
