@@ -16,6 +16,7 @@ from tablepi.rules.deal import (
     Play,
     Trick,
     announcement_for,
+    settle,
 )
 from tablepi.rules.house import HouseRules, RevokePenalty, TieRule
 from tablepi.rules.play import follows, legal_plays, trick_winner
@@ -55,6 +56,7 @@ __all__ = [
     "is_trump",
     "legal_plays",
     "parse_cards",
+    "settle",
     "strength",
     "trick_winner",
     "trump_order",

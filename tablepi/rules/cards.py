@@ -155,10 +155,10 @@ class Card:
         for rank_part, suit_part in ((body[:-1], body[-1:]), (body[1:], body[:1])):
             if not rank_part or not suit_part or (suit_part is body[:1] and suit_part.isascii()):
                 continue
-            try:
-                return cls(Rank.parse(rank_part), Suit.parse(suit_part))
-            except ParseError:
-                continue
+            rank = _RANK_BY_TEXT.get(rank_part.upper())
+            suit = _SUIT_BY_TEXT.get(suit_part.upper())
+            if rank is not None and suit is not None:
+                return DECK[_SUIT_ORDER.index(suit) * 6 + _RANK_ORDER.index(rank)]
         raise ParseError(f"not a card: {text!r} (expected rank and suit such as QS, 10H, Q♠ or ♠Q)")
 
     @property

@@ -437,33 +437,13 @@ class Deal:
         """The deal's outcome (rules 19-21, 24). Only when the deal is over."""
         if self.phase is not Phase.OVER:
             raise RulesError("the deal is not over yet")
-        points = self.points()
-        tricks = self.tricks_won()
-        winner: Team | None
-        if self.revoke_by is not None:
-            winner = self.revoke_by.team.other
-        elif self.claimed_by is not None:
-            winner = self.claimed_by
-        elif points[Team.NS] >= WINNING_POINTS:
-            winner = Team.NS
-        elif points[Team.EW] >= WINNING_POINTS:
-            winner = Team.EW
-        else:
-            winner = None  # 20-20 (rule 19)
-        kapo = (
-            winner is not None
-            and self.revoke_by is None
-            and tricks[winner] == TRICKS_PER_DEAL  # rule 20: all six tricks, not merely 40 points
-        )
-        return DealResult(
-            trump_team=self.trump_team,
-            points=points,
-            tricks=tricks,
-            winner=winner,
-            kapo=kapo,
+        return settle(
+            self.trump_team,
+            self.points(),
+            self.tricks_won(),
+            tuple(self.announcements),
             claimed_by=self.claimed_by,
             revoke_by=self.revoke_by,
-            announcements=tuple(self.announcements),
         )
 
     def copy(self) -> Deal:
@@ -585,6 +565,41 @@ class Deal:
             led_suit = effective_suit(led, self.trump)
             if all(v[1] is not led_suit for v in voids):
                 voids.append((number, led_suit, card))
+
+
+def settle(
+    trump_team: Team,
+    points: Mapping[Team, int],
+    tricks: Mapping[Team, int],
+    announcements: tuple[tuple[Seat, Announcement], ...] = (),
+    *,
+    claimed_by: Team | None = None,
+    revoke_by: Seat | None = None,
+) -> DealResult:
+    """Decide a deal from its totals (rules 19-21): the winner, a tie, Kapo."""
+    winner: Team | None
+    if revoke_by is not None:
+        winner = revoke_by.team.other  # house rule lose_deal
+    elif claimed_by is not None:
+        winner = claimed_by  # rule 21
+    elif points[Team.NS] >= WINNING_POINTS:
+        winner = Team.NS
+    elif points[Team.EW] >= WINNING_POINTS:
+        winner = Team.EW
+    else:
+        winner = None  # 20-20 (rule 19)
+    # Rule 20: Kapo is all six tricks, not merely 40 points; never on a revoke.
+    kapo = winner is not None and revoke_by is None and tricks[winner] == TRICKS_PER_DEAL
+    return DealResult(
+        trump_team=trump_team,
+        points=dict(points),
+        tricks=dict(tricks),
+        winner=winner,
+        kapo=kapo,
+        claimed_by=claimed_by,
+        revoke_by=revoke_by,
+        announcements=announcements,
+    )
 
 
 def _reneges(card: Card, led: Card, trump: Suit) -> bool:

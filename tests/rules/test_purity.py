@@ -1,0 +1,44 @@
+"""The rules core imports only the standard library (STYLE.md 1)."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+import tablepi.rules
+
+RULES_DIR = Path(tablepi.rules.__file__).parent
+ALLOWED_PROJECT_MODULES = {"tablepi.errors"}
+
+
+def test_rules_import_only_stdlib_and_errors() -> None:
+    offenders = []
+    for path in RULES_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                if name.startswith("tablepi.rules") or name in ALLOWED_PROJECT_MODULES:
+                    continue
+                if top == "__future__" or top in sys.stdlib_module_names:
+                    continue
+                offenders.append(f"{path.name}: {name}")
+    assert offenders == []
+
+
+def test_doctests_teach_correctly() -> None:
+    failures = 0
+    for info in pkgutil.iter_modules(tablepi.rules.__path__):
+        module = importlib.import_module(f"tablepi.rules.{info.name}")
+        failures += doctest.testmod(module).failed
+    failures += doctest.testmod(importlib.import_module("tablepi.errors")).failed
+    assert failures == 0
