@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from tablepi.errors import IllegalPlay, RulesError
@@ -82,7 +84,7 @@ def test_rule_5_trump_order_for_each_suit() -> None:
 def test_rule_5_ordering_decides_tricks_between_trumps() -> None:
     for trump in Suit:
         order = trump_order(trump)
-        for higher, lower in zip(order, order[1:], strict=False):
+        for higher, lower in itertools.pairwise(order):
             assert trick_winner([lower, higher], trump) == 1
             assert trick_winner([higher, lower], trump) == 0
 
@@ -188,7 +190,7 @@ def test_rule_12_forehand_leads_then_the_trick_winner_leads() -> None:
     deal = Deal(Seat.N)
     deal.choose_trump(Suit.CLUBS)
     assert deal.to_play is Seat.W
-    with pytest.raises(IllegalPlay, match="out of turn.*W is to play.*rule 12"):
+    with pytest.raises(IllegalPlay, match=r"out of turn.*W is to play.*rule 12"):
         deal.play(Seat.E, C("AS"))
     play_cards(deal, "AS KS JS 9C")  # W S E N; the club (trump) on N wins
     assert deal.tricks[0].winner is Seat.N
@@ -207,7 +209,7 @@ def test_rule_13_plain_suit_led_follow_or_trump_never_discard() -> None:
 def test_rule_13_discarding_when_holding_the_led_suit_is_a_revoke() -> None:
     deal = scripted_deal(trump="C", dealer="N")  # W leads
     play_cards(deal, "KS")
-    with pytest.raises(IllegalPlay, match="revokes in trick 1.*rule 13"):
+    with pytest.raises(IllegalPlay, match=r"revokes in trick 1.*rule 13"):
         deal.play(Seat.S, deal.hand(Seat.S)[_index_not_following(deal, Seat.S)])
 
 
