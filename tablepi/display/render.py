@@ -1,0 +1,568 @@
+"""Drawing a :class:`~tablepi.display.view.View` with pygame.
+
+The renderer draws onto a surface it is given and keeps nothing but fonts and a cache of rendered text: the
+View says what to show, :mod:`tablepi.display.layout` says where. It is built for a dim bar and a glance from
+two metres: white cards on dark felt, large bold type, one colour per meaning (yellow = your move, red =
+something is wrong, green = takes the trick, gold = announcement, cyan = lines added on the slate).
+
+Headless use (tests, ``tablepi screenshot``): set ``SDL_VIDEODRIVER=dummy`` and ``SDL_AUDIODRIVER=dummy``;
+:func:`render_to_png` does that itself when no display is open.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pygame
+
+from tablepi.display.fonts import find_font
+from tablepi.display.layout import LEFT, RIGHT, Layout, Rect, SeatSlot, layout_for
+from tablepi.display.view import (
+    Button,
+    CardView,
+    Line,
+    ScreenKind,
+    SeatView,
+    SlateRow,
+    SlateView,
+    View,
+)
+from tablepi.rules.cards import Suit
+
+Color = tuple[int, int, int]
+
+FELT: Color = (6, 44, 26)
+BLACK: Color = (0, 0, 0)
+WHITE: Color = (255, 255, 255)
+LIGHT: Color = (215, 222, 218)
+DIM: Color = (120, 135, 128)
+YELLOW: Color = (255, 212, 0)
+RED: Color = (205, 0, 0)
+RED_ON_CARD: Color = (200, 0, 0)
+RED_ON_DARK: Color = (255, 92, 92)
+GREEN: Color = (40, 225, 95)
+GOLD: Color = (255, 190, 40)
+AMBER: Color = (255, 150, 0)
+CYAN: Color = (70, 205, 255)
+SLOT: Color = (40, 90, 62)
+TAG: Color = (22, 30, 26)
+BUTTON: Color = (236, 236, 236)
+BUTTON_OFF: Color = (70, 80, 75)
+
+
+def _suit_color(suit: Suit, on_dark: bool) -> Color:
+    if suit.is_red:
+        return RED_ON_DARK if on_dark else RED_ON_CARD
+    return WHITE if on_dark else BLACK
+
+
+def _token_color(token: str) -> Color:
+    """Colour of a trump-order token such as ``♥Q`` on the dark header."""
+    return RED_ON_DARK if token[:1] in ("♥", "♦") else WHITE
+
+
+class Renderer:
+    """Draws Views. One renderer per process is enough; it only caches fonts and text images."""
+
+    _TEXT_CACHE_LIMIT = 600
+
+    def __init__(self, regular_font: Path | None = None, bold_font: Path | None = None) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self._paths = {False: regular_font or find_font(bold=False), True: bold_font or find_font(bold=True)}
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._texts: dict[tuple[str, int, bool, Color], pygame.Surface] = {}
+
+    # ---- text -----------------------------------------------------------------------------------------
+
+    def font(self, size: int, bold: bool = True) -> pygame.font.Font:
+        key = (size, bold)
+        font = self._fonts.get(key)
+        if font is None:
+            font = pygame.font.Font(str(self._paths[bold]), size)
+            self._fonts[key] = font
+        return font
+
+    def text(self, text: str, size: int, color: Color, bold: bool = True) -> pygame.Surface:
+        key = (text, size, bold, color)
+        image = self._texts.get(key)
+        if image is None:
+            if len(self._texts) >= self._TEXT_CACHE_LIMIT:
+                self._texts.clear()
+            image = self.font(size, bold).render(text, True, color)
+            self._texts[key] = image
+        return image
+
+    def wrap(self, text: str, size: int, width: int, bold: bool = True) -> list[str]:
+        """Break ``text`` into lines no wider than ``width`` (a word longer than a line stands alone)."""
+        font = self.font(size, bold)
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            line = ""
+            for word in paragraph.split():
+                candidate = f"{line} {word}" if line else word
+                if line and font.size(candidate)[0] > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = candidate
+            lines.append(line)
+        return lines
+
+    def fit(self, text: str, size: int, rect: Rect, bold: bool = True, min_size: int = 10) -> tuple[int, list[str]]:
+        """The largest size up to ``size`` at which ``text`` wraps into ``rect``, and its lines."""
+        while True:
+            lines = self.wrap(text, size, rect.w, bold)
+            height = len(lines) * self.font(size, bold).get_linesize()
+            widest = max(self.font(size, bold).size(line)[0] for line in lines)
+            if (height <= rect.h and widest <= rect.w) or size <= min_size:
+                return size, lines
+            size -= 1
+
+    def blit_text(self, surface: pygame.Surface, text: str, size: int, color: Color, rect: Rect,
+                  align: str = "center", bold: bool = True) -> Rect:
+        """Draw ``text`` (wrapped and shrunk to fit) into ``rect``, vertically centred. Returns the ink box."""
+        size, lines = self.fit(text, size, rect, bold)
+        line_h = self.font(size, bold).get_linesize()
+        y = rect.y + (rect.h - line_h * len(lines)) // 2
+        left, right = rect.right, rect.x
+        for line in lines:
+            image = self.text(line, size, color, bold)
+            if align == "left":
+                x = rect.x
+            elif align == "right":
+                x = rect.right - image.get_width()
+            else:
+                x = rect.x + (rect.w - image.get_width()) // 2
+            surface.blit(image, (x, y))
+            left, right = min(left, x), max(right, x + image.get_width())
+            y += line_h
+        top = rect.y + (rect.h - line_h * len(lines)) // 2
+        return Rect(left, top, max(0, right - left), line_h * len(lines))
+
+    # ---- the frame ------------------------------------------------------------------------------------
+
+    def draw(self, view: View, surface: pygame.Surface) -> None:
+        """Draw ``view`` over the whole of ``surface``."""
+        layout = layout_for(surface.get_size())
+        surface.fill(FELT)
+        if view.kind is ScreenKind.DEAL:
+            self._deal(view, surface, layout)
+        elif view.kind in (ScreenKind.SLATE, ScreenKind.MATCH_WON):
+            self._slate_screen(view, surface, layout)
+        else:
+            self._idle(view, surface, layout)
+        self._buttons(view.buttons, surface, layout)
+        self._bar(view, surface, layout)
+
+    # ---- header ---------------------------------------------------------------------------------------
+
+    def _header(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        h = layout.header
+        f = layout.fonts
+        g = layout.gap
+        pygame.draw.rect(surface, BLACK, h)
+        x = h.x + g
+        if view.trump is not None or view.kind is ScreenKind.DEAL:
+            label = view.trump.label if view.trump is not None else ""
+            if label and not self._header_fits(view, layout):
+                label = ""  # small screens: the badge alone says which suit is trumps
+            if label:
+                image = self.text(label, f.header, WHITE)
+                surface.blit(image, (x, h.y + (h.h - image.get_height()) // 2))
+                x += image.get_width() + g
+            badge = Rect(x, h.y + g // 2, h.h - g, h.h - g)
+            pygame.draw.rect(surface, WHITE, badge, border_radius=layout.radius)
+            symbol, color = ("?", BLACK) if view.trump is None else (
+                view.trump.suit.symbol, _suit_color(view.trump.suit, on_dark=False))
+            self.blit_text(surface, symbol, f.header + g // 2, color, badge)
+            x = badge.right + 2 * g
+            if view.trump is not None:
+                space = self.font(f.reminder).size(" ")[0]
+                for token in view.trump.reminder_tokens:
+                    image = self.text(token, f.reminder, _token_color(token))
+                    surface.blit(image, (x, h.y + (h.h - image.get_height()) // 2))
+                    x += image.get_width() + space
+        if view.trick_label:
+            right = Rect(max(x, layout.panel.x), h.y, h.right - max(x, layout.panel.x) - g, h.h)
+            self.blit_text(surface, view.trick_label, f.trick, YELLOW, right, align="right")
+
+    def _header_fits(self, view: View, layout: Layout) -> bool:
+        """Whether the word "Trumps", the badge, the order reminder and the trick count fit side by side."""
+        f, g = layout.fonts, layout.gap
+        assert view.trump is not None
+        need = self.font(f.header).size(view.trump.label)[0] + layout.header.h + 4 * g
+        need += self.font(f.reminder).size(view.trump.reminder)[0]
+        need += self.font(f.trick).size(view.trick_label)[0] + 2 * g
+        return need <= layout.header.w
+
+    # ---- deal screen ----------------------------------------------------------------------------------
+
+    def _deal(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        self._header(view, surface, layout)
+        if view.result:  # the deal is over and the zones are empty: the result takes the whole table
+            self._result(view, surface, layout)
+            return
+        slots = layout.slots(view.bottom_seat)
+        for seat_view in view.seats:
+            self._seat(seat_view, slots[seat_view.seat], surface, layout)
+        self._center(view, surface, layout)
+        if view.learner is not None:
+            self._learner(view, surface, layout)
+
+    def _seat(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout) -> None:
+        f, g = layout.fonts, layout.gap
+        # The name tag: yellow when this seat must act, red when a warning is about it.
+        if seat.highlighted:
+            bg, fg = RED, WHITE
+        elif seat.to_play:
+            bg, fg = YELLOW, BLACK
+        else:
+            bg, fg = TAG, WHITE
+        marks = seat.marks
+        name_img = self.text(seat.name, f.name, fg)
+        chip_imgs = [self.text(m, f.chip, fg if bg != TAG else GOLD) for m in marks]
+        pad = g
+        width = name_img.get_width() + 2 * pad + sum(c.get_width() + 2 * pad for c in chip_imgs)
+        width = min(width, slot.tag.w)
+        if slot.side is LEFT:
+            x = slot.tag.x
+        elif slot.side is RIGHT:
+            x = slot.tag.right - width
+        else:
+            x = slot.tag.x + (slot.tag.w - width) // 2
+        tag = Rect(x, slot.tag.y, width, slot.tag.h)
+        pygame.draw.rect(surface, bg, tag, border_radius=layout.radius)
+        if bg == TAG:
+            pygame.draw.rect(surface, DIM, tag, width=1, border_radius=layout.radius)
+        clip = surface.get_clip()
+        surface.set_clip(tag)
+        cx = tag.x + pad
+        surface.blit(name_img, (cx, tag.y + (tag.h - name_img.get_height()) // 2))
+        cx += name_img.get_width() + pad
+        for chip in chip_imgs:
+            box = Rect(cx, tag.y + 3, chip.get_width() + pad, tag.h - 6)
+            pygame.draw.rect(surface, fg if bg != TAG else GOLD, box, width=2, border_radius=layout.radius // 2)
+            surface.blit(chip, (box.x + pad // 2, box.y + (box.h - chip.get_height()) // 2))
+            cx = box.right + pad
+        surface.set_clip(clip)
+        # The card on the seat's zone, or the empty zone.
+        if seat.card is not None:
+            self._card(seat.card, slot.card, surface, layout)
+        else:
+            color = YELLOW if seat.to_play else SLOT
+            pygame.draw.rect(surface, color, slot.card, width=layout.border if seat.to_play else 2,
+                             border_radius=layout.radius)
+        if seat.announcement:
+            image = self.text(seat.announcement, f.chip, BLACK)
+            w = min(image.get_width() + 2 * g, slot.chip.w)
+            if slot.side is RIGHT:
+                box = Rect(slot.chip.right - w, slot.chip.y, w, slot.chip.h)
+            elif slot.side is LEFT:
+                box = Rect(slot.chip.x + g, slot.chip.y, w, slot.chip.h)
+            else:
+                box = Rect(slot.chip.x, slot.chip.y, w, slot.chip.h)
+            pygame.draw.rect(surface, GOLD, box, border_radius=layout.radius // 2)
+            self.blit_text(surface, seat.announcement, f.chip, BLACK, box.inset(2))
+
+    def _card(self, card_view: CardView, rect: Rect, surface: pygame.Surface, layout: Layout) -> None:
+        f, b = layout.fonts, layout.border
+        card = card_view.card
+        if card_view.illegal:
+            pygame.draw.rect(surface, RED, Rect(rect.x - b - 2, rect.y - b - 2, rect.w + 2 * b + 4,
+                                                rect.h + 2 * b + 4), border_radius=layout.radius + b)
+        elif card_view.winning:
+            pygame.draw.rect(surface, GREEN, Rect(rect.x - b - 2, rect.y - b - 2, rect.w + 2 * b + 4,
+                                                  rect.h + 2 * b + 4), border_radius=layout.radius + b)
+        face = WHITE if not card_view.tentative else (255, 244, 214)
+        pygame.draw.rect(surface, face, rect, border_radius=layout.radius)
+        color = _suit_color(card.suit, on_dark=False)
+        suit_img = self.text(card.suit.symbol, f.card_suit, color)
+        rank_img = self.text(card.rank.display, f.card_rank, color)
+        total = suit_img.get_height() + rank_img.get_height() - f.card_rank // 4
+        y = rect.y + (rect.h - total) // 2
+        surface.blit(suit_img, (rect.x + (rect.w - suit_img.get_width()) // 2, y))
+        y += suit_img.get_height() - f.card_rank // 4
+        surface.blit(rank_img, (rect.x + (rect.w - rank_img.get_width()) // 2, y))
+        if card_view.illegal:
+            badge = self.text("!", f.chip + b, WHITE)
+            r = max(badge.get_width(), badge.get_height()) // 2 + 2
+            center = (rect.right, rect.y)
+            pygame.draw.circle(surface, RED, center, r)
+            surface.blit(badge, (center[0] - badge.get_width() // 2, center[1] - badge.get_height() // 2))
+        elif card_view.tentative:
+            _dashed_rect(surface, AMBER, rect, b, max(6, rect.w // 6))
+
+    def _center(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        c, f, g = layout.center, layout.fonts, layout.gap
+        if view.teams:
+            self._team_line(view, surface, Rect(c.x, c.y + (c.h - f.center - g) // 2, c.w, f.center + g),
+                            f.center, show_points=False)
+
+    def _learner(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        """Learner extras fill the panel below the buttons: live points, trumps still out, cards in play."""
+        learner = view.learner
+        assert learner is not None
+        p, f, g = layout.panel, layout.fonts, layout.gap
+        placed = layout.button_rects(view.buttons)
+        top = (placed[-1][1].bottom if placed else p.y) + 2 * g
+        box = Rect(p.x + g, top, p.w - 2 * g, p.bottom - top - g)
+        if box.h < 3 * f.small:
+            return
+        pygame.draw.rect(surface, BLACK, box, border_radius=layout.radius)
+        inner = box.inset(g // 2 + 2)
+        line_h = self.font(f.small).get_linesize()
+        y = inner.y
+        for text in (learner.points_label, learner.in_play_label, learner.trumps_out_label):
+            lines = self.wrap(text, f.small, inner.w)
+            for line in lines:
+                if y + line_h > inner.bottom:
+                    return
+                surface.blit(self.text(line, f.small, LIGHT), (inner.x, y))
+                y += line_h
+        x = inner.x
+        space = self.font(f.small).size(" ")[0]
+        for card in learner.trumps_out:
+            image = self.text(card.display, f.small, _suit_color(card.suit, on_dark=True))
+            if x + image.get_width() > inner.right:
+                x, y = inner.x, y + line_h
+            if y + line_h > inner.bottom:
+                return
+            surface.blit(image, (x, y))
+            x += image.get_width() + space
+
+    def _team_line(self, view: View, surface: pygame.Surface, rect: Rect, size: int, show_points: bool) -> None:
+        """``N+S 2 : 1 E+W`` (tricks), or the card points at the end of a deal."""
+        if len(view.teams) != 2:
+            return
+        a, b = view.teams
+        va = a.points if show_points and a.points is not None else a.tricks
+        vb = b.points if show_points and b.points is not None else b.tricks
+        mark = f"{view.trump.suit.symbol} " if view.trump is not None else ""
+        left = f"{mark if a.trump_team else ''}{a.label}  {va}"
+        right = f"{vb}  {b.label}{' ' + mark.strip() if b.trump_team and mark else ''}"
+        font = self.font(size)
+        while size > 10 and font.size(f"{left} : {right}")[0] + 12 > rect.w:
+            size -= 1
+            font = self.font(size)
+        colon = self.text(":", size, WHITE)
+        li, ri = self.text(left, size, WHITE), self.text(right, size, WHITE)
+        cx = rect.x + rect.w // 2
+        y = rect.y + (rect.h - li.get_height()) // 2
+        surface.blit(li, (cx - colon.get_width() // 2 - li.get_width() - 6, y))
+        surface.blit(colon, (cx - colon.get_width() // 2, y))
+        surface.blit(ri, (cx + colon.get_width() // 2 + 6, y))
+
+    def _result(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        f, g = layout.fonts, layout.gap
+        r = layout.table.inset(g)
+        pygame.draw.rect(surface, BLACK, r, border_radius=layout.radius)
+        pygame.draw.rect(surface, GOLD, r, width=2, border_radius=layout.radius)
+        inner = r.inset(g)
+        points_h = f.title
+        self._team_line(view, surface, Rect(inner.x, inner.y + g, inner.w, points_h + g), points_h * 4 // 5,
+                        show_points=True)
+        rest = Rect(inner.x, inner.y + points_h + 3 * g, inner.w, inner.h - points_h - 3 * g)
+        self.blit_text(surface, view.result, f.result, WHITE, rest)
+
+    # ---- slate ----------------------------------------------------------------------------------------
+
+    def _slate_screen(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        h, f, g = layout.header, layout.fonts, layout.gap
+        pygame.draw.rect(surface, BLACK, h)
+        slate = view.slate
+        headline = view.title or (slate.title if slate else "")
+        color = GOLD if view.kind is ScreenKind.MATCH_WON else WHITE
+        self.blit_text(surface, headline, f.header, color, Rect(h.x + g, h.y, h.w - 2 * g, h.h), align="left")
+        if slate is not None:
+            self._slate(slate, surface, layout)
+
+    def _slate(self, slate: SlateView, surface: pygame.Surface, layout: Layout) -> None:
+        t, f, g = layout.table, layout.fonts, layout.gap
+        result_h = 2 * self.font(f.result).get_linesize() + g if slate.last_result else 0
+        body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h)
+        row_h = (body.h - g) // 2
+        label_w = body.w * 2 // 9
+        lines_area_w = body.w - label_w - g
+        count = max((len(r.lines) for r in slate.rows), default=0)
+        stroke = _stroke_geometry(count, lines_area_w)
+        label_size = min(self.fit(r.label, f.slate_label, Rect(0, 0, label_w, row_h * 3 // 5))[0]
+                         for r in slate.rows)
+        for i, row in enumerate(slate.rows):
+            rect = Rect(body.x, body.y + i * (row_h + g), body.w, row_h)
+            self._slate_row(row, rect, label_w, label_size, stroke, surface, layout,
+                            winner=slate.winner is row.team)
+        mid = body.y + row_h + g // 2
+        pygame.draw.line(surface, LIGHT, (body.x, mid), (body.right, mid), 3)
+        if slate.last_result:
+            rect = Rect(body.x, body.bottom + g, body.w, result_h)
+            self.blit_text(surface, slate.last_result, f.result, YELLOW, rect)
+
+    def _slate_row(self, row: SlateRow, rect: Rect, label_w: int, label_size: int,
+                   stroke: tuple[int, int, int], surface: pygame.Surface, layout: Layout, winner: bool) -> None:
+        f, g = layout.fonts, layout.gap
+        label_color = GOLD if winner else WHITE
+        name_h = rect.h * 3 // 5
+        self.blit_text(surface, row.label, label_size, label_color, Rect(rect.x, rect.y, label_w, name_h),
+                       align="left")
+        if row.open_label:
+            self.blit_text(surface, row.open_label, f.slate_count, YELLOW if row.open_count else LIGHT,
+                           Rect(rect.x, rect.y + name_h, label_w, rect.h - name_h), align="left")
+        spacing, group_gap, width = stroke
+        x = rect.x + label_w + g + spacing // 2
+        top, bottom = rect.y + g, rect.bottom - g
+        for gi, group in enumerate(row.groups):
+            for line in group:
+                _tally_line(surface, line, x, top, bottom, width)
+                x += spacing
+            if gi < len(row.groups) - 1:
+                x += group_gap
+
+    # ---- idle -----------------------------------------------------------------------------------------
+
+    def _idle(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        t, f, g = layout.table, layout.fonts, layout.gap
+        pygame.draw.rect(surface, BLACK, layout.header)
+        title_rect = Rect(t.x + g, t.y + t.h // 8, t.w - 2 * g, f.title + 2 * g)
+        self.blit_text(surface, view.title, f.title, WHITE, title_rect)
+        suits = Rect(t.x, title_rect.bottom + g, t.w, f.title + 2 * g)
+        images = [self.text(s.symbol, f.title, _suit_color(s, on_dark=True)) for s in Suit]
+        total = sum(i.get_width() for i in images) + 3 * 2 * g
+        x = suits.x + (suits.w - total) // 2
+        for image in images:
+            surface.blit(image, (x, suits.y))
+            x += image.get_width() + 2 * g
+        if view.footer:
+            self.blit_text(surface, view.footer, f.small, LIGHT,
+                           Rect(t.x + g, t.bottom - 3 * f.small, t.w - 2 * g, 3 * f.small), bold=False)
+
+    # ---- buttons and the bottom bar -------------------------------------------------------------------
+
+    def _buttons(self, buttons: tuple[Button, ...], surface: pygame.Surface, layout: Layout) -> None:
+        f = layout.fonts
+        for button, rect in layout.button_rects(buttons):
+            fill = BUTTON if button.enabled else BUTTON_OFF
+            pygame.draw.rect(surface, fill, rect, border_radius=layout.radius)
+            if button.suit is not None:
+                color = _suit_color(button.suit, on_dark=False) if button.enabled else DIM
+                self.blit_text(surface, button.label, f.button_suit, color, rect.inset(2))
+            else:
+                self.blit_text(surface, button.label, f.button, BLACK if button.enabled else DIM, rect.inset(4))
+
+    def _bar(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        bar, f, g = layout.bar, layout.fonts, layout.gap
+        if view.warning is not None:
+            pygame.draw.rect(surface, RED, bar)
+            pygame.draw.rect(surface, WHITE, bar, width=2)
+            icon = self.text("⚠", f.bar + g, WHITE)
+            surface.blit(icon, (bar.x + g, bar.y + (bar.h - icon.get_height()) // 2))
+            left = bar.x + 2 * g + icon.get_width()
+            self.blit_text(surface, view.warning.text, f.bar, WHITE, Rect(left, bar.y + 2, bar.right - left - g,
+                                                                          bar.h - 4), align="left")
+        elif view.prompt:
+            pygame.draw.rect(surface, BLACK, bar)
+            self.blit_text(surface, view.prompt, f.bar, YELLOW, Rect(bar.x + g, bar.y + 2, bar.w - 2 * g,
+                                                                     bar.h - 4))
+        else:
+            pygame.draw.rect(surface, BLACK, bar)
+
+
+def _stroke_geometry(count: int, width: int) -> tuple[int, int, int]:
+    """Spacing, extra gap between groups of five, and stroke width for ``count`` tally lines in ``width``."""
+    count = max(count, 5)
+    groups = (count + 4) // 5
+    # width = count * spacing + (groups - 1) * gap, with gap = 1.2 spacing
+    spacing = int(width / (count + 1.2 * (groups - 1)))
+    spacing = max(6, min(spacing, 30))
+    return spacing, int(spacing * 1.2), max(3, min(spacing // 3, 8))
+
+
+def _tally_line(surface: pygame.Surface, line: Line, x: int, top: int, bottom: int, width: int) -> None:
+    """One line of the slate: open lines bright, struck lines faded with a slash, added lines cyan."""
+    added = line in (Line.ADDED, Line.ADDED_STRUCK)
+    if line.is_open:
+        pygame.draw.line(surface, CYAN if added else WHITE, (x, top), (x, bottom), width)
+        return
+    faded = (30, 95, 120) if added else (75, 100, 88)
+    pygame.draw.line(surface, faded, (x, top), (x, bottom), width)
+    slash = max(3, min((bottom - top) // 6, 10))
+    mid = (top + bottom) // 2
+    pygame.draw.line(surface, CYAN if added else AMBER, (x - slash, mid + slash), (x + slash, mid - slash),
+                     max(2, width - 1))
+
+
+def _dashed_rect(surface: pygame.Surface, color: Color, rect: Rect, width: int, dash: int) -> None:
+    """A dashed outline: a card that may still turn out to be a show, not a play."""
+    x0, y0, x1, y1 = rect.x, rect.y, rect.right - 1, rect.bottom - 1
+    for x in range(x0, x1, 2 * dash):
+        pygame.draw.line(surface, color, (x, y0), (min(x + dash, x1), y0), width)
+        pygame.draw.line(surface, color, (x, y1), (min(x + dash, x1), y1), width)
+    for y in range(y0, y1, 2 * dash):
+        pygame.draw.line(surface, color, (x0, y), (x0, min(y + dash, y1)), width)
+        pygame.draw.line(surface, color, (x1, y), (x1, min(y + dash, y1)), width)
+
+
+class Display:
+    """A renderer bound to a surface that redraws only when the View changes.
+
+    ``flip`` is called after each redraw (``pygame.display.flip`` on a real screen); on a plain surface
+    pass nothing.
+    """
+
+    def __init__(self, surface: pygame.Surface, renderer: Renderer | None = None,
+                 flip: Callable[[], None] | None = None) -> None:
+        self.surface = surface
+        self.renderer = renderer or Renderer()
+        self._flip = flip
+        self._last: View | None = None
+        self.redraws = 0
+
+    @property
+    def last(self) -> View | None:
+        return self._last
+
+    def show(self, view: View, force: bool = False) -> bool:
+        """Draw ``view`` unless it equals the one on screen. Returns whether it drew."""
+        if not force and view == self._last:
+            return False
+        self.renderer.draw(view, self.surface)
+        self._last = view
+        self.redraws += 1
+        if self._flip is not None:
+            self._flip()
+        return True
+
+    def invalidate(self) -> None:
+        """Forget what is on screen (after the window was exposed or resized), so the next show draws."""
+        self._last = None
+
+
+def _ensure_headless() -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def render_surface(view: View, size: tuple[int, int], renderer: Renderer | None = None) -> pygame.Surface:
+    """A new surface of ``size`` with ``view`` drawn on it (no window needed)."""
+    _ensure_headless()
+    surface = pygame.Surface(size)
+    (renderer or Renderer()).draw(view, surface)
+    return surface
+
+
+def render_to_png(view: View, path: str | os.PathLike[str], size: tuple[int, int] = (800, 480),
+                  renderer: Renderer | None = None) -> Path:
+    """Draw ``view`` at ``size`` and save it as a PNG (for ``tablepi screenshot`` and the reference images)."""
+    target = Path(path)
+    surface = render_surface(view, size, renderer)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(target))
+    return target
+
+
+def render_all(views: Iterable[tuple[str, View]], directory: Path, size: tuple[int, int]) -> list[Path]:
+    """Render several named views into ``directory`` as ``<name>.png``."""
+    renderer = Renderer()
+    return [render_to_png(view, directory / f"{name}.png", size, renderer) for name, view in views]

@@ -1,0 +1,208 @@
+"""Hand-made Views of the key moments of a match, in any language.
+
+They are the reference screenshots' source (tests/display/reference), the benchmark's frames and what
+``tablepi screenshot`` can draw without a running table. Each one is a plausible moment of a real deal:
+W deals, S is forehand (anticlockwise play), and the cards on the zones are legal plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tablepi.display import texts as tx
+from tablepi.display.i18n import Translator, translator
+from tablepi.display.view import (
+    Action,
+    CardView,
+    LearnerView,
+    Line,
+    ScreenKind,
+    SlateRow,
+    SlateView,
+    TeamScore,
+    TrumpView,
+    View,
+    WarningBanner,
+    trump_order,
+)
+from tablepi.rules.cards import Card, Suit, parse_cards
+from tablepi.rules.seats import Seat, Team
+
+NAMES: dict[Seat, str] = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
+
+
+def _c(text: str) -> Card:
+    return Card.parse(text)
+
+
+def _teams(tr: Translator, ns: int = 0, ew: int = 0, trump_team: Team | None = None,
+           points: tuple[int, int] | None = None) -> tuple[TeamScore, TeamScore]:
+    return (
+        TeamScore(Team.NS, tx.team_label(tr, Team.NS, {}), ns, points[0] if points else None,
+                  trump_team is Team.NS),
+        TeamScore(Team.EW, tx.team_label(tr, Team.EW, {}), ew, points[1] if points else None,
+                  trump_team is Team.EW),
+    )
+
+
+def idle(tr: Translator) -> View:
+    return View(ScreenKind.IDLE, title=tx.idle_title(tr), prompt=tx.prompt_text(tr, "start"))
+
+
+def match_start(tr: Translator) -> View:
+    """First deal of a match: W dealt, S (forehand) names trumps by showing a card or touching a suit."""
+    seats = (
+        tx.seat_view(tr, Seat.N, NAMES),
+        tx.seat_view(tr, Seat.E, NAMES),
+        tx.seat_view(tr, Seat.S, NAMES, forehand=True, to_play=True),
+        tx.seat_view(tr, Seat.W, NAMES, dealer=True),
+    )
+    return View(
+        ScreenKind.DEAL, seats=seats, teams=_teams(tr),
+        prompt=tx.prompt_text(tr, "choose_trumps", Seat.S, NAMES),
+        buttons=(*tx.trump_buttons(tr), tx.button(tr, Action.UNDO)),
+    )
+
+
+def trump_chosen(tr: Translator) -> View:
+    """Hearts are trumps; E announced Matt; S may still announce, then leads."""
+    seats = (
+        tx.seat_view(tr, Seat.N, NAMES),
+        tx.seat_view(tr, Seat.E, NAMES, announcement=tx.announcement_name(tr, True, False)),
+        tx.seat_view(tr, Seat.S, NAMES, forehand=True, to_play=True),
+        tx.seat_view(tr, Seat.W, NAMES, dealer=True),
+    )
+    return View(
+        ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.HEARTS, tx.trumps_label(tr)),
+        trick_label=tx.trick_label(tr, 1), teams=_teams(tr, trump_team=Team.NS),
+        prompt=tx.prompt_text(tr, "announce_or_lead", Seat.S, NAMES),
+        buttons=(*tx.announce_buttons(tr), tx.button(tr, Action.UNDO)),
+    )
+
+
+def _learner(tr: Translator, played: tuple[Card, ...], trumps: Suit, points: tuple[int, int]) -> LearnerView:
+    out = tuple(c for c in trump_order(trumps) if c not in played)
+    return LearnerView(
+        points_label=tx.points_label(tr, {tx.team_label(tr, Team.NS, {}): points[0],
+                                          tx.team_label(tr, Team.EW, {}): points[1]}),
+        trumps_out_label=tx.trumps_out_label(tr),
+        trumps_out=out,
+        in_play_label=tx.in_play_label(tr, 24 - 4 * 2 - 3),
+    )
+
+
+def mid_trick(tr: Translator) -> View:
+    """Trick 3 with clubs trumps: S led ♠K, E played ♠A, N is laying ♠10 (not yet final); W to play next."""
+    played = parse_cards("AC QS KH 9H JS 9S TH 9D")  # tricks 1-2, for the learner counts
+    seats = (
+        tx.seat_view(tr, Seat.N, NAMES, card=CardView(_c("TS"), tentative=True)),
+        tx.seat_view(tr, Seat.E, NAMES, card=CardView(_c("AS"))),
+        tx.seat_view(tr, Seat.S, NAMES, forehand=True, card=CardView(_c("KS"))),
+        tx.seat_view(tr, Seat.W, NAMES, dealer=True, to_play=True),
+    )
+    return View(
+        ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.CLUBS, tx.trumps_label(tr)),
+        trick_label=tx.trick_label(tr, 3), teams=_teams(tr, 1, 1, trump_team=Team.NS),
+        learner=_learner(tr, played, Suit.CLUBS, (11, 6)),
+        prompt=tx.prompt_text(tr, "play", Seat.W, NAMES),
+        buttons=(tx.button(tr, Action.CLAIM), tx.button(tr, Action.UNDO)),
+    )
+
+
+def warning(tr: Translator) -> View:
+    """Trick 4, spades trumps: N led ♥K, E discarded ♣9 while holding hearts (known from the hand scan)."""
+    seats = (
+        tx.seat_view(tr, Seat.N, NAMES, card=CardView(_c("KH"))),
+        tx.seat_view(tr, Seat.E, NAMES, highlighted=True, card=CardView(_c("9C"), illegal=True)),
+        tx.seat_view(tr, Seat.S, NAMES, forehand=True),
+        tx.seat_view(tr, Seat.W, NAMES, dealer=True, card=CardView(_c("AH"))),
+    )
+    params = {"seat": Seat.E, "card": _c("9C"), "trick": 4, "rule": 13}
+    english = "Revoke by E in trick 4: ♣9 breaks rule 13."
+    return View(
+        ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.SPADES, tx.trumps_label(tr)),
+        trick_label=tx.trick_label(tr, 4), teams=_teams(tr, 2, 1, trump_team=Team.NS),
+        warning=WarningBanner("revoke", tx.warning_text(tr, "revoke", params, english, NAMES), Seat.E),
+        prompt=tx.prompt_text(tr, "play", Seat.E, NAMES),
+        buttons=(tx.button(tr, Action.CLAIM), tx.button(tr, Action.UNDO)),
+    )
+
+
+def deal_result(tr: Translator) -> View:
+    """E+W named diamonds and announced Konter a Matt, but N+S took all six tricks: 4 lines."""
+    seats = (
+        tx.seat_view(tr, Seat.N, NAMES, dealer=True),
+        tx.seat_view(tr, Seat.E, NAMES, announcement=tx.announcement_name(tr, True, True)),
+        tx.seat_view(tr, Seat.S, NAMES),
+        tx.seat_view(tr, Seat.W, NAMES, forehand=True),
+    )
+    ns = tx.team_label(tr, Team.NS, {})
+    result = "\n".join((
+        tx.deal_won_text(tr, ns, 40, 0),
+        tx.stake_text(tr, matt=True, konter=True, kapo=True, lines=4),
+    ))
+    return View(
+        ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.DIAMONDS, tx.trumps_label(tr)),
+        trick_label=tx.trick_label(tr, 6), teams=_teams(tr, 6, 0, trump_team=Team.EW, points=(40, 0)),
+        result=result, prompt=tx.prompt_text(tr, "deal_over"),
+        buttons=(tx.button(tr, Action.CONFIRM), tx.button(tr, Action.UNDO)),
+    )
+
+
+def _row(tr: Translator, team: Team, lines: tuple[Line, ...]) -> SlateRow:
+    row = SlateRow(team, tx.team_label(tr, team, NAMES), lines)
+    return SlateRow(team, row.label, lines, tx.open_lines_label(tr, row.open_count))
+
+
+def slate(tr: Translator) -> View:
+    """After three deals: N+S struck 3, E+W struck 4 and got 4 lines added as a losing trump team."""
+    o, s, a = Line.OPEN, Line.STRUCK, Line.ADDED
+    ns = (s, s, s, o, o, o, o, o, o)
+    ew = (s, s, s, s, o, o, o, o, o, a, a, a, a)
+    view_slate = SlateView(
+        tx.slate_title(tr), top=_row(tr, Team.EW, ew), bottom=_row(tr, Team.NS, ns),
+        last_result=tx.stake_text(tr, matt=True, konter=True, kapo=True, lines=4)
+        + " · " + tx.lines_added_text(tr, tx.team_label(tr, Team.EW, NAMES), 4),
+    )
+    return View(
+        ScreenKind.SLATE, slate=view_slate, prompt=tx.prompt_text(tr, "next_deal", Seat.W, NAMES),
+        buttons=(tx.button(tr, Action.UNDO),),
+    )
+
+
+def match_won(tr: Translator) -> View:
+    """N+S struck their last line; E+W still have 6 open (one of them an added line struck since)."""
+    o, s, a, x = Line.OPEN, Line.STRUCK, Line.ADDED, Line.ADDED_STRUCK
+    ns = (s,) * 9
+    ew = (s, s, s, s, s, o, o, o, o, x, a)
+    label = tx.team_label(tr, Team.NS, NAMES)
+    view_slate = SlateView(
+        tx.slate_title(tr), top=_row(tr, Team.EW, ew), bottom=_row(tr, Team.NS, ns),
+        last_result=tx.stake_text(tr, matt=False, konter=True, kapo=False, lines=2), winner=Team.NS,
+    )
+    return View(
+        ScreenKind.MATCH_WON, title=tx.match_won_text(tr, label), slate=view_slate,
+        prompt=tx.prompt_text(tr, "new_match"), buttons=(tx.button(tr, Action.NEW_MATCH),),
+    )
+
+
+#: The sample moments by name, in the order of a match.
+SAMPLES: dict[str, Callable[[Translator], View]] = {
+    "idle": idle,
+    "match_start": match_start,
+    "trump_chosen": trump_chosen,
+    "mid_trick": mid_trick,
+    "warning": warning,
+    "deal_result": deal_result,
+    "slate": slate,
+    "match_won": match_won,
+}
+
+
+def sample(name: str, language: str = "en") -> View:
+    """The sample View ``name`` in ``language``."""
+    try:
+        make = SAMPLES[name]
+    except KeyError:
+        raise KeyError(f"no sample view {name!r} (choose one of {', '.join(SAMPLES)})") from None
+    return make(translator(language))

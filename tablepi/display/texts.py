@@ -1,0 +1,274 @@
+"""Every sentence the screen shows, built from codes and parameters in the chosen language.
+
+The table reports warnings and expected gestures as a *code* plus parameters (seat, card, trick, rule). This
+module turns them into a plain sentence through one template per code, translated by the gettext catalogs.
+Templates only use the fields ``{seat}``, ``{card}``, ``{trick}`` and ``{rule}``; a warning whose code is unknown
+here (a newer table) or whose parameters do not fit is shown with the English sentence the table sent, so a
+warning is never lost for want of a translation.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+
+from tablepi.display.i18n import N_, Translator
+from tablepi.display.view import Action, Button, CardView, SeatView
+from tablepi.rules.cards import Card, Suit
+from tablepi.rules.seats import Seat, Team
+
+#: Warning code -> English template (the message id). Fields: seat, card, trick, rule.
+WARNING_TEMPLATES: dict[str, str] = {
+    "out_of_turn": N_("{seat}: not your turn. Take {card} back."),
+    "unknown_tag": N_("Unknown card on {seat}'s zone: its tag is not in this deck."),
+    "card_already_played": N_("{card} was already played in this deal. Take it off {seat}'s zone."),
+    "two_cards_on_zone": N_("Two cards on {seat}'s zone. Leave only one."),
+    "lifted_early": N_("{seat} lifted {card} before the trick was complete. Lay it back."),
+    "announcement_without_cards": N_("{seat} announced without showing the queens."),
+    "queen_shown_by_other_seat": N_("{card} was shown by another player, now {seat} plays it."),
+    "revoke": N_("Revoke by {seat} in trick {trick}: {card} breaks rule {rule}."),
+    "illegal_play": N_("{seat} may not play {card} now (rule {rule}). Take it back."),
+    "reader_offline": N_("The card reader at {seat} is not answering. Check its cable."),
+}
+
+#: Prompt code -> English template: the gesture the table expects now. Field: seat.
+PROMPT_TEMPLATES: dict[str, str] = {
+    "start": N_("Lay any card on a zone to start a match"),
+    "deal": N_("{seat} deals: three cards each, then three more"),
+    "choose_trumps": N_("{seat}: show a card of the suit you choose as trumps"),
+    "scan_hand": N_("{seat}: tap your six cards one by one"),
+    "announce_or_lead": N_("{seat}: show your queens to announce, or lead a card"),
+    "announce_or_play": N_("{seat}: show your queens to announce, or lay a card"),
+    "lead": N_("{seat}: lead a card"),
+    "play": N_("{seat}: lay a card"),
+    "sweep": N_("Sweep the trick off ({seat} won)"),
+    "confirm_claim": N_("Confirm the claim"),
+    "deal_over": N_("Deal over: touch Confirm to score it"),
+    "next_deal": N_("Next deal: {seat} deals"),
+    "new_match": N_("Touch New match to play again"),
+    "wait_readers": N_("Waiting for the card readers"),
+}
+
+_FIELDS = frozenset({"seat", "card", "trick", "rule"})
+
+
+def template_fields(template: str) -> frozenset[str]:
+    """The ``{named}`` fields a template uses (tests check every translation keeps the same ones)."""
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+def seat_letter(tr: Translator, seat: Seat) -> str:
+    """The seat's compass letter as players of this language say it (E is O in German and Luxembourgish)."""
+    letters = {
+        Seat.N: tr.pgettext("seat", "N"),
+        Seat.E: tr.pgettext("seat", "E"),
+        Seat.S: tr.pgettext("seat", "S"),
+        Seat.W: tr.pgettext("seat", "W"),
+    }
+    return letters[seat]
+
+
+def seat_name(tr: Translator, seat: Seat, names: Mapping[Seat, str]) -> str:
+    """The player's name if the table knows it, else the seat's compass letter."""
+    name = names.get(seat, "").strip()
+    return name or seat_letter(tr, seat)
+
+
+def team_label(tr: Translator, team: Team, names: Mapping[Seat, str]) -> str:
+    """``N+S`` or ``Anna+Jos``."""
+    first, second = team.seats
+    return f"{seat_name(tr, first, names)}+{seat_name(tr, second, names)}"
+
+
+def format_params(
+    tr: Translator, params: Mapping[str, object], names: Mapping[Seat, str]
+) -> dict[str, str]:
+    """Parameters as they read in a sentence: seats by name, cards as ♠Q, numbers as digits."""
+    out: dict[str, str] = {}
+    for key, value in params.items():
+        if isinstance(value, Seat):
+            out[key] = seat_name(tr, value, names)
+        elif isinstance(value, Card):
+            out[key] = value.display
+        else:
+            out[key] = str(value)
+    return out
+
+
+def _fill(tr: Translator, template: str, params: Mapping[str, object], names: Mapping[Seat, str]) -> str | None:
+    translated = tr.gettext(template)
+    try:
+        return translated.format(**format_params(tr, params, names))
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def warning_text(
+    tr: Translator,
+    code: str,
+    params: Mapping[str, object],
+    english: str,
+    names: Mapping[Seat, str] | None = None,
+) -> str:
+    """The warning ``code`` as a sentence in the translator's language; ``english`` if it cannot be built."""
+    template = WARNING_TEMPLATES.get(code)
+    if template is None:
+        return english
+    text = _fill(tr, template, params, names or {})
+    return english if text is None else text
+
+
+def prompt_text(tr: Translator, code: str, seat: Seat | None = None, names: Mapping[Seat, str] | None = None) -> str:
+    """The gesture expected now, as a sentence. An unknown prompt code is a programming error."""
+    try:
+        template = PROMPT_TEMPLATES[code]
+    except KeyError:
+        raise KeyError(f"no prompt template for code {code!r}") from None
+    params: dict[str, object] = {} if seat is None else {"seat": seat}
+    text = _fill(tr, template, params, names or {})
+    if text is None:
+        raise KeyError(f"prompt {code!r} needs a seat")
+    return text
+
+
+def trumps_label(tr: Translator) -> str:
+    """Trumps / Trumpf / Atout / Trëmp."""
+    return tr.gettext("Trumps")
+
+
+def suit_name(tr: Translator, suit: Suit) -> str:
+    names = {
+        Suit.SPADES: tr.gettext("Spades"),
+        Suit.HEARTS: tr.gettext("Hearts"),
+        Suit.DIAMONDS: tr.gettext("Diamonds"),
+        Suit.CLUBS: tr.gettext("Clubs"),
+    }
+    return names[suit]
+
+
+def trick_label(tr: Translator, number: int, total: int = 6) -> str:
+    """``Trick 3/6``."""
+    return tr.gettext("Trick {n}/{total}").format(n=number, total=total)
+
+
+def dealer_mark(tr: Translator) -> str:
+    return tr.gettext("Dealer")
+
+
+def forehand_mark(tr: Translator) -> str:
+    return tr.gettext("Forehand")
+
+
+def seat_view(
+    tr: Translator,
+    seat: Seat,
+    names: Mapping[Seat, str] | None = None,
+    *,
+    dealer: bool = False,
+    forehand: bool = False,
+    to_play: bool = False,
+    highlighted: bool = False,
+    card: CardView | None = None,
+    announcement: str = "",
+) -> SeatView:
+    """A seat with its name and its dealer/forehand marks in the translator's language."""
+    marks = tuple(m for m, on in ((dealer_mark(tr), dealer), (forehand_mark(tr), forehand)) if on)
+    return SeatView(seat, seat_name(tr, seat, names or {}), dealer, forehand, to_play, highlighted, card, marks,
+                    announcement)
+
+
+def slate_title(tr: Translator) -> str:
+    """The slate: d'Lee in Luxembourgish."""
+    return tr.gettext("Slate")
+
+
+def open_lines_label(tr: Translator, n: int) -> str:
+    return tr.ngettext("{n} open", "{n} open", n).format(n=n)
+
+
+def lines_label(tr: Translator, n: int) -> str:
+    return tr.ngettext("{n} line", "{n} lines", n).format(n=n)
+
+
+def announcement_name(tr: Translator, matt: bool, konter: bool) -> str:
+    """Matt / Konter / Konter a Matt: names of the game, the same words in every language."""
+    if matt and konter:
+        return tr.gettext("Konter a Matt")
+    if konter:
+        return tr.gettext("Konter")
+    if matt:
+        return tr.gettext("Matt")
+    return ""
+
+
+def stake_text(tr: Translator, *, matt: bool, konter: bool, kapo: bool, lines: int) -> str:
+    """``Konter a Matt, Kapo: 4 lines``; a plain deal is ``Simple: 1 line``."""
+    parts = [p for p in (announcement_name(tr, matt, konter), tr.gettext("Kapo") if kapo else "") if p]
+    head = ", ".join(parts) if parts else tr.gettext("Simple")
+    return f"{head}: {lines_label(tr, lines)}"
+
+
+def deal_won_text(tr: Translator, team: str, points: int, other_points: int) -> str:
+    """``N+S win the deal, 25 to 15``."""
+    return tr.gettext("{team} win the deal, {points} to {other}").format(
+        team=team, points=points, other=other_points
+    )
+
+
+def tie_text(tr: Translator) -> str:
+    """A 20–20 deal: Stänner in Luxembourgish."""
+    return tr.gettext("Tie, 20 to 20")
+
+
+def lines_added_text(tr: Translator, team: str, n: int) -> str:
+    return tr.ngettext("{n} line added to {team}", "{n} lines added to {team}", n).format(n=n, team=team)
+
+
+def match_won_text(tr: Translator, team: str) -> str:
+    return tr.gettext("{team} win the match!").format(team=team)
+
+
+def points_label(tr: Translator, scores: Mapping[str, int]) -> str:
+    """``Points: N+S 18 · E+W 7``."""
+    body = " · ".join(f"{label} {points}" for label, points in scores.items())
+    return tr.gettext("Points: {scores}").format(scores=body)
+
+
+def trumps_out_label(tr: Translator) -> str:
+    return tr.gettext("Trumps still out:")
+
+
+def in_play_label(tr: Translator, n: int) -> str:
+    return tr.ngettext("{n} card still in play", "{n} cards still in play", n).format(n=n)
+
+
+def button(tr: Translator, action: Action, enabled: bool = True) -> Button:
+    """A touch button with its label in the translator's language (trump buttons show their symbol)."""
+    suit = action.suit
+    if suit is not None:
+        return Button(action, suit.symbol, enabled, suit)
+    labels = {
+        Action.ANNOUNCE_MATT: tr.gettext("Matt"),
+        Action.ANNOUNCE_KONTER: tr.gettext("Konter"),
+        Action.ANNOUNCE_KONTER_A_MATT: tr.gettext("Konter a Matt"),
+        Action.UNDO: tr.gettext("Undo"),
+        Action.CONFIRM: tr.gettext("Confirm"),
+        Action.CLAIM: tr.gettext("Claim"),
+        Action.NEW_MATCH: tr.gettext("New match"),
+    }
+    return Button(action, labels[action], enabled)
+
+
+def trump_buttons(tr: Translator) -> tuple[Button, ...]:
+    """The four trump buttons ♠ ♥ ♦ ♣, for a forehand who prefers touching to showing a card."""
+    return tuple(button(tr, Action.trump(suit)) for suit in Suit)
+
+
+def announce_buttons(tr: Translator) -> tuple[Button, ...]:
+    return tuple(
+        button(tr, a) for a in (Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT)
+    )
+
+
+def idle_title(tr: Translator) -> str:
+    return tr.gettext("Konter a Matt")

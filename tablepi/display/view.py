@@ -1,0 +1,266 @@
+"""The view model: frozen values that say exactly what the screen shows.
+
+A :class:`View` is the complete description of one frame. It holds final, already translated text and
+small rules values (cards, seats, teams), never game state and never pixels. The renderer draws a View and
+nothing else, so two equal Views always give the same pixels and the display can skip a redraw when the View
+has not changed (ARCHITECTURE.md: "the display shows state and holds none").
+
+Everything here is pure and importable without pygame, so the view model is unit-tested on its own.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from tablepi.display.i18n import LANGUAGES
+from tablepi.errors import ConfigError
+from tablepi.rules.cards import MATADORS, Card, Rank, Suit
+from tablepi.rules.seats import Seat, Team
+
+
+class ScreenKind(enum.Enum):
+    """Which screen is up. Each kind has its own layout in the renderer."""
+
+    IDLE = "idle"  # no deal running: title, how to start
+    DEAL = "deal"  # a deal in progress (trump choice, announcements, tricks, the deal's points at the end)
+    SLATE = "slate"  # the slate between deals, with the last deal's result in words
+    MATCH_WON = "match_won"  # a team has struck all its lines
+
+
+class Line(enum.Enum):
+    """One tally line on the slate (RULES.md 23-26)."""
+
+    OPEN = "open"  # one of the team's starting lines, not yet struck
+    STRUCK = "struck"  # a starting line struck off by a won deal
+    ADDED = "added"  # a line added to a losing trump team, still open
+    ADDED_STRUCK = "added_struck"  # an added line, struck off since
+
+    @property
+    def is_open(self) -> bool:
+        return self in (Line.OPEN, Line.ADDED)
+
+
+class Action(enum.Enum):
+    """What a touch button asks the table to do. The value is the action name sent to the app."""
+
+    TRUMP_SPADES = "trump_spades"
+    TRUMP_HEARTS = "trump_hearts"
+    TRUMP_DIAMONDS = "trump_diamonds"
+    TRUMP_CLUBS = "trump_clubs"
+    ANNOUNCE_MATT = "announce_matt"
+    ANNOUNCE_KONTER = "announce_konter"
+    ANNOUNCE_KONTER_A_MATT = "announce_konter_a_matt"
+    UNDO = "undo"
+    CONFIRM = "confirm"
+    CLAIM = "claim"
+    NEW_MATCH = "new_match"
+
+    @classmethod
+    def trump(cls, suit: Suit) -> Action:
+        """The trump button of ``suit``."""
+        return _TRUMP_ACTIONS[suit]
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit a trump button names, None for every other action."""
+        for suit, action in _TRUMP_ACTIONS.items():
+            if action is self:
+                return suit
+        return None
+
+
+_TRUMP_ACTIONS = {
+    Suit.SPADES: Action.TRUMP_SPADES,
+    Suit.HEARTS: Action.TRUMP_HEARTS,
+    Suit.DIAMONDS: Action.TRUMP_DIAMONDS,
+    Suit.CLUBS: Action.TRUMP_CLUBS,
+}
+
+
+def trump_order(suit: Suit) -> tuple[Card, ...]:
+    """The trumps of ``suit`` highest first (RULES.md 5): A, the three matadors, then K (Q in clubs) J 10 9.
+
+    >>> " ".join(c.display for c in trump_order(Suit.CLUBS))
+    '♣A ♠Q ♥Q ♦Q ♣K ♣Q ♣J ♣10 ♣9'
+    """
+    low = [Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE]
+    if suit is not Suit.CLUBS:  # the queen of ♠ ♥ ♦ is a matador; only ♣Q keeps its place (rule 5)
+        low.remove(Rank.QUEEN)
+    return (Card(Rank.ACE, suit), *MATADORS, *(Card(rank, suit) for rank in low))
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpView:
+    """The trump suit and the order reminder players glance at while playing."""
+
+    suit: Suit
+    label: str  # "Trumps" in the chosen language (Trumpf, atout, Trëmp)
+
+    @property
+    def order(self) -> tuple[Card, ...]:
+        return trump_order(self.suit)
+
+    @property
+    def reminder_tokens(self) -> tuple[str, ...]:
+        """The order as players say it: the trump suit's own cards by rank, the matadors with their suit."""
+        return tuple(c.display if c.is_matador else c.rank.display for c in self.order)
+
+    @property
+    def reminder(self) -> str:
+        """``"A ♠Q ♥Q ♦Q K J 10 9"`` for spades; clubs has its own queen after K."""
+        return " ".join(self.reminder_tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """A card lying on a seat's zone in the current trick."""
+
+    card: Card
+    tentative: bool = False  # just placed: may still become a show if lifted within the tap window
+    winning: bool = False  # the card that takes the trick (shown once the fourth card is down)
+    illegal: bool = False  # the table flagged this card
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as it appears around the screen."""
+
+    seat: Seat
+    name: str  # player's name, or the seat's compass letter in the chosen language
+    dealer: bool = False
+    forehand: bool = False
+    to_play: bool = False  # the seat whose gesture the table expects now
+    highlighted: bool = False  # the seat a warning is about
+    card: CardView | None = None
+    marks: tuple[str, ...] = ()  # the words for the dealer/forehand marks, in the chosen language
+    announcement: str = ""  # "Matt" / "Konter" / "Konter a Matt" once announced, else empty
+
+
+@dataclass(frozen=True, slots=True)
+class TeamScore:
+    """A team's line in the header or the deal result: tricks taken and, at the end, card points."""
+
+    team: Team
+    label: str  # "N+S", or the players' names
+    tricks: int = 0
+    points: int | None = None  # shown at the end of a deal (or live in learner mode)
+    trump_team: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LearnerView:
+    """Extras for learners: what a seasoned player counts in his head."""
+
+    points_label: str  # "Points: N+S 18 · E+W 7"
+    trumps_out_label: str  # "Trumps still out:"
+    trumps_out: tuple[Card, ...]  # trumps not yet played, highest first
+    in_play_label: str  # "Cards still in play: 12"
+
+
+@dataclass(frozen=True, slots=True)
+class WarningBanner:
+    """A banner about something that went wrong, in a plain sentence of the chosen language."""
+
+    code: str  # the table's warning code (out_of_turn, revoke, ...), kept for tests and logs
+    text: str
+    seat: Seat | None = None  # the seat to highlight, if the warning is about one
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A touch button. ``action`` is what a touch on it sends to the app."""
+
+    action: Action
+    label: str
+    enabled: bool = True
+    suit: Suit | None = None  # trump buttons draw their suit symbol in its colour
+
+    @property
+    def is_half_width(self) -> bool:
+        """Suit buttons sit two to a row; every other button takes a full row."""
+        return self.suit is not None
+
+
+@dataclass(frozen=True, slots=True)
+class SlateRow:
+    """One team's row of tally lines."""
+
+    team: Team
+    label: str
+    lines: tuple[Line, ...]
+    open_label: str = ""  # "7 open" in the chosen language
+
+    @property
+    def open_count(self) -> int:
+        return sum(1 for line in self.lines if line.is_open)
+
+    @property
+    def groups(self) -> tuple[tuple[Line, ...], ...]:
+        """The lines in groups of five, as they are drawn on a real slate."""
+        return tuple(self.lines[i : i + 5] for i in range(0, len(self.lines), 5))
+
+
+@dataclass(frozen=True, slots=True)
+class SlateView:
+    """The slate (d'Lee): two rows, the scorer's team at the bottom by default (RULES.md 23)."""
+
+    title: str
+    top: SlateRow
+    bottom: SlateRow
+    last_result: str = ""  # "Konter a Matt, Kapo: 4 lines", empty before the first deal
+    winner: Team | None = None
+
+    @property
+    def rows(self) -> tuple[SlateRow, SlateRow]:
+        return (self.top, self.bottom)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One whole frame. Equal Views draw identical pixels."""
+
+    kind: ScreenKind
+    bottom_seat: Seat = Seat.S  # the seat on the screen's side of the table, drawn at the bottom
+    title: str = ""  # idle/match-won headline
+    seats: tuple[SeatView, ...] = ()
+    trump: TrumpView | None = None
+    trick_label: str = ""  # "Trick 3/6"
+    teams: tuple[TeamScore, ...] = ()
+    result: str = ""  # the deal's outcome in words, on the deal screen at the end of a deal
+    learner: LearnerView | None = None
+    warning: WarningBanner | None = None
+    prompt: str = ""  # the gesture the table expects now
+    buttons: tuple[Button, ...] = ()
+    slate: SlateView | None = None
+    footer: str = ""  # small print: reader status, house rules
+
+    def seat(self, seat: Seat) -> SeatView | None:
+        for view in self.seats:
+            if view.seat is seat:
+                return view
+        return None
+
+    def button(self, action: Action) -> Button | None:
+        for button in self.buttons:
+            if button.action is action:
+                return button
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class DisplaySettings:
+    """How the screen is set up at this table (from the configuration file)."""
+
+    language: str = "en"
+    bottom_seat: Seat = Seat.S  # which side of the table the screen faces
+    scorer_team: Team = Team.NS  # drawn as the bottom row of the slate (RULES.md 23)
+    learner: bool = False
+    names: Mapping[Seat, str] = field(default_factory=dict)  # players' names; the compass letter otherwise
+
+    def __post_init__(self) -> None:
+        if self.language not in LANGUAGES:
+            raise ConfigError(
+                f"display language {self.language!r} is not available (choose one of {', '.join(LANGUAGES)})"
+            )
