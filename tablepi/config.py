@@ -1,0 +1,269 @@
+"""The table's configuration file (TOML), validated with errors that name the file and the key.
+
+Every section is checked by the part of tablepi that owns it (house rules by the rules, ``[controls]`` by the
+controls, reader options by the reader backend), and every error comes back as :class:`ConfigError` prefixed with
+the file, so a bar owner reading ``journalctl -u tablepi`` knows exactly which line to fix.
+
+The commented default file, :data:`DEFAULT_CONFIG`, is the reference; docs and the installer use it as is.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tablepi.errors import ConfigError, TablepiError
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat, Team
+
+DEFAULT_CONFIG = """\
+# tablepi configuration. Every key is optional; the value shown is the default.
+
+[table]
+# Where every event is journaled before the screen shows it (SQLite). Survives power cuts.
+journal = "/var/lib/tablepi/journal.sqlite3"
+# Deck files: tag UID -> card, written by `tablepi enroll`.
+decks = ["/var/lib/tablepi/decks.toml"]
+# A card on a zone for less than this many seconds is a "tap" (a show), longer a "lay" (a play).
+tap_seconds = 1.0
+# Each player taps his six cards after the deal, so the table sees every revoke at once.
+hand_scan = false
+
+[house_rules]
+direction = "anticlockwise"   # or "clockwise"
+start_lines = 9               # open lines per team at the start of a match
+tie = "standard"              # "standard" (1 + announcements to the trump team), "plus_one", "carry"
+revoke_penalty = "warn"       # "warn" or "lose_deal"
+claims = true                 # a team with 21 or more may claim the deal
+
+[readers]
+backend = "serial"            # "serial" (Pico + MFRC522), "pcsc" (USB NFC readers) or "sim"
+# Which zone lies in front of which seat.
+zones = { N = 0, E = 1, S = 2, W = 3 }
+
+[readers.options]
+# Options of the chosen backend (docs/readers.md). For "serial":
+port = "/dev/tablepi-reader"
+# For "pcsc": readers = { 0 = "ACS ACR122U 00 00", 1 = "ACS ACR122U 01 00", ... }
+
+[display]
+language = "lb"               # "lb", "de", "fr" or "en"
+bottom_seat = "S"             # the seat on the side of the table where the screen stands
+scorer_team = "NS"            # the team drawn as the bottom row of the slate
+learner = false               # live points, trumps still out, cards still in play
+fullscreen = true
+size = [800, 480]             # window size when not fullscreen; 480x320 gets the compact layout
+names = {}                    # players' names by seat, e.g. { N = "Jang", E = "Marie" }
+
+[controls]
+enabled = true                # buttons, seat LEDs and buzzer on the Pi's GPIO header
+# Pins (BCM numbers) and timings: see docs/install.md. For example:
+# undo = 5
+# confirm = 6
+# menu = 16
+# buzzer = 20
+# leds = { N = 12, E = 13, S = 19, W = 26 }
+"""
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    backend: str = "serial"
+    zones: Mapping[int, Seat] = field(default_factory=lambda: {0: Seat.N, 1: Seat.E, 2: Seat.S, 3: Seat.W})
+    options: Mapping[str, Any] = field(default_factory=lambda: {"port": "/dev/tablepi-reader"})
+
+    def seat_of_zone(self, zone: int) -> Seat | None:
+        return self.zones.get(zone)
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    language: str = "lb"
+    bottom_seat: Seat = Seat.S
+    scorer_team: Team = Team.NS
+    learner: bool = False
+    fullscreen: bool = True
+    size: tuple[int, int] = (800, 480)
+    names: Mapping[Seat, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the app needs to build a table. ``source`` names the file it came from (None: defaults)."""
+
+    journal: Path = Path("/var/lib/tablepi/journal.sqlite3")
+    decks: tuple[Path, ...] = (Path("/var/lib/tablepi/decks.toml"),)
+    tap_seconds: float = 1.0
+    hand_scan: bool = False
+    house_rules: HouseRules = field(default_factory=HouseRules)
+    readers: ReaderConfig = field(default_factory=ReaderConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    controls_enabled: bool = True
+    controls: Mapping[str, Any] = field(default_factory=dict)  # checked by tablepi.controls.ControlPins
+    source: Path | None = None
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate a configuration file. Errors name the file and the key."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read the configuration file: {error}") from None
+    return parse_config(text, path)
+
+
+def parse_config(text: str, source: Path | None = None) -> Config:
+    """Validate configuration text; ``source`` is used in error messages and to resolve relative paths."""
+    where = str(source) if source is not None else "configuration"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{where}: not valid TOML: {error}") from None
+    try:
+        return _build(data, source)
+    except TablepiError as error:
+        raise ConfigError(f"{where}: {error}") from None
+
+
+_SECTIONS = {"table", "house_rules", "readers", "display", "controls"}
+
+
+def _build(data: Mapping[str, Any], source: Path | None) -> Config:
+    _no_unknown(data, _SECTIONS, "")
+    base = source.parent if source is not None else Path.cwd()
+    table = _section(data, "table")
+    _no_unknown(table, {"journal", "decks", "tap_seconds", "hand_scan"}, "table")
+    journal = _path(table.get("journal", "/var/lib/tablepi/journal.sqlite3"), "table.journal", base)
+    decks_value = table.get("decks", ["/var/lib/tablepi/decks.toml"])
+    if not isinstance(decks_value, list):
+        raise ConfigError(f"table.decks: expected a list of file names, got {decks_value!r}")
+    decks = tuple(_path(item, f"table.decks[{i}]", base) for i, item in enumerate(decks_value))
+    tap = table.get("tap_seconds", 1.0)
+    if isinstance(tap, bool) or not isinstance(tap, int | float) or not 0.2 <= tap <= 5:
+        raise ConfigError(f"table.tap_seconds: expected seconds between 0.2 and 5, got {tap!r}")
+    hand_scan = _bool(table, "hand_scan", False, "table")
+
+    house_rules = HouseRules.from_mapping(_section(data, "house_rules"), "house_rules")
+
+    readers = _section(data, "readers")
+    _no_unknown(readers, {"backend", "zones", "options"}, "readers")
+    backend = readers.get("backend", "serial")
+    if not isinstance(backend, str):
+        raise ConfigError(f"readers.backend: expected a backend name, got {backend!r}")
+    zones = _zones(readers.get("zones", {"N": 0, "E": 1, "S": 2, "W": 3}))
+    options = readers.get("options", {"port": "/dev/tablepi-reader"} if backend == "serial" else {})
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"readers.options: expected a table, got {options!r}")
+
+    display = _section(data, "display")
+    _no_unknown(
+        display, {"language", "bottom_seat", "scorer_team", "learner", "fullscreen", "size", "names"}, "display"
+    )
+    language = display.get("language", "lb")
+    if language not in ("lb", "de", "fr", "en"):
+        raise ConfigError(f"display.language: {language!r} is not one of 'lb', 'de', 'fr', 'en'")
+    size = display.get("size", [800, 480])
+    if (
+        not isinstance(size, list)
+        or len(size) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 160 <= v <= 4096 for v in size)
+    ):
+        raise ConfigError(f"display.size: expected [width, height] in pixels, got {size!r}")
+    names = display.get("names", {})
+    if not isinstance(names, Mapping) or not all(isinstance(v, str) for v in names.values()):
+        raise ConfigError(f"display.names: expected a table of seat = \"name\", got {names!r}")
+    display_config = DisplayConfig(
+        language=language,
+        bottom_seat=_seat(display.get("bottom_seat", "S"), "display.bottom_seat"),
+        scorer_team=_team(display.get("scorer_team", "NS"), "display.scorer_team"),
+        learner=_bool(display, "learner", False, "display"),
+        fullscreen=_bool(display, "fullscreen", True, "display"),
+        size=(size[0], size[1]),
+        names={_seat(key, f"display.names.{key}"): value for key, value in names.items()},
+    )
+
+    controls = dict(_section(data, "controls"))
+    enabled = controls.pop("enabled", True)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"controls.enabled: expected true or false, got {enabled!r}")
+    if enabled:
+        from tablepi.controls.pins import ControlPins  # checks pins now, not when the table starts
+
+        ControlPins.from_mapping(controls)
+    return Config(
+        journal=journal,
+        decks=decks,
+        tap_seconds=float(tap),
+        hand_scan=hand_scan,
+        house_rules=house_rules,
+        readers=ReaderConfig(backend, zones, dict(options)),
+        display=display_config,
+        controls_enabled=enabled,
+        controls=controls,
+        source=source,
+    )
+
+
+def _section(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"[{name}]: expected a table of settings, got {value!r}")
+    return value
+
+
+def _no_unknown(mapping: Mapping[str, Any], known: set[str], section: str) -> None:
+    unknown = sorted(set(mapping) - known)
+    if unknown:
+        where = f"{section}." if section else ""
+        raise ConfigError(f"{where}{unknown[0]}: unknown setting (known: {', '.join(sorted(known))})")
+
+
+def _bool(mapping: Mapping[str, Any], key: str, default: bool, section: str) -> bool:
+    value = mapping.get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{section}.{key}: expected true or false, got {value!r}")
+    return value
+
+
+def _path(value: object, key: str, base: Path) -> Path:
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{key}: expected a file name, got {value!r}")
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def _seat(value: object, key: str) -> Seat:
+    try:
+        return Seat.parse(str(value))
+    except TablepiError:
+        raise ConfigError(f"{key}: {value!r} is not a seat (N, E, S or W)") from None
+
+
+def _team(value: object, key: str) -> Team:
+    try:
+        return Team.parse(str(value))
+    except TablepiError:
+        raise ConfigError(f"{key}: {value!r} is not a team (NS or EW)") from None
+
+
+def _zones(value: object) -> dict[int, Seat]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"readers.zones: expected a table like {{ N = 0, E = 1, S = 2, W = 3 }}, got {value!r}")
+    zones: dict[int, Seat] = {}
+    for key, zone in value.items():
+        seat = _seat(key, f"readers.zones.{key}")
+        if isinstance(zone, bool) or not isinstance(zone, int) or not 0 <= zone <= 15:
+            raise ConfigError(f"readers.zones.{key}: expected a zone number 0-15, got {zone!r}")
+        if zone in zones:
+            raise ConfigError(f"readers.zones.{key}: zone {zone} is already the zone of {zones[zone]}")
+        zones[zone] = seat
+    if set(zones.values()) != set(Seat):
+        missing = ", ".join(str(s) for s in Seat if s not in zones.values())
+        raise ConfigError(f"readers.zones: every seat needs a zone; missing {missing}")
+    return zones
