@@ -85,3 +85,19 @@ def card_events(events: list[ReaderEvent]) -> list[tuple[int, str, bool]]:
 
 def status_events(events: list[ReaderEvent]) -> list[tuple[int, str]]:
     return [(e.zone, e.state.name) for e in events if isinstance(e, ZoneStatus)]
+
+
+@pytest.fixture(scope="session")
+def pcscd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """A real pcscd with four vpcd reader slots for the whole session; stopped at the end."""
+    from .pcscd import Pcscd, missing
+
+    try:
+        import smartcard  # noqa: F401
+    except ImportError:
+        missing("pyscard (pip install 'tablepi[pcsc]')")
+
+    daemon = Pcscd(tmp_path_factory.mktemp("pcscd"))
+    daemon.start()
+    yield daemon
+    daemon.stop()
