@@ -127,16 +127,17 @@ class Layout:
     def _slot(self, side: Side) -> SeatSlot:
         t, (cw, ch), g = self.table, self.card, self.gap
         tag_h = self.fonts.name + 2 * max(3, g // 2)
+        ah = self.fonts.name * 4 // 5 + g  # announcement chip height
         tag_w = (t.w - 2 * g) // 2
         cx = t.x + t.w // 2
         if side is TOP:
             tag = Rect(cx - tag_w // 2, t.y + g // 2, tag_w, tag_h)
             card = Rect(cx - cw // 2, tag.bottom + g // 2, cw, ch)
-            chip = Rect(card.right + g, card.y, tag_w // 2, self.fonts.chip + g)
+            chip = Rect(card.right + g, card.y, tag_w // 2, ah)
         elif side is BOTTOM:
             tag = Rect(cx - tag_w // 2, t.bottom - g // 2 - tag_h, tag_w, tag_h)
             card = Rect(cx - cw // 2, tag.y - g // 2 - ch, cw, ch)
-            chip = Rect(card.right + g, card.bottom - self.fonts.chip - g, tag_w // 2, self.fonts.chip + g)
+            chip = Rect(card.right + g, card.bottom - ah, tag_w // 2, ah)
         else:
             side_tag_w = cw * 5 // 2
             cy = t.y + t.h // 2 + g
@@ -144,11 +145,11 @@ class Layout:
             if side is LEFT:
                 card = Rect(t.x + 2 * g, card_y, cw, ch)
                 tag = Rect(t.x + g // 2, card_y - g // 2 - tag_h, side_tag_w, tag_h)
-                chip = Rect(card.x - g, card.bottom + g // 2, side_tag_w, self.fonts.chip + g)
+                chip = Rect(card.x - g, card.bottom + g // 2, side_tag_w, ah)
             else:
                 card = Rect(t.right - 2 * g - cw, card_y, cw, ch)
                 tag = Rect(t.right - g // 2 - side_tag_w, card_y - g // 2 - tag_h, side_tag_w, tag_h)
-                chip = Rect(card.right + g - side_tag_w, card.bottom + g // 2, side_tag_w, self.fonts.chip + g)
+                chip = Rect(card.right + g - side_tag_w, card.bottom + g // 2, side_tag_w, ah)
         return SeatSlot(side, tag, card, chip)
 
     def button_rects(self, buttons: tuple[Button, ...]) -> tuple[tuple[Button, Rect], ...]:

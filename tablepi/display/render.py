@@ -111,10 +111,24 @@ class Renderer:
             lines.append(line)
         return lines
 
+    def balanced_wrap(self, text: str, size: int, width: int, bold: bool = True) -> list[str]:
+        """Like :meth:`wrap`, but with lines of even length: no lone word on the last line of a prompt."""
+        lines = self.wrap(text, size, width, bold)
+        if len(lines) < 2:
+            return lines
+        lo, hi = width // 3, width  # narrowest width that still gives the same number of lines
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if len(self.wrap(text, size, mid, bold)) > len(lines):
+                lo = mid + 1
+            else:
+                hi = mid
+        return self.wrap(text, size, lo, bold)
+
     def fit(self, text: str, size: int, rect: Rect, bold: bool = True, min_size: int = 10) -> tuple[int, list[str]]:
         """The largest size up to ``size`` at which ``text`` wraps into ``rect``, and its lines."""
         while True:
-            lines = self.wrap(text, size, rect.w, bold)
+            lines = self.balanced_wrap(text, size, rect.w, bold)
             height = len(lines) * self.font(size, bold).get_linesize()
             widest = max(self.font(size, bold).size(line)[0] for line in lines)
             if (height <= rect.h and widest <= rect.w) or size <= min_size:
@@ -165,8 +179,8 @@ class Renderer:
         g = layout.gap
         pygame.draw.rect(surface, BLACK, h)
         x = h.x + g
-        if view.trump is not None or view.kind is ScreenKind.DEAL:
-            label = view.trump.label if view.trump is not None else ""
+        if view.trump is not None:
+            label = view.trump.label
             if label and not self._header_fits(view, layout):
                 label = ""  # small screens: the badge alone says which suit is trumps
             if label:
@@ -175,11 +189,11 @@ class Renderer:
                 x += image.get_width() + g
             badge = Rect(x, h.y + g // 2, h.h - g, h.h - g)
             pygame.draw.rect(surface, WHITE, badge, border_radius=layout.radius)
-            symbol, color = ("?", BLACK) if view.trump is None else (
-                view.trump.suit.symbol, _suit_color(view.trump.suit, on_dark=False))
+            suit = view.trump.suit
+            symbol, color = ("?", BLACK) if suit is None else (suit.symbol, _suit_color(suit, on_dark=False))
             self.blit_text(surface, symbol, f.header + g // 2, color, badge)
             x = badge.right + 2 * g
-            if view.trump is not None:
+            if suit is not None:
                 space = self.font(f.reminder).size(" ")[0]
                 for token in view.trump.reminder_tokens:
                     image = self.text(token, f.reminder, _token_color(token))
@@ -256,7 +270,7 @@ class Renderer:
             pygame.draw.rect(surface, color, slot.card, width=layout.border if seat.to_play else 2,
                              border_radius=layout.radius)
         if seat.announcement:
-            image = self.text(seat.announcement, f.chip, BLACK)
+            image = self.text(seat.announcement, f.name * 4 // 5, BLACK)
             w = min(image.get_width() + 2 * g, slot.chip.w)
             if slot.side is RIGHT:
                 box = Rect(slot.chip.right - w, slot.chip.y, w, slot.chip.h)
@@ -265,7 +279,7 @@ class Renderer:
             else:
                 box = Rect(slot.chip.x, slot.chip.y, w, slot.chip.h)
             pygame.draw.rect(surface, GOLD, box, border_radius=layout.radius // 2)
-            self.blit_text(surface, seat.announcement, f.chip, BLACK, box.inset(2))
+            self.blit_text(surface, seat.announcement, f.name * 4 // 5, BLACK, box.inset(2))
 
     def _card(self, card_view: CardView, rect: Rect, surface: pygame.Surface, layout: Layout) -> None:
         f, b = layout.fonts, layout.border
@@ -289,7 +303,7 @@ class Renderer:
         if card_view.illegal:
             badge = self.text("!", f.chip + b, WHITE)
             r = max(badge.get_width(), badge.get_height()) // 2 + 2
-            center = (rect.right, rect.y)
+            center = (rect.right, rect.bottom)
             pygame.draw.circle(surface, RED, center, r)
             surface.blit(badge, (center[0] - badge.get_width() // 2, center[1] - badge.get_height() // 2))
         elif card_view.tentative:
@@ -340,7 +354,7 @@ class Renderer:
         a, b = view.teams
         va = a.points if show_points and a.points is not None else a.tricks
         vb = b.points if show_points and b.points is not None else b.tricks
-        mark = f"{view.trump.suit.symbol} " if view.trump is not None else ""
+        mark = f"{view.trump.suit.symbol} " if view.trump is not None and view.trump.suit is not None else ""
         left = f"{mark if a.trump_team else ''}{a.label}  {va}"
         right = f"{vb}  {b.label}{' ' + mark.strip() if b.trump_team and mark else ''}"
         font = self.font(size)
@@ -384,7 +398,8 @@ class Renderer:
         result_h = 2 * self.font(f.result).get_linesize() + g if slate.last_result else 0
         body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h)
         row_h = (body.h - g) // 2
-        label_w = body.w * 2 // 9
+        widest = max(self.font(f.slate_label).size(r.label)[0] for r in slate.rows)
+        label_w = max(body.w // 5, min(widest + g, body.w // 3))
         lines_area_w = body.w - label_w - g
         count = max((len(r.lines) for r in slate.rows), default=0)
         stroke = _stroke_geometry(count, lines_area_w)
@@ -424,6 +439,8 @@ class Renderer:
 
     def _idle(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         t, f, g = layout.table, layout.fonts, layout.gap
+        if not view.buttons:  # nothing in the panel: centre on the whole screen
+            t = Rect(0, t.y, layout.size[0], t.h)
         pygame.draw.rect(surface, BLACK, layout.header)
         title_rect = Rect(t.x + g, t.y + t.h // 8, t.w - 2 * g, f.title + 2 * g)
         self.blit_text(surface, view.title, f.title, WHITE, title_rect)

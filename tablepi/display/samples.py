@@ -58,7 +58,7 @@ def match_start(tr: Translator) -> View:
         tx.seat_view(tr, Seat.W, NAMES, dealer=True),
     )
     return View(
-        ScreenKind.DEAL, seats=seats, teams=_teams(tr),
+        ScreenKind.DEAL, seats=seats, trump=TrumpView(None, tx.trumps_label(tr)), teams=_teams(tr),
         prompt=tx.prompt_text(tr, "choose_trumps", Seat.S, NAMES),
         buttons=(*tx.trump_buttons(tr), tx.button(tr, Action.UNDO)),
     )
@@ -162,7 +162,7 @@ def slate(tr: Translator) -> View:
     view_slate = SlateView(
         tx.slate_title(tr), top=_row(tr, Team.EW, ew), bottom=_row(tr, Team.NS, ns),
         last_result=tx.stake_text(tr, matt=True, konter=True, kapo=True, lines=4)
-        + " · " + tx.lines_added_text(tr, tx.team_label(tr, Team.EW, NAMES), 4),
+        + "\n" + tx.lines_added_text(tr, tx.team_label(tr, Team.EW, NAMES), 4),
     )
     return View(
         ScreenKind.SLATE, slate=view_slate, prompt=tx.prompt_text(tr, "next_deal", Seat.W, NAMES),

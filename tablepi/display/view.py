@@ -95,12 +95,12 @@ def trump_order(suit: Suit) -> tuple[Card, ...]:
 class TrumpView:
     """The trump suit and the order reminder players glance at while playing."""
 
-    suit: Suit
+    suit: Suit | None  # None while forehand has not named trumps yet (the header shows "?")
     label: str  # "Trumps" in the chosen language (Trumpf, atout, Trëmp)
 
     @property
     def order(self) -> tuple[Card, ...]:
-        return trump_order(self.suit)
+        return () if self.suit is None else trump_order(self.suit)
 
     @property
     def reminder_tokens(self) -> tuple[str, ...]:
