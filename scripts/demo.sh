@@ -9,7 +9,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 
 have_display() {
-    [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ] && return 0
+    if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+        return 0
+    fi
     # A Raspberry Pi console without a desktop: pygame draws through KMS/DRM or the framebuffer.
     if grep -qs 'Raspberry Pi' /proc/device-tree/model; then
         compgen -G '/dev/dri/card*' >/dev/null || [ -e /dev/fb0 ]

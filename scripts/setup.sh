@@ -172,7 +172,7 @@ install_package() {
     fi
     say "installing tablepi into .venv with extras dev,pcsc (pyscard compiles; about a minute)"
     export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
-    quiet "pip install" "$VENV/bin/python" -m pip install -q -e "$ROOT[dev,pcsc]"
+    quiet "pip install" "$VENV/bin/python" -m pip install -q -e "${ROOT}[dev,pcsc]"
     echo "$want" >"$STAMP"
 }
 

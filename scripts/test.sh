@@ -4,7 +4,7 @@
 # exit status is non-zero if any step failed. Extra arguments go to pytest (e.g. -x, -k name).
 set -uo pipefail
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
 bash scripts/setup.sh --checkers || { echo "test: setup failed; nothing was tested" >&2; exit 1; }
 

@@ -45,4 +45,3 @@ def plain_factory() -> Iterator[MockFactory]:
 @pytest.fixture
 def events() -> queue.Queue[ControlEvent]:
     return queue.Queue()
-

@@ -80,9 +80,7 @@ def test_callbacks_only_enqueue_from_the_gpio_thread(
     assert len(threads) == 1
 
 
-def test_short_undo_fires_on_release_not_on_press(
-    pwm_factory: MockFactory, events: queue.Queue[ControlEvent]
-) -> None:
+def test_short_undo_fires_on_release_not_on_press(pwm_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:
     with Controls(PINS, events.put, pin_factory=pwm_factory):
         press(pwm_factory, PINS.undo)
         assert drain(events) == []
@@ -147,9 +145,7 @@ def test_turn_led_follows_the_turn(pwm_factory: MockFactory, events: queue.Queue
         assert [led(pwm_factory, s).state for s in Seat] == [0, 0, 0, 0]
 
 
-def test_warning_seat_flashes_while_turn_stays_lit(
-    pwm_factory: MockFactory, events: queue.Queue[ControlEvent]
-) -> None:
+def test_warning_seat_flashes_while_turn_stays_lit(pwm_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:
     with Controls(PINS, events.put, pin_factory=pwm_factory) as controls:
         controls.show(Seat.E, {Seat.S})
         time.sleep(sum(WARNING_BLINK) * 3)
@@ -164,9 +160,7 @@ def test_warning_seat_flashes_while_turn_stays_lit(
         assert on_pulses(led(pwm_factory, Seat.S)) == 0
 
 
-def test_a_warning_at_the_seat_to_play_flashes_it(
-    pwm_factory: MockFactory, events: queue.Queue[ControlEvent]
-) -> None:
+def test_a_warning_at_the_seat_to_play_flashes_it(pwm_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:
     with Controls(PINS, events.put, pin_factory=pwm_factory) as controls:
         controls.show(Seat.N, {Seat.N})
         time.sleep(sum(WARNING_BLINK) * 3)
@@ -190,9 +184,7 @@ def test_show_is_idempotent(pwm_factory: MockFactory, events: queue.Queue[Contro
         assert on_pulses(led(pwm_factory, Seat.W)) >= 1  # still flashing in its own rhythm
 
 
-def test_leds_without_pwm_fall_back_to_on_off(
-    plain_factory: MockFactory, events: queue.Queue[ControlEvent]
-) -> None:
+def test_leds_without_pwm_fall_back_to_on_off(plain_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:
     with Controls(PINS, events.put, pin_factory=plain_factory) as controls:
         controls.show(Seat.E)
         assert plain_factory.pin(PINS.leds[Seat.E]).state is True
@@ -284,9 +276,7 @@ def test_tonal_buzzer_needs_pwm_and_says_so(plain_factory: MockFactory, events: 
 # ---------------------------------------------------------------- lifetime
 
 
-def test_close_is_idempotent_darkens_and_releases(
-    pwm_factory: MockFactory, events: queue.Queue[ControlEvent]
-) -> None:
+def test_close_is_idempotent_darkens_and_releases(pwm_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:
     controls = Controls(PINS, events.put, pin_factory=pwm_factory)
     controls.show(Seat.N, {Seat.S}, alert=True)
     controls.close()

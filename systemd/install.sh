@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Install tablepi as a service on Raspberry Pi OS Bookworm (or any Debian bookworm with systemd).
+#
+#   sudo bash systemd/install.sh            from a checkout of tablepi (e.g. /home/pi/tablepi)
+#
+# Idempotent: running it again upgrades the package from the checkout, refreshes the unit and udev rule, and
+# never touches /etc/tablepi/tablepi.toml once it exists, nor the match journal in /var/lib/tablepi.
+#
+# Steps: Debian packages -> system user 'tablepi' and its groups -> virtualenv /opt/tablepi/venv with the
+# package (copied, not editable: the service cannot see /home) -> default config -> unit + udev rule ->
+# enable and (re)start the service.
+#
+# Options:
+#   --dry-run          print every step, change nothing
+#   --destdir DIR      stage the files under DIR (also: DESTDIR=DIR); system steps (apt, users, systemctl,
+#                      udevadm) are skipped, as for building a package
+#   --no-venv          skip the virtualenv (with --destdir: stage only the files)
+#   --no-start         install and enable, but do not (re)start the service now
+#   --source DIR       the tablepi checkout to install (default: the one this script is in)
+set -euo pipefail
+
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DESTDIR=${DESTDIR:-}
+DRY_RUN=0
+WITH_VENV=1
+START=1
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY_RUN=1 ;;
+        --destdir) DESTDIR=${2:?--destdir needs a directory}; shift ;;
+        --no-venv) WITH_VENV=0 ;;
+        --no-start) START=0 ;;
+        --source) SOURCE=$(cd "${2:?--source needs a directory}" && pwd); shift ;;
+        -h | --help) sed -n '2,23p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        *) echo "install: unknown option: $1 (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+PREFIX=/opt/tablepi
+VENV=$PREFIX/venv
+CONF_DIR=/etc/tablepi
+UNIT_DIR=/etc/systemd/system
+UDEV_DIR=/etc/udev/rules.d
+USER_NAME=tablepi
+GROUPS_WANTED=(dialout gpio video render input plugdev)
+DEBS=(python3-venv python3-dev build-essential git pcscd libccid libpcsclite-dev fonts-dejavu-core
+    libsdl2-2.0-0 libdrm2 libgbm1)
+
+say() { echo "install: $*"; }
+die() { echo "install: ERROR: $*" >&2; exit 1; }
+
+# Run a step, or only show it in --dry-run mode.
+run() {
+    if [ "$DRY_RUN" = 1 ]; then
+        local shown="" arg
+        for arg in "$@"; do
+            if [[ $arg =~ ^[][A-Za-z0-9_./:=,@%+-]+$ ]]; then shown+=" $arg"; else shown+=" $(printf '%q' "$arg")"; fi
+        done
+        echo "would run:$shown"
+    else
+        "$@"
+    fi
+}
+
+LIVE=1 # 0 when staging into DESTDIR: nothing on the running system may change
+[ -n "$DESTDIR" ] && LIVE=0
+
+if [ ! -f "$SOURCE/pyproject.toml" ] || [ ! -f "$SOURCE/systemd/tablepi.service" ]; then
+    die "$SOURCE is not a tablepi checkout (no pyproject.toml / systemd/tablepi.service)"
+fi
+if [ "$LIVE" = 1 ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" -ne 0 ]; then
+    die "run as root: sudo bash $0 (or --dry-run to see the steps, --destdir DIR to stage files)"
+fi
+
+on_a_pi() { grep -qs 'Raspberry Pi' /proc/device-tree/model; }
+
+system_packages() {
+    local missing=() pkg
+    local wanted=("${DEBS[@]}")
+    # gpiozero's pin driver on Bookworm; packaged by Raspberry Pi OS only.
+    on_a_pi && wanted+=(python3-lgpio)
+    for pkg in "${wanted[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+    if [ "${#missing[@]}" -eq 0 ]; then
+        say "system packages present"
+        return
+    fi
+    say "installing system packages: ${missing[*]}"
+    run apt-get update -qq
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+user_and_groups() {
+    local group
+    for group in "${GROUPS_WANTED[@]}"; do
+        # Raspberry Pi OS has them all; on other systems create the missing ones so the unit can start.
+        getent group "$group" >/dev/null || run groupadd --system "$group"
+    done
+    if id -u "$USER_NAME" >/dev/null 2>&1; then
+        say "user $USER_NAME exists"
+    else
+        run useradd --system --user-group --home-dir /var/lib/tablepi --no-create-home \
+            --shell /usr/sbin/nologin --comment "tablepi Konter a Matt table" "$USER_NAME"
+    fi
+    # Only the service's groups are managed here (the unit also lists them as SupplementaryGroups).
+    run usermod --append --groups "$(IFS=,; echo "${GROUPS_WANTED[*]}")" "$USER_NAME"
+}
+
+python_env() {
+    local venv=$DESTDIR$VENV
+    local python=${PYTHON:-python3}
+    "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+        || die "$python is older than 3.11"
+    if [ ! -x "$venv/bin/python" ]; then
+        say "creating $venv"
+        # System site-packages: Raspberry Pi OS ships the GPIO driver (python3-lgpio) as a Debian package.
+        run "$python" -m venv --system-site-packages "$venv"
+    fi
+    say "installing tablepi from $SOURCE into $venv"
+    run "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade "${SOURCE}[pcsc]"
+    # The docs the unit points to.
+    run install -D -m 0644 "$SOURCE/docs/install.md" "$DESTDIR$PREFIX/docs/install.md"
+}
+
+files() {
+    run install -d -m 0755 "$DESTDIR$UNIT_DIR" "$DESTDIR$UDEV_DIR"
+    run install -m 0644 "$SOURCE/systemd/tablepi.service" "$DESTDIR$UNIT_DIR/tablepi.service"
+    run install -m 0644 "$SOURCE/systemd/99-tablepi-reader.rules" "$DESTDIR$UDEV_DIR/99-tablepi-reader.rules"
+    run install -d -m 0750 "$DESTDIR$CONF_DIR"
+    if [ -e "$DESTDIR$CONF_DIR/tablepi.toml" ]; then
+        say "keeping the existing $CONF_DIR/tablepi.toml"
+    else
+        say "installing the default $CONF_DIR/tablepi.toml"
+        run install -m 0640 "$SOURCE/systemd/tablepi.toml" "$DESTDIR$CONF_DIR/tablepi.toml"
+    fi
+    if [ "$LIVE" = 1 ]; then
+        run chgrp "$USER_NAME" "$CONF_DIR" "$CONF_DIR/tablepi.toml"
+    fi
+}
+
+activate() {
+    run udevadm control --reload-rules
+    run udevadm trigger --subsystem-match=tty --action=change
+    run systemctl daemon-reload
+    run systemctl enable tablepi.service
+    if [ "$START" = 1 ]; then
+        run systemctl restart tablepi.service
+        say "started; follow it with: journalctl -u tablepi -f"
+    fi
+}
+
+if [ "$DRY_RUN" = 1 ]; then
+    say "dry run: nothing is changed"
+fi
+if [ "$LIVE" = 1 ]; then
+    system_packages
+    user_and_groups
+else
+    say "staging into $DESTDIR: skipping apt, user and group creation, systemctl and udevadm"
+fi
+if [ "$WITH_VENV" = 1 ]; then
+    python_env
+fi
+files
+if [ "$LIVE" = 1 ]; then
+    activate
+fi
+say "done"

@@ -1,0 +1,298 @@
+"""The service unit, udev rule and install/update scripts for Raspberry Pi OS, checked without a Pi."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SYSTEMD = ROOT / "systemd"
+UNIT = SYSTEMD / "tablepi.service"
+UDEV = SYSTEMD / "99-tablepi-reader.rules"
+INSTALL = SYSTEMD / "install.sh"
+UPDATE = SYSTEMD / "update.sh"
+
+
+def parse_unit(path: Path) -> dict[str, dict[str, list[str]]]:
+    """Sections of a unit file as {section: {key: [values in order]}} (keys may repeat, like DeviceAllow)."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] | None = None
+    for number, raw in enumerate(path.read_text().splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            assert line.endswith("]"), f"{path.name}:{number}: bad section header {line!r}"
+            current = sections.setdefault(line[1:-1], {})
+            continue
+        assert current is not None, f"{path.name}:{number}: setting outside a section"
+        assert "=" in line, f"{path.name}:{number}: not a key=value line: {line!r}"
+        key, value = line.split("=", 1)
+        current.setdefault(key.strip(), []).append(value.strip())
+    return sections
+
+
+@pytest.fixture(scope="module")
+def unit() -> dict[str, dict[str, list[str]]]:
+    return parse_unit(UNIT)
+
+
+def one(unit: dict[str, dict[str, list[str]]], section: str, key: str) -> str:
+    values = unit[section].get(key, [])
+    assert len(values) == 1, f"[{section}] {key} should be set once, got {values}"
+    return values[0]
+
+
+def test_unit_is_a_watched_notify_service(unit: dict[str, dict[str, list[str]]]) -> None:
+    assert one(unit, "Service", "Type") == "notify"
+    assert one(unit, "Service", "NotifyAccess") == "main"
+    assert int(one(unit, "Service", "WatchdogSec")) >= 5
+    assert one(unit, "Service", "Restart") == "on-failure"
+    assert one(unit, "Install", "WantedBy") == "multi-user.target"
+    exec_start = one(unit, "Service", "ExecStart").split()
+    assert exec_start[0] == "/opt/tablepi/venv/bin/tablepi"
+    assert "%E/tablepi/tablepi.toml" in exec_start
+
+
+def test_unit_runs_unprivileged_with_the_hardware_groups(unit: dict[str, dict[str, list[str]]]) -> None:
+    assert one(unit, "Service", "User") == "tablepi"
+    groups = set(one(unit, "Service", "SupplementaryGroups").split())
+    assert {"dialout", "gpio", "video", "render", "input", "plugdev"} <= groups
+    assert one(unit, "Service", "CapabilityBoundingSet") == ""
+
+
+def test_unit_is_hardened_and_keeps_its_journal(unit: dict[str, dict[str, list[str]]]) -> None:
+    expected = {
+        "NoNewPrivileges": "yes",
+        "ProtectSystem": "strict",
+        "ProtectHome": "yes",
+        "PrivateTmp": "yes",
+        "StateDirectory": "tablepi",
+        "ConfigurationDirectory": "tablepi",
+        "DevicePolicy": "closed",
+    }
+    for key, value in expected.items():
+        assert one(unit, "Service", key) == value, key
+    # PrivateDevices would hide the reader, GPIO and screen; ProtectKernelTunables would make sysfs read-only.
+    assert "PrivateDevices" not in unit["Service"]
+    assert "ProtectKernelTunables" not in unit["Service"]
+
+
+def test_unit_allows_exactly_the_devices_the_table_uses(unit: dict[str, dict[str, list[str]]]) -> None:
+    allowed = dict(v.split() for v in unit["Service"]["DeviceAllow"])
+    for device in ("char-ttyACM", "char-gpiochip", "char-drm", "char-input"):
+        assert device in allowed, device
+    assert all(set(rights) <= set("rwm") for rights in allowed.values())
+    assert allowed["char-input"] == "r"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_systemd_analyze_verify_is_silent(tmp_path: Path) -> None:
+    # verify also checks that ExecStart exists; the venv is not installed here, so point it at true(1).
+    text = UNIT.read_text().replace("/opt/tablepi/venv/bin/tablepi", shutil.which("true") or "/bin/true")
+    copy = tmp_path / "tablepi.service"
+    copy.write_text(text)
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60, check=False
+    )
+    # verify exits 0 even for ignored settings: any line about our unit is a mistake in it.
+    complaints = [line for line in (result.stdout + result.stderr).splitlines() if "tablepi" in line]
+    assert result.returncode == 0 and not complaints, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_systemd_analyze_catches_a_broken_unit(tmp_path: Path) -> None:
+    """The check above can fail: a misspelt setting is reported."""
+    text = UNIT.read_text().replace("Type=notify", "Type=notifyy").replace("/opt/tablepi/venv/bin/tablepi", "/bin/true")
+    copy = tmp_path / "tablepi.service"
+    copy.write_text(text)
+    result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, check=False)
+    assert "notifyy" in result.stdout + result.stderr
+
+
+# ---------------------------------------------------------------- udev
+
+UDEV_PAIR = re.compile(r'\s*([A-Z_]+(?:\{[^}]+\})?)\s*(==|!=|\+=|-=|:=|=)\s*"([^"]*)"\s*(?:,|$)')
+MATCH_KEYS = {"ACTION", "SUBSYSTEM", "SUBSYSTEMS", "KERNEL", "KERNELS", "ATTRS", "ATTR", "ENV", "DRIVERS", "TAG"}
+ASSIGN_KEYS = {"SYMLINK", "GROUP", "MODE", "OWNER", "ENV", "TAG", "RUN", "NAME"}
+
+
+def parse_udev(text: str) -> list[list[tuple[str, str, str]]]:
+    """Rules as lists of (key, operator, value); raises on anything udev would not read."""
+    rules = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        pairs, pos = [], 0
+        while pos < len(line):
+            match = UDEV_PAIR.match(line, pos)
+            if not match:
+                raise ValueError(f"line {number}: cannot parse udev rule at {line[pos:]!r}")
+            key, op, value = match.groups()
+            base = key.split("{")[0]
+            if op in ("==", "!="):
+                assert base in MATCH_KEYS, f"line {number}: {key} cannot be matched"
+            else:
+                assert base in ASSIGN_KEYS, f"line {number}: {key} cannot be assigned"
+            pairs.append((key, op, value))
+            pos = match.end()
+        rules.append(pairs)
+    return rules
+
+
+def test_udev_rule_names_the_pico_and_opens_it_to_dialout() -> None:
+    (rule,) = parse_udev(UDEV.read_text())
+    assert ("SUBSYSTEM", "==", "tty") in rule
+    assert ("ATTRS{idVendor}", "==", "2e8a") in rule
+    assert ("SYMLINK", "+=", "tablepi-reader") in rule
+    assert ("GROUP", "=", "dialout") in rule
+    assert ("MODE", "=", "0660") in rule
+    assert ("ENV{ID_MM_DEVICE_IGNORE}", "=", "1") in rule
+
+
+def test_udev_parser_rejects_broken_rules() -> None:
+    with pytest.raises(ValueError, match="cannot parse"):
+        parse_udev('SUBSYSTEM=="tty", ATTRS{idVendor}=="2e8a" SYMLINK+="x"')
+    with pytest.raises(ValueError, match="cannot parse"):
+        parse_udev('SUBSYSTEM=="tty", GROUP="dialout')
+    with pytest.raises(AssertionError, match="cannot be assigned"):
+        parse_udev('SUBSYSTEM="tty"')
+
+
+@pytest.mark.skipif(shutil.which("udevadm") is None, reason="udevadm not installed")
+def test_udevadm_verify_if_this_udev_has_it() -> None:
+    help_text = subprocess.run(["udevadm", "--help"], capture_output=True, text=True, check=False).stdout
+    if "verify" not in help_text:
+        pytest.skip("udevadm verify needs systemd 253 or newer")
+    result = subprocess.run(["udevadm", "verify", str(UDEV)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ---------------------------------------------------------------- install and update scripts
+
+
+def run_script(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+    )
+
+
+LIVE_PATHS = [Path("/etc/systemd/system/tablepi.service"), Path("/etc/tablepi"), Path("/opt/tablepi")]
+
+
+def test_install_dry_run_shows_every_system_step_and_changes_nothing() -> None:
+    before = {path: path.exists() for path in LIVE_PATHS}
+    result = run_script(str(INSTALL), "--dry-run")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "dry run: nothing is changed" in out
+    assert "would run: systemctl enable tablepi.service" in out
+    assert "would run: systemctl restart tablepi.service" in out
+    assert "udevadm control --reload-rules" in out
+    assert "99-tablepi-reader.rules /etc/udev/rules.d/99-tablepi-reader.rules" in out
+    assert "usermod --append --groups dialout,gpio,video,render,input,plugdev tablepi" in out
+    assert ("useradd --system" in out) or ("user tablepi exists" in out)
+    assert "pip install" in out and "[pcsc]" in out
+    assert {path: path.exists() for path in LIVE_PATHS} == before
+
+
+def test_install_into_destdir_stages_files_and_keeps_an_edited_config(tmp_path: Path) -> None:
+    dest = tmp_path / "root"
+    result = run_script(str(INSTALL), "--destdir", str(dest), "--no-venv")
+    assert result.returncode == 0, result.stderr
+    assert "skipping apt" in result.stdout
+    unit = dest / "etc/systemd/system/tablepi.service"
+    rule = dest / "etc/udev/rules.d/99-tablepi-reader.rules"
+    config = dest / "etc/tablepi/tablepi.toml"
+    assert unit.read_text() == UNIT.read_text()
+    assert rule.read_text() == UDEV.read_text()
+    assert config.read_text() == (SYSTEMD / "tablepi.toml").read_text()
+    assert oct(config.stat().st_mode & 0o777) == "0o640"
+
+    # A second run (an update) refreshes the unit but never overwrites the operator's configuration.
+    config.write_text("# mine\n")
+    unit.write_text("stale")
+    again = run_script(str(INSTALL), "--destdir", str(dest), "--no-venv")
+    assert again.returncode == 0, again.stderr
+    assert "keeping the existing /etc/tablepi/tablepi.toml" in again.stdout
+    assert config.read_text() == "# mine\n"
+    assert unit.read_text() == UNIT.read_text()
+
+
+def test_default_config_is_valid_toml() -> None:
+    import tomllib
+
+    tomllib.loads((SYSTEMD / "tablepi.toml").read_text())
+    # The documented controls defaults, uncommented, are what ControlPins accepts.
+    text = (SYSTEMD / "tablepi.toml").read_text()
+    block = "\n".join(m[1] for m in re.finditer(r"^# ([a-z_]+ = .*)$", text, re.MULTILINE))
+    data = tomllib.loads("[controls]\n" + block)["controls"]
+    from tablepi.controls import ControlPins
+
+    assert ControlPins.from_mapping(data) == ControlPins()
+
+
+def test_install_refuses_a_directory_that_is_no_checkout(tmp_path: Path) -> None:
+    result = run_script(str(INSTALL), "--dry-run", "--source", str(tmp_path))
+    assert result.returncode != 0
+    assert "is not a tablepi checkout" in result.stderr
+
+
+def test_update_dry_run_pulls_fast_forward_then_reinstalls() -> None:
+    result = run_script(str(UPDATE), "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"would run: .*git -C \S+ pull --ff-only", result.stdout)
+    assert "would run: systemctl restart tablepi.service" in result.stdout
+    no_pull = run_script(str(UPDATE), "--dry-run", "--no-pull")
+    assert "pull" not in no_pull.stdout
+
+
+@pytest.mark.slow
+def test_install_builds_a_working_venv_from_the_checkout(tmp_path: Path) -> None:
+    """A real (non-editable) install: the console script must run from the copy, without the checkout."""
+    dest = tmp_path / "root"
+    result = run_script(str(INSTALL), "--destdir", str(dest), env={"PYTHON": sys.executable})
+    assert result.returncode == 0, result.stdout + result.stderr
+    venv = dest / "opt/tablepi/venv"
+    tablepi = venv / "bin/tablepi"
+    check = subprocess.run(
+        [str(tablepi), "--version"], capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path
+    )
+    assert check.returncode == 0, check.stderr
+    assert check.stdout.startswith("tablepi ")
+    where = subprocess.run(
+        [str(venv / "bin/python"), "-c", "import tablepi; print(tablepi.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    assert str(venv) in where  # copied into the venv, not pointing back into the checkout
+    assert (dest / "opt/tablepi/docs/install.md").exists()
+
+
+SHELL_SCRIPTS = [
+    ROOT / ".ci/run",
+    *sorted((ROOT / "scripts").glob("*.sh")),
+    *sorted(SYSTEMD.glob("*.sh")),
+]
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed")
+def test_shell_scripts_pass_shellcheck() -> None:
+    result = subprocess.run(
+        ["shellcheck", "--shell=bash", *map(str, SHELL_SCRIPTS)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout
