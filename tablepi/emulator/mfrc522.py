@@ -1,0 +1,444 @@
+"""An NXP MFRC522 emulated at register level, behind the SPI byte protocol of the real chip.
+
+What is emulated, because the firmware relies on it:
+
+* SPI framing: an address byte (bit 7 = read, bits 6..1 = register, bit 0 = 0). A read answers each
+  following byte with the register named by the byte before, the next byte naming the next register (0x00
+  ends); a write stores every following byte in the same register (how the FIFO is filled in one burst).
+* FIFODataReg / FIFOLevelReg (64 bytes, FlushBuffer, BufferOvfl), CommandReg (Idle, Mem, GenerateRandomID,
+  CalcCRC, Transmit, NoCmdChange, Receive, Transceive, SoftReset), ComIrqReg / DivIrqReg with the Set1/Set2
+  write semantics, ErrorReg (CollErr, CRCErr, BufferOvfl, ProtocolErr), CollReg (CollPos, ValuesAfterColl),
+  BitFramingReg (StartSend, RxAlign, TxLastBits), ControlReg (RxLastBits), TxControlReg (the antenna
+  drivers: the field is on while either is), TxModeReg / RxModeReg CRC enables, the timer
+  (TModeReg TAuto + prescaler, TPrescalerReg, TReloadReg -> TimerIRq when no tag answers in time; with TAuto
+  off nothing ends a Transceive, as on the real chip), the CRC coprocessor (CRC_A with the ModeReg preset)
+  and VersionReg.
+* The air: every tag in the field gets the transmitted bits; all answers are merged bit by bit, and where
+  they differ that is a collision (CollErr, CollPos), as two cards on one antenna produce.
+
+Time is not simulated by stalling: each command finishes at once and the time it would have taken on air
+(frame times, frame delay, or the timer period when nobody answers) is added to ``air_time_us`` and passed
+to ``on_air`` — a test clock advances by it, the pty runner sleeps it.
+
+Failures for tests: ``fail("absent")`` (nothing drives MISO), ``fail("version", 0x12)`` (a clone or a dead
+chip), ``fail("hung")`` (commands never end), ``power_glitch()`` (all registers back to reset values).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+
+from tablepi.emulator.tags import Iso14443aTag, from_bits, to_bits
+
+# Registers (datasheet section 9.2).
+COMMAND = 0x01
+COM_IEN = 0x02
+DIV_IEN = 0x03
+COM_IRQ = 0x04
+DIV_IRQ = 0x05
+ERROR = 0x06
+STATUS1 = 0x07
+STATUS2 = 0x08
+FIFO_DATA = 0x09
+FIFO_LEVEL = 0x0A
+WATER_LEVEL = 0x0B
+CONTROL = 0x0C
+BIT_FRAMING = 0x0D
+COLL = 0x0E
+MODE = 0x11
+TX_MODE = 0x12
+RX_MODE = 0x13
+TX_CONTROL = 0x14
+TX_ASK = 0x15
+CRC_RESULT_H = 0x21
+CRC_RESULT_L = 0x22
+RF_CFG = 0x26
+T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
+VERSION = 0x37
+
+# Commands.
+CMD_IDLE = 0x0
+CMD_MEM = 0x1
+CMD_RANDOM_ID = 0x2
+CMD_CALC_CRC = 0x3
+CMD_TRANSMIT = 0x4
+CMD_NO_CHANGE = 0x7
+CMD_RECEIVE = 0x8
+CMD_TRANSCEIVE = 0xC
+CMD_MF_AUTHENT = 0xE
+CMD_SOFT_RESET = 0xF
+
+# ComIrqReg / DivIrqReg / ErrorReg bits.
+IRQ_TX = 0x40
+IRQ_RX = 0x20
+IRQ_IDLE = 0x10
+IRQ_ERR = 0x02
+IRQ_TIMER = 0x01
+DIV_CRC = 0x04
+ERR_BUFFER_OVFL = 0x10
+ERR_COLL = 0x08
+ERR_CRC = 0x04
+ERR_PROTOCOL = 0x01
+
+FIFO_SIZE = 64
+CARRIER_HZ = 13_560_000
+BIT_US = 128 / CARRIER_HZ * 1e6  # one bit at 106 kbit/s: 9.44 us
+FDT_US = 1172 / CARRIER_HZ * 1e6  # frame delay time of a tag's answer: 86 us
+
+RESET_VALUES = {
+    COMMAND: 0x20,
+    COM_IEN: 0x80,
+    COM_IRQ: 0x14,
+    STATUS1: 0x21,
+    WATER_LEVEL: 0x08,
+    CONTROL: 0x10,
+    COLL: 0xA0,
+    MODE: 0x3F,
+    TX_CONTROL: 0x80,
+    0x16: 0x10,  # TxSelReg
+    0x17: 0x84,  # RxSelReg
+    0x18: 0x84,  # RxThresholdReg
+    0x19: 0x4D,  # DemodReg
+    0x1C: 0x62,  # MfTxReg
+    0x1F: 0xEB,  # SerialSpeedReg
+    CRC_RESULT_H: 0xFF,
+    CRC_RESULT_L: 0xFF,
+    0x24: 0x26,  # ModWidthReg
+    RF_CFG: 0x48,
+    0x27: 0x88,  # GsNReg
+    0x28: 0x20,  # CWGsPReg
+    0x29: 0x20,  # ModGsPReg
+}
+
+CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
+FAULT_MODES = ("absent", "version", "hung")
+
+
+def crc_coprocessor(data: bytes, preset: int) -> int:
+    """The chip's CRC: ISO 14443A polynomial (reflected 0x8408) from the ModeReg preset."""
+    crc = preset
+    for byte in data:
+        b = byte ^ (crc & 0xFF)
+        b = (b ^ (b << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)) & 0xFFFF
+    return crc
+
+
+def frame_us(nbits: int) -> float:
+    """Air time of a frame: start bit, data, one parity bit per full byte, end of frame."""
+    return (nbits + nbits // 8 + 2) * BIT_US
+
+
+class EmulatedMFRC522:
+    """One emulated MFRC522 and the tags lying on its antenna. Thread-safe: a demo may lay and lift tags
+    from another thread while the firmware scans."""
+
+    def __init__(self, version: int = 0x92, name: str = "") -> None:
+        self.name = name
+        self.version = version
+        self.tristate_miso = True
+        self.tags: list[Iso14443aTag] = []
+        self.fault: str | None = None
+        self._fault_version = 0x00
+        self._lock = threading.RLock()
+        self.on_air: Callable[[float], None] | None = None
+        # statistics for tests and the benchmark
+        self.accesses = 0  # SPI transactions (chip select low .. high)
+        self.reads: Counter[int] = Counter()
+        self.writes: Counter[int] = Counter()
+        self.commands: Counter[int] = Counter()
+        self.frames: list[bytes] = []  # every transmitted frame, for tests (bounded)
+        self.air_time_us = 0.0
+        self._reset_registers()
+        self._txn_mode: str | None = None
+        self._txn_addr = 0
+
+    def __repr__(self) -> str:
+        return f"EmulatedMFRC522({self.name!r}, tags={self.tags!r}, fault={self.fault!r})"
+
+    # --- the physical world ---------------------------------------------------------------------------
+    @property
+    def field_on(self) -> bool:
+        return bool(self.regs[TX_CONTROL] & 0x03) and self.fault is None
+
+    def place(self, tag: Iso14443aTag) -> None:
+        """Lay a tag on the antenna; it powers up in IDLE if the field is on."""
+        with self._lock:
+            if tag in self.tags:
+                raise ValueError(f"{tag!r} already lies on reader {self.name!r}")
+            tag.power_on()
+            self.tags.append(tag)
+
+    def lift(self, tag: Iso14443aTag | None = None) -> None:
+        """Take a tag (or every tag) off the antenna; it loses power and state."""
+        with self._lock:
+            if tag is None:
+                self.tags.clear()
+            elif tag in self.tags:
+                self.tags.remove(tag)
+            else:
+                raise ValueError(f"{tag!r} does not lie on reader {self.name!r}")
+
+    def fail(self, mode: str, version: int = 0x00) -> None:
+        """Break the reader: "absent" (no answer on SPI), "version" (VersionReg reads ``version``) or
+        "hung" (commands never end)."""
+        if mode not in FAULT_MODES:
+            raise ValueError(f"unknown fault mode {mode!r} (expected one of {', '.join(FAULT_MODES)})")
+        with self._lock:
+            self.fault = mode
+            self._fault_version = version
+
+    def repair(self) -> None:
+        """The reader works again; it keeps the registers it had (a re-init sets them up)."""
+        with self._lock:
+            self.fault = None
+
+    def power_glitch(self) -> None:
+        """A brown-out: every register back to its reset value, the field off, tags lose power."""
+        with self._lock:
+            self._reset_registers()
+
+    def reset_counters(self) -> None:
+        self.accesses = 0
+        self.reads.clear()
+        self.writes.clear()
+        self.commands.clear()
+        self.frames.clear()
+        self.air_time_us = 0.0
+
+    # --- SPI side (called by the bus) ----------------------------------------------------------------------
+    def idle_miso(self) -> int:
+        """What a non-tri-stating module drives on MISO while another chip is selected."""
+        return 0x00
+
+    def begin(self) -> None:
+        self._txn_mode = "addr"
+
+    def end(self) -> None:
+        if self._txn_mode is not None:
+            self.accesses += 1
+        self._txn_mode = None
+
+    def clock(self, mosi: int) -> int | None:
+        """One byte in on MOSI, one out on MISO (None: MISO not driven)."""
+        if self.fault == "absent":
+            return None
+        with self._lock:
+            mode = self._txn_mode
+            if mode == "addr":
+                self._txn_addr = (mosi >> 1) & 0x3F
+                self._txn_mode = "read" if mosi & 0x80 else "write"
+                return 0x00
+            if mode == "read":
+                out = self._read(self._txn_addr)
+                if mosi & 0x80:
+                    self._txn_addr = (mosi >> 1) & 0x3F
+                else:
+                    self._txn_mode = "done"  # 0x00 ends a read sequence
+                return out
+            if mode == "write":
+                self._write(self._txn_addr, mosi)
+                return 0x00
+            return 0x00
+
+    # --- registers ------------------------------------------------------------------------------------------
+    def _reset_registers(self) -> None:
+        self.regs = bytearray(64)
+        for reg, value in RESET_VALUES.items():
+            self.regs[reg] = value
+        self.fifo = bytearray()
+
+    def _read(self, reg: int) -> int:
+        self.reads[reg] += 1
+        if reg == VERSION:
+            return self._fault_version if self.fault == "version" else self.version
+        if reg == FIFO_DATA:
+            if not self.fifo:
+                return 0x00
+            value = self.fifo[0]
+            del self.fifo[0]
+            return value
+        if reg == FIFO_LEVEL:
+            return len(self.fifo)
+        return self.regs[reg]
+
+    def _write(self, reg: int, value: int) -> None:
+        self.writes[reg] += 1
+        if reg == FIFO_DATA:
+            if len(self.fifo) >= FIFO_SIZE:
+                self.regs[ERROR] |= ERR_BUFFER_OVFL
+            else:
+                self.fifo.append(value)
+        elif reg == FIFO_LEVEL:
+            if value & 0x80:
+                self.fifo.clear()
+                self.regs[ERROR] &= ~ERR_BUFFER_OVFL & 0xFF
+        elif reg in (COM_IRQ, DIV_IRQ):
+            marked = value & 0x7F
+            if value & 0x80:
+                self.regs[reg] |= marked
+            else:
+                self.regs[reg] &= ~marked & 0xFF
+        elif reg in (ERROR, STATUS1, STATUS2, VERSION, CRC_RESULT_H, CRC_RESULT_L):
+            pass  # read-only
+        elif reg == CONTROL:
+            self.regs[reg] = (self.regs[reg] & 0x07) | (value & 0xF8)
+        elif reg == COLL:
+            self.regs[reg] = (self.regs[reg] & 0x7F) | (value & 0x80)
+        elif reg == TX_CONTROL:
+            was_on = self.field_on
+            self.regs[reg] = value
+            if self.field_on and not was_on:
+                for tag in self.tags:
+                    tag.power_on()
+        elif reg == COMMAND:
+            self._command(value)
+        elif reg == BIT_FRAMING:
+            self.regs[reg] = value
+            if value & 0x80 and self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE:
+                self._transceive()
+        else:
+            self.regs[reg] = value
+
+    # --- commands -------------------------------------------------------------------------------------------
+    def _command(self, value: int) -> None:
+        cmd = value & 0x0F
+        self.regs[COMMAND] = value & 0x30 | (cmd if cmd != CMD_NO_CHANGE else self.regs[COMMAND] & 0x0F)
+        if cmd == CMD_NO_CHANGE:
+            return
+        self.commands[cmd] += 1
+        if cmd == CMD_SOFT_RESET:
+            self._reset_registers()
+            return
+        if cmd == CMD_IDLE:
+            return
+        if self.fault == "hung":
+            return  # the command never ends: no IRQ will ever come
+        self.regs[ERROR] = 0
+        if cmd == CMD_CALC_CRC:
+            preset = CRC_PRESETS[self.regs[MODE] & 0x03]
+            crc = crc_coprocessor(bytes(self.fifo), preset)
+            self.fifo.clear()
+            self.regs[CRC_RESULT_L] = crc & 0xFF
+            self.regs[CRC_RESULT_H] = crc >> 8
+            self.regs[DIV_IRQ] |= DIV_CRC  # the command keeps running until Idle, as on the chip
+        elif cmd == CMD_TRANSMIT:
+            bits = self._tx_bits()
+            self._air(frame_us(len(bits)))
+            self._send(bits)
+            self.regs[COMMAND] &= 0xF0
+            self.regs[COM_IRQ] |= IRQ_TX | IRQ_IDLE
+        elif cmd in (CMD_MEM, CMD_RANDOM_ID):
+            self.regs[COMMAND] &= 0xF0
+            self.regs[COM_IRQ] |= IRQ_IDLE
+        elif cmd == CMD_TRANSCEIVE:
+            if self.regs[BIT_FRAMING] & 0x80:
+                self._transceive()
+        elif cmd in (CMD_RECEIVE, CMD_MF_AUTHENT):
+            # Not used by the firmware. Receive waits for a frame that never comes (TimerIRq as usual);
+            # MIFARE Classic authentication is not emulated and ends with a protocol error.
+            if cmd == CMD_MF_AUTHENT:
+                self.regs[ERROR] |= ERR_PROTOCOL
+                self.regs[COM_IRQ] |= IRQ_ERR | IRQ_IDLE
+                self.regs[COMMAND] &= 0xF0
+            else:
+                self._timeout()
+
+    def _tx_bits(self) -> list[int]:
+        last = self.regs[BIT_FRAMING] & 0x07
+        data = bytes(self.fifo)
+        self.fifo.clear()
+        if self.regs[TX_MODE] & 0x80 and not last:  # TxCRCEn
+            crc = crc_coprocessor(data, CRC_PRESETS[self.regs[MODE] & 0x03])
+            data += bytes([crc & 0xFF, crc >> 8])
+        if len(self.frames) < 10_000:
+            self.frames.append(data)
+        return to_bits(data, last or 8)
+
+    def _send(self, bits: list[int]) -> list[list[int]]:
+        """Put the frame on air; the answers of every powered tag that answered."""
+        if not self.field_on:
+            return []
+        answers = []
+        for tag in self.tags:
+            answer = tag.receive(bits)
+            if answer is not None:
+                answers.append(answer)
+        return answers
+
+    def _timer_us(self) -> float | None:
+        if not self.regs[T_MODE] & 0x80:  # TAuto off: nothing starts the timer after a transmission
+            return None
+        prescaler = ((self.regs[T_MODE] & 0x0F) << 8) | self.regs[T_PRESCALER]
+        reload = (self.regs[T_RELOAD_H] << 8) | self.regs[T_RELOAD_L]
+        return (reload + 1) * (2 * prescaler + 1) / CARRIER_HZ * 1e6
+
+    def _timeout(self) -> None:
+        period = self._timer_us()
+        if period is not None:
+            self._air(period)
+            self.regs[COM_IRQ] |= IRQ_TIMER
+
+    def _transceive(self) -> None:
+        self.regs[BIT_FRAMING] &= 0x7F  # StartSend is consumed by the transmission
+        if self.fault == "hung":
+            return
+        self.regs[ERROR] = 0
+        bits = self._tx_bits()
+        self._air(frame_us(len(bits)))
+        answers = self._send(bits)
+        self.regs[COM_IRQ] |= IRQ_TX
+        if not answers:
+            self._timeout()
+            return
+        merged, collision = self._merge(answers)
+        self._air(FDT_US + frame_us(len(merged)))
+        self._receive(merged, collision)
+
+    @staticmethod
+    def _merge(answers: list[list[int]]) -> tuple[list[int], int | None]:
+        """Superpose the answers; the index of the first bit where they disagree, or None."""
+        length = max(len(a) for a in answers)
+        merged = []
+        collision = None
+        for i in range(length):
+            values = {a[i] for a in answers if i < len(a)}
+            if len(values) > 1 and collision is None:
+                collision = i
+            merged.append(1 if 1 in values else 0)
+        return merged, collision
+
+    def _receive(self, bits: list[int], collision: int | None) -> None:
+        align = (self.regs[BIT_FRAMING] >> 4) & 0x07
+        if collision is not None:
+            if not self.regs[COLL] & 0x80:  # ValuesAfterColl = 0: bits after the collision read as 0
+                bits = bits[: collision + 1] + [0] * (len(bits) - collision - 1)
+            position = collision + 1
+            self.regs[COLL] = (self.regs[COLL] & 0x80) | (0x20 if position > 32 else position & 0x1F)
+            self.regs[ERROR] |= ERR_COLL
+        else:
+            self.regs[COLL] = (self.regs[COLL] & 0x80) | 0x20  # CollPosNotValid
+        data = from_bits([0] * align + bits)
+        if self.regs[RX_MODE] & 0x80 and len(bits) % 8 == 0:  # RxCRCEn: check the CRC_A at the end
+            preset = CRC_PRESETS[self.regs[MODE] & 0x03]
+            if len(data) < 3 or crc_coprocessor(data[:-2], preset) != data[-2] | data[-1] << 8:
+                self.regs[ERROR] |= ERR_CRC
+        for byte in data:
+            if len(self.fifo) >= FIFO_SIZE:
+                self.regs[ERROR] |= ERR_BUFFER_OVFL
+                break
+            self.fifo.append(byte)
+        self.regs[CONTROL] = (self.regs[CONTROL] & 0xF8) | ((align + len(bits)) % 8)
+        self.regs[COM_IRQ] |= IRQ_RX
+        if self.regs[ERROR]:
+            self.regs[COM_IRQ] |= IRQ_ERR
+
+    def _air(self, us: float) -> None:
+        self.air_time_us += us
+        if self.on_air is not None:
+            self.on_air(us)
