@@ -28,6 +28,7 @@ from tablepi.display.view import (
     SlateRow,
     SlateView,
     View,
+    line_is_open,
 )
 from tablepi.rules.cards import Suit
 
@@ -499,7 +500,7 @@ def _stroke_geometry(count: int, width: int) -> tuple[int, int, int]:
 def _tally_line(surface: pygame.Surface, line: Line, x: int, top: int, bottom: int, width: int) -> None:
     """One line of the slate: open lines bright, struck lines faded with a slash, added lines cyan."""
     added = line in (Line.ADDED, Line.ADDED_STRUCK)
-    if line.is_open:
+    if line_is_open(line):
         pygame.draw.line(surface, CYAN if added else WHITE, (x, top), (x, bottom), width)
         return
     faded = (30, 95, 120) if added else (75, 100, 88)

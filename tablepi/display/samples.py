@@ -59,7 +59,7 @@ def match_start(tr: Translator) -> View:
     )
     return View(
         ScreenKind.DEAL, seats=seats, trump=TrumpView(None, tx.trumps_label(tr)), teams=_teams(tr),
-        prompt=tx.prompt_text(tr, "choose_trumps", Seat.S, NAMES),
+        prompt=tx.prompt_text(tr, "name_trumps", Seat.S, NAMES),
         buttons=(*tx.trump_buttons(tr), tx.button(tr, Action.UNDO)),
     )
 

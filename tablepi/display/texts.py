@@ -17,7 +17,8 @@ from tablepi.display.view import Action, Button, CardView, SeatView
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.seats import Seat, Team
 
-#: Warning code -> English template (the message id). Fields: seat, card, trick, rule.
+#: Warning code -> English template (the message id). Fields: seat, card, trick, rule, and where the table
+#: sends them expected (the seat to play), holder (who showed a card) and announcement.
 WARNING_TEMPLATES: dict[str, str] = {
     "out_of_turn": N_("{seat}: not your turn. Take {card} back."),
     "unknown_tag": N_("Unknown card on {seat}'s zone: its tag is not in this deck."),
@@ -25,32 +26,40 @@ WARNING_TEMPLATES: dict[str, str] = {
     "two_cards_on_zone": N_("Two cards on {seat}'s zone. Leave only one."),
     "lifted_early": N_("{seat} lifted {card} before the trick was complete. Lay it back."),
     "announcement_without_cards": N_("{seat} announced without showing the queens."),
-    "queen_shown_by_other_seat": N_("{card} was shown by another player, now {seat} plays it."),
+    "announcement_too_late": N_("{seat}: {announcement} comes too late, only before your first card."),
+    "queen_shown_by_other_seat": N_("{seat} has {card}, but another player showed it."),
+    "card_in_two_hands": N_("{seat} has {card}, but another player holds it."),
+    "too_many_cards": N_("{seat} scanned more than six cards."),
     "revoke": N_("Revoke by {seat} in trick {trick}: {card} breaks rule {rule}."),
-    "illegal_play": N_("{seat} may not play {card} now (rule {rule}). Take it back."),
+    "illegal_play": N_("{seat} may not play {card} now. Take it back."),
+    "claim_refused": N_("No claim yet: a team needs 21 points."),
+    "not_now": N_("That button does nothing now."),
     "reader_offline": N_("The card reader at {seat} is not answering. Check its cable."),
 }
 
-#: Prompt code -> English template: the gesture the table expects now. Field: seat.
+#: Prompt code -> English template: the gesture the table expects now. Fields: seat, card.
+#: The table's codes (name_trumps, scan_hand, play, sweep, lift_card, put_back, next_deal, match_over) are
+#: refined by the view model into lead / announce_or_lead / announce_or_play where that helps.
 PROMPT_TEMPLATES: dict[str, str] = {
     "start": N_("Lay any card on a zone to start a match"),
     "deal": N_("{seat} deals: three cards each, then three more"),
-    "choose_trumps": N_("{seat}: show a card of the suit you choose as trumps"),
+    "name_trumps": N_("{seat}: show a card of the suit you choose as trumps"),
     "scan_hand": N_("{seat}: tap your six cards one by one"),
     "announce_or_lead": N_("{seat}: show your queens to announce, or lead a card"),
     "announce_or_play": N_("{seat}: show your queens to announce, or lay a card"),
     "lead": N_("{seat}: lead a card"),
     "play": N_("{seat}: lay a card"),
     "sweep": N_("Sweep the trick off ({seat} won)"),
+    "sweep_deal": N_("Sweep the last trick off"),
+    "lift_card": N_("{seat}: lift {card} off your zone"),
+    "put_back": N_("{seat}: put {card} back on your zone"),
     "confirm_claim": N_("Confirm the claim"),
     "deal_over": N_("Deal over: touch Confirm to score it"),
     "next_deal": N_("Next deal: {seat} deals"),
     "new_match": N_("Touch New match to play again"),
+    "match_over": N_("New match, or Revanche with the same teams"),
     "wait_readers": N_("Waiting for the card readers"),
 }
-
-_FIELDS = frozenset({"seat", "card", "trick", "rule"})
-
 
 def template_fields(template: str) -> frozenset[str]:
     """The ``{named}`` fields a template uses (tests check every translation keeps the same ones)."""
@@ -86,6 +95,8 @@ def format_params(
     """Parameters as they read in a sentence: seats by name, cards as ♠Q, numbers as digits."""
     out: dict[str, str] = {}
     for key, value in params.items():
+        if value is None or value == "":
+            continue  # missing: a template that needs it falls back (warnings) or fails clearly (prompts)
         if isinstance(value, Seat):
             out[key] = seat_name(tr, value, names)
         elif isinstance(value, Card):
@@ -118,16 +129,22 @@ def warning_text(
     return english if text is None else text
 
 
-def prompt_text(tr: Translator, code: str, seat: Seat | None = None, names: Mapping[Seat, str] | None = None) -> str:
-    """The gesture expected now, as a sentence. An unknown prompt code is a programming error."""
+def prompt_text(
+    tr: Translator,
+    code: str,
+    seat: Seat | None = None,
+    names: Mapping[Seat, str] | None = None,
+    card: Card | str | None = None,
+) -> str:
+    """The gesture expected now, as a sentence. An unknown code or a missing field is a programming error."""
     try:
         template = PROMPT_TEMPLATES[code]
     except KeyError:
         raise KeyError(f"no prompt template for code {code!r}") from None
-    params: dict[str, object] = {} if seat is None else {"seat": seat}
-    text = _fill(tr, template, params, names or {})
+    text = _fill(tr, template, {"seat": seat, "card": card}, names or {})
     if text is None:
-        raise KeyError(f"prompt {code!r} needs a seat")
+        needs = " and ".join(sorted(template_fields(template)))
+        raise KeyError(f"prompt {code!r} needs {needs}")
     return text
 
 
@@ -188,6 +205,15 @@ def open_lines_label(tr: Translator, n: int) -> str:
 
 def lines_label(tr: Translator, n: int) -> str:
     return tr.ngettext("{n} line", "{n} lines", n).format(n=n)
+
+
+def revoke_lost_text(tr: Translator, seat: str) -> str:
+    """The deal was lost on a revoke (house rule ``revoke_penalty = "lose_deal"``)."""
+    return tr.gettext("{seat} revoked: the deal is lost").format(seat=seat)
+
+
+def claimed_text(tr: Translator, team: str) -> str:
+    return tr.gettext("{team} claimed the deal").format(team=team)
 
 
 def announcement_name(tr: Translator, matt: bool, konter: bool) -> str:
@@ -255,6 +281,7 @@ def button(tr: Translator, action: Action, enabled: bool = True) -> Button:
         Action.CONFIRM: tr.gettext("Confirm"),
         Action.CLAIM: tr.gettext("Claim"),
         Action.NEW_MATCH: tr.gettext("New match"),
+        Action.REVANCHE: tr.gettext("Revanche"),
     }
     return Button(action, labels[action], enabled)
 

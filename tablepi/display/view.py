@@ -18,6 +18,7 @@ from tablepi.display.i18n import LANGUAGES
 from tablepi.errors import ConfigError
 from tablepi.rules.cards import MATADORS, Card, Rank, Suit
 from tablepi.rules.seats import Seat, Team
+from tablepi.rules.slate import Line as Line  # re-exported: the view model speaks the rules' slate lines
 
 
 class ScreenKind(enum.Enum):
@@ -29,17 +30,13 @@ class ScreenKind(enum.Enum):
     MATCH_WON = "match_won"  # a team has struck all its lines
 
 
-class Line(enum.Enum):
-    """One tally line on the slate (RULES.md 23-26)."""
+#: Slate lines as the rules core keeps them (OPEN, STRUCK, ADDED, ADDED_STRUCK; RULES.md 23-26).
+OPEN_LINES = frozenset({Line.OPEN, Line.ADDED})
 
-    OPEN = "open"  # one of the team's starting lines, not yet struck
-    STRUCK = "struck"  # a starting line struck off by a won deal
-    ADDED = "added"  # a line added to a losing trump team, still open
-    ADDED_STRUCK = "added_struck"  # an added line, struck off since
 
-    @property
-    def is_open(self) -> bool:
-        return self in (Line.OPEN, Line.ADDED)
+def line_is_open(line: Line) -> bool:
+    """A line still to be struck: a starting line or an added one."""
+    return line in OPEN_LINES
 
 
 class Action(enum.Enum):
@@ -56,6 +53,7 @@ class Action(enum.Enum):
     CONFIRM = "confirm"
     CLAIM = "claim"
     NEW_MATCH = "new_match"
+    REVANCHE = "revanche"
 
     @classmethod
     def trump(cls, suit: Suit) -> Action:
@@ -194,7 +192,7 @@ class SlateRow:
 
     @property
     def open_count(self) -> int:
-        return sum(1 for line in self.lines if line.is_open)
+        return sum(1 for line in self.lines if line_is_open(line))
 
     @property
     def groups(self) -> tuple[tuple[Line, ...], ...]:

@@ -16,14 +16,17 @@ TABLE_WARNING_CODES = (
     "out_of_turn", "unknown_tag", "card_already_played", "two_cards_on_zone", "lifted_early",
     "announcement_without_cards", "queen_shown_by_other_seat", "revoke", "illegal_play", "reader_offline",
 )
-PARAMS = {"seat": Seat.E, "card": Card.parse("QH"), "trick": 3, "rule": 13}
+PARAMS = {"seat": Seat.E, "card": Card.parse("QH"), "trick": 3, "rule": 13, "announcement": "Matt"}
 
 
 def test_every_table_warning_code_has_a_template() -> None:
-    assert set(TABLE_WARNING_CODES) == set(tx.WARNING_TEMPLATES)
+    from tablepi.table.warnings import WarningCode
+
+    assert set(TABLE_WARNING_CODES) <= set(tx.WARNING_TEMPLATES)
+    assert {code.value for code in WarningCode} == set(tx.WARNING_TEMPLATES)
 
 
-@pytest.mark.parametrize("code", TABLE_WARNING_CODES)
+@pytest.mark.parametrize("code", sorted(tx.WARNING_TEMPLATES))
 def test_warning_sentences_are_translated_and_filled(code: str, tr: Translator) -> None:
     english = "ENGLISH FALLBACK"
     text = tx.warning_text(tr, code, PARAMS, english, {Seat.E: "Jos"})
@@ -47,6 +50,7 @@ def test_unknown_warning_code_falls_back_to_the_tables_english_sentence(en: Tran
 def test_warning_missing_a_parameter_falls_back_to_english(en: Translator) -> None:
     sentence = "Revoke by E in trick 3."
     assert tx.warning_text(en, "revoke", {"seat": Seat.E}, sentence) == sentence
+    assert tx.warning_text(en, "revoke", {**PARAMS, "rule": None}, sentence) == sentence
 
 
 def test_revoke_reads_naturally_in_english_and_german() -> None:
@@ -58,14 +62,14 @@ def test_revoke_reads_naturally_in_english_and_german() -> None:
 
 
 def test_prompts_from_the_brief(en: Translator) -> None:
-    assert tx.prompt_text(en, "choose_trumps", Seat.N) == "N: show a card of the suit you choose as trumps"
+    assert tx.prompt_text(en, "name_trumps", Seat.N) == "N: show a card of the suit you choose as trumps"
     assert tx.prompt_text(en, "sweep", Seat.W) == "Sweep the trick off (W won)"
     assert tx.prompt_text(en, "confirm_claim") == "Confirm the claim"
 
 
 @pytest.mark.parametrize("code", sorted(tx.PROMPT_TEMPLATES))
 def test_every_prompt_renders_in_every_language(code: str, tr: Translator) -> None:
-    text = tx.prompt_text(tr, code, Seat.S, {Seat.S: "Marie"})
+    text = tx.prompt_text(tr, code, Seat.S, {Seat.S: "Marie"}, card=Card.parse("QS"))
     assert text and "{" not in text
     if "seat" in tx.template_fields(tx.PROMPT_TEMPLATES[code]):
         assert "Marie" in text
@@ -74,8 +78,10 @@ def test_every_prompt_renders_in_every_language(code: str, tr: Translator) -> No
 def test_prompt_errors_name_the_code(en: Translator) -> None:
     with pytest.raises(KeyError, match="no_such_prompt"):
         tx.prompt_text(en, "no_such_prompt")
-    with pytest.raises(KeyError, match="'play' needs a seat"):
+    with pytest.raises(KeyError, match="'play' needs seat"):
         tx.prompt_text(en, "play")
+    with pytest.raises(KeyError, match="'lift_card' needs card and seat"):
+        tx.prompt_text(en, "lift_card", Seat.N)
 
 
 def test_konter_a_matt_vocabulary() -> None:

@@ -17,6 +17,7 @@ from tablepi.display.view import (
     SlateRow,
     TrumpView,
     View,
+    line_is_open,
     trump_order,
 )
 from tablepi.errors import ConfigError, TablepiError
@@ -45,7 +46,7 @@ def test_reminder_names_matadors_with_their_suit_and_the_rest_by_rank() -> None:
 
 
 def test_open_lines_are_open_and_added_lines_count_until_struck() -> None:
-    assert [line.is_open for line in Line] == [True, False, True, False]
+    assert [line_is_open(line) for line in Line] == [True, False, True, False]
     row = SlateRow(Team.NS, "N+S", (Line.STRUCK,) * 3 + (Line.OPEN,) * 6 + (Line.ADDED, Line.ADDED_STRUCK))
     assert row.open_count == 7
 
