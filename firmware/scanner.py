@@ -146,20 +146,28 @@ class Scanner:
         self.scans += 1
         if clock.ticks_diff(now, z.health_at) >= 0:
             z.health_at = clock.ticks_add(now, self._health)
-            st = z.reader.check()
-            if st == HUNG:
-                self._fault(z, now, "TIMEOUT")
-                return
-            if st == RESET:
-                self._fault(z, now, "RESET")
-                if self._init(z, now, "RESET"):
-                    self._sink.ok(index)
+            if self._unhealthy(z, now):
                 return
         seen = self._look(z, now)
         if seen == _SEEN_HUNG:
-            self._fault(z, now, "TIMEOUT")
+            # A command never ended: a chip that lost its setup (its timer is off after a reset) or a dead one.
+            if not self._unhealthy(z, now):
+                self._fault(z, now, "TIMEOUT")
         else:
             self._judge(z, seen, now)
+
+    def _unhealthy(self, z: Zone, now: int) -> bool:
+        """Check the reader; report and handle what is wrong. True if the scan must not go on."""
+        st = z.reader.check()
+        if st == HUNG:
+            self._fault(z, now, "TIMEOUT")
+            return True
+        if st == RESET:
+            self._fault(z, now, "RESET")
+            if self._init(z, now, "RESET"):
+                self._sink.ok(z.index)
+            return True
+        return False
 
     def _look(self, z: Zone, now: int) -> int:
         """What is on the zone now, at the least cost for the zone's state."""

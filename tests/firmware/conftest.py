@@ -1,4 +1,4 @@
-"""Shared helpers for the firmware tests: the firmware loaded from source, an emulated board, a port."""
+"""Fixtures for the firmware tests: the firmware loaded from source, and the App on an emulated board."""
 
 from __future__ import annotations
 
@@ -6,121 +6,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from tablepi.emulator.board import EmulatedBoard, ManualClock
 from tablepi.emulator.firmware import load_firmware
-
-# Cost model of the Pico (see bench/bench_firmware.py): charged to the manual clock in app tests so that
-# quiet times and rates are seen as on the board.
-SPI_COST_US = 40.0
-SPI_BYTE_US = 2.0
+from tests.firmware.firmware_rig import Rig
 
 
 @pytest.fixture
 def fw() -> SimpleNamespace:
     return load_firmware()
-
-
-class FakePort:
-    """The app's serial port: bytes queued by the test are read, lines written are kept."""
-
-    def __init__(self) -> None:
-        self.incoming = bytearray()
-        self.written = bytearray()
-
-    def readinto(self, buf: bytearray) -> int:
-        n = min(len(buf), len(self.incoming))
-        buf[:n] = self.incoming[:n]
-        del self.incoming[:n]
-        return n
-
-    def write(self, data: bytes) -> None:
-        self.written += data
-
-    def lines(self) -> list[str]:
-        """Every complete line written so far, consumed."""
-        text = self.written.decode("ascii")
-        *complete, rest = text.split("\n")
-        self.written = bytearray(rest.encode())
-        return complete
-
-
-def crc16(data: bytes) -> int:
-    """An independent CRC-16/CCITT-FALSE, bit by bit, to check the firmware's table version against."""
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-    return crc
-
-
-def frame(body: str) -> bytes:
-    """A host line with its CRC."""
-    return f"{body} *{crc16(body.encode()):04X}\n".encode()
-
-
-def parse(line: str) -> tuple[int, list[str]]:
-    """Check a device line's CRC and split it: (seq, [TYPE, fields...])."""
-    body, star, crc = line.rpartition(" *")
-    assert star, f"no CRC in {line!r}"
-    assert int(crc, 16) == crc16(body.encode()), f"bad CRC in {line!r}"
-    seq, *fields = body.split(" ")
-    return int(seq), fields
-
-
-class Rig:
-    """The firmware App on an emulated board with a manual clock."""
-
-    def __init__(self, fw: SimpleNamespace, **config: object) -> None:
-        self.fw = fw
-        self.clock = ManualClock(start_ms=1000)
-        self.board = EmulatedBoard(self.clock, spi_cost_us=SPI_COST_US, spi_byte_us=SPI_BYTE_US)
-        self.port = FakePort()
-        cfg = SimpleNamespace(**{k: getattr(fw.config, k) for k in dir(fw.config) if k.isupper()})
-        for key, value in config.items():
-            setattr(cfg, key, value)
-        self.cfg = cfg
-        self.app = fw.app.App(
-            cfg,
-            self.board.bus,
-            self.board.cs_pins,
-            self.board.led_pins,
-            self.board.buzzer,
-            self.port,
-            self.clock,
-            self.board.wdt,
-        )
-        self.log: list[tuple[int, list[str]]] = []
-
-    @property
-    def chips(self) -> list:
-        return self.board.chips
-
-    def start(self) -> list[list[str]]:
-        self.app.start()
-        return self.events()
-
-    def run_ms(self, ms: float) -> list[list[str]]:
-        """Run the loop for ms of emulated time; the messages sent meanwhile, without HB."""
-        end = self.clock.us + ms * 1000
-        while self.clock.us < end:
-            self.app.step()
-            self.clock.advance_us(20)  # the loop's own Python work between scans
-        return self.events()
-
-    def events(self, keep_hb: bool = False) -> list[list[str]]:
-        out = []
-        for line in self.port.lines():
-            seq, fields = parse(line)
-            self.log.append((seq, fields))
-            if keep_hb or fields[0] != "HB":
-                out.append(fields)
-        return out
-
-    def send(self, body: str) -> list[list[str]]:
-        self.port.incoming += frame(body)
-        self.app.step()
-        return self.events()
 
 
 @pytest.fixture
