@@ -1,0 +1,195 @@
+"""The journal: every table event, durable before its effect is shown; a power cut loses nothing players saw.
+
+An append-only SQLite database in WAL mode with ``synchronous=FULL``: each :meth:`Journal.append` is one committed
+transaction, fsynced before it returns. The header (house rules, first dealer, table settings) is stored once.
+Each event is stored as its game-record line (docs/records.md), so ``tablepi export`` writes the journal as a
+record without translation, and a journal can be read by a newer tablepi.
+
+:class:`JournaledTable` is what the app runs: journal first, then the table, and on start the table replays the
+journal and resumes exactly where it was, a card lying mid-trick included.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import TextIO
+
+from tablepi.errors import RecordError, TablepiError
+from tablepi.record import RecordHeader, event_to_line, parse_event, parse_header, record_lines
+from tablepi.table.events import TableEvent
+from tablepi.table.machine import Table
+from tablepi.table.state import TableState
+
+#: Where the app keeps its journal unless configured otherwise.
+DEFAULT_JOURNAL = Path("/var/lib/tablepi/journal.sqlite3")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, line TEXT NOT NULL);
+"""
+
+
+class JournalError(TablepiError, OSError):
+    """The journal file cannot be opened or written (disk full, read-only, not a journal)."""
+
+
+class Journal:
+    """An append-only event journal in one SQLite file.
+
+    A new file needs a ``header``; an existing one keeps the header it was created with (``header`` is then
+    ignored: the games in it were played under the stored rules).
+    """
+
+    def __init__(self, path: str | Path, header: RecordHeader | None = None) -> None:
+        self.path = Path(path)
+        try:
+            self._db: sqlite3.Connection | None = sqlite3.connect(str(self.path), isolation_level=None)
+            db = self._db
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(_SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key = 'header'").fetchone()
+        except sqlite3.Error as err:
+            self._db = None
+            raise JournalError(f"{self.path}: cannot open the journal: {err}") from None
+        if row is None:
+            if header is None:
+                self.close()
+                raise JournalError(f"{self.path}: a new journal needs a header (house rules, first dealer)")
+            text = json.dumps(header.to_json(), ensure_ascii=False)
+            self._write("INSERT INTO meta (key, value) VALUES ('header', ?)", (text,))
+            self.header = header
+        else:
+            try:
+                self.header = parse_header(json.loads(row[0]), 0)
+            except (RecordError, json.JSONDecodeError) as err:
+                self.close()
+                raise RecordError(f"{self.path}: the journal's header is damaged: {err}") from None
+        count = self._conn().execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone()
+        self._count = int(count[0])
+        self._last_seq = int(count[1] or 0)
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise JournalError(f"{self.path}: the journal is closed")
+        return self._db
+
+    def _write(self, sql: str, params: tuple[object, ...]) -> None:
+        try:
+            self._conn().execute(sql, params)  # autocommit: one fsynced transaction (synchronous=FULL)
+        except sqlite3.Error as err:
+            raise JournalError(f"{self.path}: cannot write to the journal: {err}") from None
+
+    def append(self, event: TableEvent) -> int:
+        """Store ``event`` durably; returns its sequence number (1-based). Returns after the fsync."""
+        line = event_to_line(event)
+        seq = self._last_seq + 1
+        self._write("INSERT INTO events (seq, line) VALUES (?, ?)", (seq, line))
+        self._last_seq = seq
+        self._count += 1
+        return seq
+
+    def __len__(self) -> int:
+        return self._count
+
+    def lines(self) -> Iterator[tuple[int, str]]:
+        yield from self._conn().execute("SELECT seq, line FROM events ORDER BY seq")
+
+    def events(self) -> list[TableEvent]:
+        """Every event in order. A damaged row raises RecordError naming its sequence number; nothing is
+        changed in the file."""
+        events: list[TableEvent] = []
+        previous = 0.0
+        for seq, line in self.lines():
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise RecordError(f"{self.path}: journal event {seq} is not JSON: {err.msg}") from None
+            try:
+                event = parse_event(obj, self.header, seq, previous)
+            except RecordError as err:
+                raise RecordError(f"{self.path}: journal event {err}") from None
+            previous = event.time
+            events.append(event)
+        return events
+
+    @property
+    def last_time(self) -> float:
+        """Time of the last event: the app continues its clock from here after a restart."""
+        row = self._conn().execute("SELECT line FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        if row is None:
+            return 0.0
+        try:
+            return float(json.loads(row[0]).get("t", 0.0))
+        except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
+            return 0.0
+
+    def export(self, out: TextIO) -> int:
+        """Write the journal as a game record; returns the number of events."""
+        header_line = next(record_lines(self.header, ()))
+        out.write(header_line + "\n")
+        count = 0
+        for _, line in self.lines():
+            out.write(line + "\n")
+            count += 1
+        return count
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class JournaledTable:
+    """The table with its journal: :meth:`feed` journals an event, then applies it, then returns the state.
+
+    On open, the journal is replayed into a fresh table, so the state after a restart equals the state before the
+    power cut. A :class:`~tablepi.table.events.Tick` that changes nothing is not journaled.
+    """
+
+    def __init__(self, path: str | Path, header: RecordHeader | None = None) -> None:
+        self.journal = Journal(path, header)
+        try:
+            h = self.journal.header
+            self.table = Table.replay(self.journal.events(), h.house_rules, h.dealer, h.table)
+        except BaseException:
+            self.journal.close()
+            raise
+
+    @property
+    def header(self) -> RecordHeader:
+        return self.journal.header
+
+    @property
+    def state(self) -> TableState:
+        return self.table.state
+
+    def feed(self, event: TableEvent) -> TableState:
+        """Journal ``event`` (fsync), then apply it. If the journal cannot be written the table is unchanged."""
+        if self.table.would_change(event):
+            self.journal.append(event)
+            return self.table.apply(event)
+        return self.table.state
+
+    def close(self) -> None:
+        self.journal.close()
+
+    def __enter__(self) -> JournaledTable:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

@@ -1,0 +1,301 @@
+"""Game records: the versioned JSON Lines format of docs/records.md.
+
+A record is a header line then one table event per line::
+
+    {"format": "tablepi-record", "version": 1, "house_rules": {...}, "dealer": "N"}
+    {"type": "place", "t": 0.0, "seat": "W", "card": "AH"}
+    {"type": "lift", "t": 0.4, "seat": "W", "card": "AH"}
+    {"type": "place", "t": 3.2, "zone": 2, "uid": "04A1B2C3D4E5F6"}
+    {"type": "button", "t": 9.0, "name": "undo"}
+
+A user files a bug by attaching one; ``tablepi replay`` plays it back. Every malformed line is a
+:class:`~tablepi.errors.RecordError` naming the line and what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from tablepi.errors import ConfigError, ParseError, RecordError
+from tablepi.rules.cards import Card
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat
+from tablepi.table.events import (
+    Button,
+    ButtonName,
+    CardLifted,
+    CardPlaced,
+    ReaderState,
+    ReaderStatus,
+    TableEvent,
+    Tick,
+)
+from tablepi.table.state import TableConfig
+
+FORMAT = "tablepi-record"
+VERSION = 1
+
+_EVENT_TYPES = ("place", "lift", "button", "reader", "tick")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordHeader:
+    """The first line: the rules the record was played under, the first dealer, and how to read uid events.
+
+    ``zones`` maps reader zone numbers to seats and ``deck`` maps tag UIDs to cards (``deck_name`` names the
+    deck), so that raw ``{"zone": 2, "uid": ...}`` lines replay without the table's configuration files.
+    """
+
+    house_rules: HouseRules = field(default_factory=HouseRules)
+    dealer: Seat = Seat.N
+    table: TableConfig = field(default_factory=TableConfig)
+    zones: tuple[tuple[int, Seat], ...] = ()
+    deck: tuple[tuple[str, Card], ...] = ()
+    deck_name: str = ""
+
+    def seat_of_zone(self, zone: int) -> Seat | None:
+        for number, seat in self.zones:
+            if number == zone:
+                return seat
+        return None
+
+    def card_of_uid(self, uid: str) -> Card | None:
+        for known, card in self.deck:
+            if known == uid:
+                return card
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "house_rules": self.house_rules.to_mapping(),
+            "dealer": self.dealer.value,
+            "table": self.table.to_mapping(),
+        }
+        if self.zones:
+            out["zones"] = {str(zone): seat.value for zone, seat in self.zones}
+        if self.deck:
+            out["deck"] = {"name": self.deck_name, "cards": {uid: str(card) for uid, card in self.deck}}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    header: RecordHeader
+    events: tuple[TableEvent, ...]
+
+
+def parse_header(obj: object, line: int = 1) -> RecordHeader:
+    """Validate a header mapping (line ``line`` of a record)."""
+    where = f"line {line}"
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: the header must be a JSON object, got {type(obj).__name__}")
+    if obj.get("format") != FORMAT:
+        raise RecordError(f"{where}: not a tablepi record (\"format\" must be {FORMAT!r}, got {obj.get('format')!r})")
+    version = obj.get("version")
+    if version != VERSION:
+        raise RecordError(f"{where}: record version {version!r} is not supported (this tablepi reads {VERSION})")
+    unknown = sorted(set(obj) - {"format", "version", "house_rules", "dealer", "table", "zones", "deck"})
+    if unknown:
+        raise RecordError(f"{where}: unknown header key {unknown[0]!r}")
+    try:
+        rules = HouseRules.from_mapping(obj.get("house_rules", {}))
+        dealer = Seat.parse(_text(obj.get("dealer", "N"), "dealer", where))
+        table = TableConfig.from_mapping(obj.get("table", {}))
+    except (ConfigError, ParseError) as err:
+        raise RecordError(f"{where}: {err}") from None
+    zones: list[tuple[int, Seat]] = []
+    raw_zones = obj.get("zones", {})
+    if not isinstance(raw_zones, dict):
+        raise RecordError(f"{where}: \"zones\" must map zone numbers to seats")
+    for key, value in raw_zones.items():
+        try:
+            zones.append((int(key), Seat.parse(_text(value, f"zones.{key}", where))))
+        except (ValueError, ParseError) as err:
+            raise RecordError(f"{where}: zones.{key}: {err}") from None
+    deck: list[tuple[str, Card]] = []
+    deck_name = ""
+    raw_deck = obj.get("deck")
+    if raw_deck is not None:
+        if not isinstance(raw_deck, dict) or not isinstance(raw_deck.get("cards"), dict):
+            raise RecordError(f"{where}: \"deck\" must be {{\"name\": ..., \"cards\": {{uid: card}}}}")
+        deck_name = str(raw_deck.get("name", ""))
+        for uid, text in raw_deck["cards"].items():
+            deck.append((str(uid).upper(), _card(text, f"deck card {uid}", where)))
+    return RecordHeader(rules, dealer, table, tuple(sorted(zones)), tuple(deck), deck_name)
+
+
+def event_to_json(event: TableEvent) -> dict[str, Any]:
+    """One event as a record line's object (the inverse of :func:`parse_event`)."""
+    out: dict[str, Any]
+    if isinstance(event, CardPlaced | CardLifted):
+        out = {"type": "place" if isinstance(event, CardPlaced) else "lift", "t": event.time,
+               "seat": event.seat.value}
+        if event.card is not None:
+            out["card"] = str(event.card)
+        if event.uid:
+            out["uid"] = event.uid
+        if event.deck:
+            out["deck"] = event.deck
+        return out
+    if isinstance(event, Button):
+        out = {"type": "button", "t": event.time, "name": event.name.value}
+        if event.seat is not None:
+            out["seat"] = event.seat.value
+        return out
+    if isinstance(event, ReaderStatus):
+        out = {"type": "reader", "t": event.time, "seat": event.seat.value, "state": event.state.value}
+        if event.detail:
+            out["detail"] = event.detail
+        return out
+    return {"type": "tick", "t": event.time}
+
+
+def event_to_line(event: TableEvent) -> str:
+    return json.dumps(event_to_json(event), ensure_ascii=False, separators=(", ", ": "))
+
+
+def parse_event(obj: object, header: RecordHeader, line: int, previous_time: float = 0.0) -> TableEvent:
+    """Validate one event object (line ``line``). A missing ``"t"`` means the time of the previous event."""
+    where = f"line {line}"
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: an event must be a JSON object, got {type(obj).__name__}")
+    kind = obj.get("type")
+    if kind not in _EVENT_TYPES:
+        raise RecordError(f"{where}: unknown event type {kind!r} (expected one of {', '.join(_EVENT_TYPES)})")
+    time = obj.get("t", previous_time)
+    if isinstance(time, bool) or not isinstance(time, int | float) or not math.isfinite(time) or time < 0:
+        raise RecordError(f"{where}: \"t\" must be seconds since the record's start, got {time!r}")
+    if time < previous_time:
+        raise RecordError(f"{where}: time goes backwards ({time} after {previous_time})")
+    time = float(time)
+    allowed = {
+        "place": {"type", "t", "seat", "zone", "card", "uid", "deck"},
+        "lift": {"type", "t", "seat", "zone", "card", "uid", "deck"},
+        "button": {"type", "t", "name", "seat"},
+        "reader": {"type", "t", "seat", "zone", "state", "detail"},
+        "tick": {"type", "t"},
+    }[kind]
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise RecordError(f"{where}: unknown key {unknown[0]!r} in a {kind} event")
+    if kind == "tick":
+        return Tick(time)
+    if kind == "button":
+        name = obj.get("name")
+        try:
+            button = ButtonName(name)
+        except ValueError:
+            names = ", ".join(b.value for b in ButtonName)
+            raise RecordError(f"{where}: unknown button {name!r} (expected one of {names})") from None
+        seat = _seat(obj["seat"], where) if obj.get("seat") is not None else None
+        return Button(time, button, seat)
+    seat = _event_seat(obj, header, where)
+    if kind == "reader":
+        state = obj.get("state")
+        try:
+            reader_state = ReaderState(state)
+        except ValueError:
+            states = ", ".join(s.value for s in ReaderState)
+            raise RecordError(f"{where}: unknown reader state {state!r} (expected one of {states})") from None
+        detail = obj.get("detail", "")
+        return ReaderStatus(time, seat, reader_state, _text(detail, "detail", where))
+    uid = obj.get("uid", "")
+    uid = _text(uid, "uid", where).upper() if uid else ""
+    deck = _text(obj.get("deck", ""), "deck", where)
+    card: Card | None = None
+    if obj.get("card") is not None:
+        card = _card(obj["card"], "card", where)
+    elif uid:
+        card = header.card_of_uid(uid)
+        if card is not None and not deck:
+            deck = header.deck_name
+    else:
+        raise RecordError(f"{where}: a {kind} event needs \"card\" or \"uid\"")
+    return (CardPlaced if kind == "place" else CardLifted)(time, seat, card, uid, deck)
+
+
+def read_record(lines: Iterable[str]) -> Record:
+    """Parse a record from its lines. Blank lines are skipped; anything else malformed raises RecordError."""
+    header: RecordHeader | None = None
+    events: list[TableEvent] = []
+    previous = 0.0
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RecordError(f"line {number}: not JSON ({err.msg} at column {err.colno})") from None
+        if header is None:
+            header = parse_header(obj, number)
+            continue
+        event = parse_event(obj, header, number, previous)
+        previous = event.time
+        events.append(event)
+    if header is None:
+        raise RecordError("line 1: the record is empty (a header line is required)")
+    return Record(header, tuple(events))
+
+
+def load_record(path: str | Path) -> Record:
+    """Read a record file; errors name the file and the line."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return read_record(handle)
+    except RecordError as err:
+        raise RecordError(f"{path}: {err}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise RecordError(f"{path}: cannot read the record: {err}") from None
+
+
+def record_lines(header: RecordHeader, events: Iterable[TableEvent]) -> Iterator[str]:
+    yield json.dumps(header.to_json(), ensure_ascii=False, separators=(", ", ": "))
+    for event in events:
+        yield event_to_line(event)
+
+
+def write_record(out: TextIO, header: RecordHeader, events: Iterable[TableEvent]) -> int:
+    """Write a record; returns the number of events written."""
+    count = -1
+    for count, line in enumerate(record_lines(header, events)):
+        out.write(line + "\n")
+    return count
+
+
+def _text(value: object, key: str, where: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{where}: \"{key}\" must be text, got {value!r}")
+    return value
+
+
+def _seat(value: object, where: str) -> Seat:
+    try:
+        return Seat.parse(_text(value, "seat", where))
+    except ParseError as err:
+        raise RecordError(f"{where}: {err}") from None
+
+
+def _card(value: object, key: str, where: str) -> Card:
+    try:
+        return Card.parse(_text(value, key, where))
+    except ParseError as err:
+        raise RecordError(f"{where}: {err}") from None
+
+
+def _event_seat(obj: Mapping[str, Any], header: RecordHeader, where: str) -> Seat:
+    if obj.get("seat") is not None:
+        return _seat(obj["seat"], where)
+    zone = obj.get("zone")
+    if isinstance(zone, bool) or not isinstance(zone, int):
+        raise RecordError(f"{where}: the event needs \"seat\" or a \"zone\" number")
+    seat = header.seat_of_zone(zone)
+    if seat is None:
+        raise RecordError(f"{where}: zone {zone} is not mapped to a seat in the header's \"zones\"")
+    return seat

@@ -1,0 +1,80 @@
+"""From reader events to table events: the one function the app calls per reader event.
+
+The table does not import the readers (ARCHITECTURE.md: one direction of dependencies); these functions accept
+anything shaped like a ``ZoneEvent`` / ``ZoneStatus`` and a deck registry with ``lookup(uid)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from tablepi.errors import ConfigError
+from tablepi.rules.cards import Card
+from tablepi.rules.seats import Seat
+from tablepi.table.events import CardLifted, CardPlaced, ReaderState, ReaderStatus
+
+
+class DeckLookup(Protocol):
+    """The deck registry as the table needs it: a tag UID to (deck name, card), None when unknown."""
+
+    def lookup(self, uid: str) -> tuple[str, Card] | None: ...
+
+
+class ZoneEventLike(Protocol):
+    @property
+    def zone(self) -> int: ...
+    @property
+    def uid(self) -> str: ...
+    @property
+    def present(self) -> bool: ...
+    @property
+    def time(self) -> float: ...
+
+
+class _StateLike(Protocol):
+    @property
+    def value(self) -> str: ...
+
+
+class ZoneStatusLike(Protocol):
+    @property
+    def zone(self) -> int: ...
+    @property
+    def state(self) -> _StateLike: ...
+    @property
+    def detail(self) -> str: ...
+    @property
+    def time(self) -> float: ...
+
+
+def _seat(zone: int, seat_of_zone: Mapping[int, Seat]) -> Seat:
+    try:
+        return seat_of_zone[zone]
+    except KeyError:
+        zones = ", ".join(f"{z}={s}" for z, s in sorted(seat_of_zone.items()))
+        raise ConfigError(f"zone {zone} is not mapped to a seat (zones: {zones or 'none'})") from None
+
+
+def from_zone_event(
+    event: ZoneEventLike, seat_of_zone: Mapping[int, Seat], deck: DeckLookup, time_offset: float = 0.0
+) -> CardPlaced | CardLifted:
+    """A reader's ZoneEvent as a table event: the zone's seat, the card the tag stands for (None if unknown).
+
+    ``time_offset`` is added to the reader's time to make it seconds since the record's start (after a restart the
+    app continues the journal's clock).
+    """
+    seat = _seat(event.zone, seat_of_zone)
+    found = deck.lookup(event.uid)
+    card = found[1] if found is not None else None
+    deck_name = found[0] if found is not None else ""
+    kind = CardPlaced if event.present else CardLifted
+    return kind(event.time + time_offset, seat, card, event.uid, deck_name)
+
+
+def from_zone_status(
+    status: ZoneStatusLike, seat_of_zone: Mapping[int, Seat], time_offset: float = 0.0
+) -> ReaderStatus:
+    """A reader's ZoneStatus as a table event."""
+    seat = _seat(status.zone, seat_of_zone)
+    return ReaderStatus(status.time + time_offset, seat, ReaderState(status.state.value), status.detail)

@@ -1,0 +1,145 @@
+"""What happens at the table, as the table state machine sees it.
+
+These are the table's own events: the app turns reader and button events into them (see
+:mod:`tablepi.table.adapter`), the journal stores them, a game record is a list of them. Every event carries
+``time``: monotonic seconds from the start of the record. The state machine never reads a clock, so a replay of
+the same events gives the same state, "tap" and "lay" included (docs/table.md).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from tablepi.rules.cards import Card, Suit
+from tablepi.rules.deal import Announcement
+from tablepi.rules.seats import Seat
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlaced:
+    """A card (or an unknown tag) arrived on ``seat``'s zone.
+
+    ``card`` is None when the deck registry does not know the tag (a phone, a bank card, a stranger's card);
+    ``uid`` is the tag UID when the event came from a reader, ``deck`` the registry's name of its deck.
+    """
+
+    time: float
+    seat: Seat
+    card: Card | None
+    uid: str = ""
+    deck: str = ""
+
+    def __str__(self) -> str:
+        what = str(self.card) if self.card is not None else f"tag {self.uid}"
+        return f"@{self.time:.3f} {self.seat} +{what}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardLifted:
+    """A card (or an unknown tag) left ``seat``'s zone. Same fields as :class:`CardPlaced`."""
+
+    time: float
+    seat: Seat
+    card: Card | None
+    uid: str = ""
+    deck: str = ""
+
+    def __str__(self) -> str:
+        what = str(self.card) if self.card is not None else f"tag {self.uid}"
+        return f"@{self.time:.3f} {self.seat} -{what}"
+
+
+class ButtonName(enum.Enum):
+    """Every button or touch the table understands. Values are the names used in records and by the display."""
+
+    UNDO = "undo"
+    CONFIRM = "confirm"
+    TRUMP_SPADES = "trump_spades"
+    TRUMP_HEARTS = "trump_hearts"
+    TRUMP_DIAMONDS = "trump_diamonds"
+    TRUMP_CLUBS = "trump_clubs"
+    ANNOUNCE_MATT = "announce_matt"
+    ANNOUNCE_KONTER = "announce_konter"
+    ANNOUNCE_KONTER_A_MATT = "announce_konter_a_matt"
+    CLAIM = "claim"
+    NEW_MATCH = "new_match"
+    REVANCHE = "revanche"
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit a trump button names."""
+        return _BUTTON_SUITS.get(self)
+
+    @property
+    def announcement(self) -> Announcement | None:
+        """The announcement an announce button makes."""
+        return _BUTTON_ANNOUNCEMENTS.get(self)
+
+
+_BUTTON_SUITS = {
+    ButtonName.TRUMP_SPADES: Suit.SPADES,
+    ButtonName.TRUMP_HEARTS: Suit.HEARTS,
+    ButtonName.TRUMP_DIAMONDS: Suit.DIAMONDS,
+    ButtonName.TRUMP_CLUBS: Suit.CLUBS,
+}
+_BUTTON_ANNOUNCEMENTS = {
+    ButtonName.ANNOUNCE_MATT: Announcement.MATT,
+    ButtonName.ANNOUNCE_KONTER: Announcement.KONTER,
+    ButtonName.ANNOUNCE_KONTER_A_MATT: Announcement.KONTER_A_MATT,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button press or a touch on the screen.
+
+    ``seat`` says who, when the control knows it (a per-seat button, a touch on a seat's corner): the announcer,
+    the claiming side, or the first dealer of a new match. Without it the table infers the seat where the rules
+    leave one choice (docs/table.md) and otherwise refuses with a warning.
+    """
+
+    time: float
+    name: ButtonName
+    seat: Seat | None = None
+
+    def __str__(self) -> str:
+        who = f" {self.seat}" if self.seat is not None else ""
+        return f"@{self.time:.3f} button {self.name.value}{who}"
+
+
+class ReaderState(enum.Enum):
+    """Health of one seat's zone reader (the values match the readers' ZoneState)."""
+
+    ONLINE = "online"
+    OFFLINE = "offline"
+    FAULT = "fault"
+    MULTI = "multi"
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderStatus:
+    """The reader under ``seat``'s zone changed health."""
+
+    time: float
+    seat: Seat
+    state: ReaderState
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"@{self.time:.3f} reader {self.seat} {self.state.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passed. The app feeds one now and then so that a card lying longer than the tap window becomes a
+    play without waiting for the next gesture."""
+
+    time: float
+
+    def __str__(self) -> str:
+        return f"@{self.time:.3f} tick"
+
+
+#: Everything the table state machine consumes.
+TableEvent = CardPlaced | CardLifted | Button | ReaderStatus | Tick

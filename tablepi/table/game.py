@@ -1,0 +1,313 @@
+"""The game layer of the table: logical actions folded into a :class:`Match` of the rules core.
+
+The machine (:mod:`tablepi.table.machine`) turns physical gestures into these actions. Keeping them apart from
+the gestures is what makes undo honest: a card lifted from a zone cannot be un-lifted, but the action it caused
+(a play, a show, a trump named) can be dropped and the game rebuilt from the remaining actions.
+
+Every rule is the rules core's: this module only sequences ``Match``/``Deal`` calls. An action that the rules
+refuse raises :class:`~tablepi.errors.RulesError` and leaves the game unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tablepi.errors import RulesError
+from tablepi.rules.cards import MATADORS, Card, Suit
+from tablepi.rules.deal import TRICKS_PER_DEAL, Announcement, Deal, Fault, Phase
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat, Team
+from tablepi.rules.slate import Match
+from tablepi.table.state import TablePhase
+
+
+@dataclass(frozen=True, slots=True)
+class StartDeal:
+    """The next dealer has dealt: a new deal begins (rules 8, 22)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump:
+    """Forehand names trumps (rule 9), by touch or by showing ``card`` (then known to be in his hand)."""
+
+    seat: Seat
+    suit: Suit
+    card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScanCard:
+    """Hand-scan mode: ``seat`` tapped ``card`` of his hand."""
+
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class EndScan:
+    """Hand-scan mode: play on without a complete scan (confirm button); scanned cards stay known."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCard:
+    """``seat`` showed ``card`` (a tap). Matadors shown before his first card make his announcement (rule 10)."""
+
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """An announcement by touch: the announcer says he holds the queens (rule 10); the table remembers them."""
+
+    seat: Seat
+    announcement: Announcement
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    team: Team
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    dealer: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Revanche:
+    """The losers ask for a revanche (rule 29)."""
+
+
+Action = StartDeal | NameTrump | ScanCard | EndScan | ShowCard | Announce | PlayCard | Claim | NewMatch | Revanche
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What an action did, beyond changing the game: faults found, an announcement made or made too late."""
+
+    faults: tuple[Fault, ...] = ()
+    announced: Announcement | None = None
+    too_late: Announcement | None = None
+
+
+def new_parts(deal: Deal, seat: Seat) -> Announcement | None:
+    """The announcement the matadors ``seat`` has shown make, beyond what he announced already.
+
+    Only shown cards count, even when the hands were scanned: announcing is the player's choice (rule 10).
+    """
+    shown = {card for card in MATADORS if card in deal.known[seat]}
+    had: set[str] = set()
+    for announcement in deal.announced_by(seat):
+        had |= announcement.parts
+    parts: set[str] = set()
+    if MATADORS[0] in shown:
+        parts.add("matt")
+    if MATADORS[1] in shown and MATADORS[2] in shown:
+        parts.add("konter")
+    parts -= had
+    if parts == {"matt", "konter"}:
+        return Announcement.KONTER_A_MATT
+    if parts == {"matt"}:
+        return Announcement.MATT
+    if parts == {"konter"}:
+        return Announcement.KONTER
+    return None
+
+
+class Game:
+    """Matches and deals as folded from actions. Mutable; :meth:`replay` rebuilds one from scratch."""
+
+    def __init__(self, rules: HouseRules, dealer: Seat, hand_scan: bool = False) -> None:
+        self.rules = rules
+        self.hand_scan = hand_scan
+        self.matches: list[Match] = []
+        self.deal: Deal | None = None  # the current (or just finished) deal
+        self.started = False  # a deal is in progress (between StartDeal and its end)
+        self.pending_trump: Suit | None = None  # hand-scan mode: trumps named before the scan
+        self.scan: dict[Seat, list[Card]] = {}
+        self._begin_match(Match(rules, dealer))
+
+    @classmethod
+    def replay(cls, rules: HouseRules, dealer: Seat, hand_scan: bool, actions: Iterable[Action]) -> Game:
+        game = cls(rules, dealer, hand_scan)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    # --- reading -----------------------------------------------------------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        return self.matches[-1]
+
+    @property
+    def dealer(self) -> Seat:
+        if self.started and self.deal is not None:
+            return self.deal.dealer
+        return self.match.dealer
+
+    @property
+    def forehand(self) -> Seat:
+        return self.rules.direction.next(self.dealer)
+
+    @property
+    def deal_number(self) -> int:
+        """1-based number of the current deal in the match (the last one scored between deals)."""
+        scored = len(self.match.slate.history)
+        return scored + 1 if self.started else max(scored, 1)
+
+    @property
+    def phase(self) -> TablePhase:
+        if not self.started:
+            return TablePhase.MATCH_OVER if self.match.is_over else TablePhase.DEAL_OVER
+        if self.deal is None:
+            return TablePhase.TRUMPS if self.pending_trump is None else TablePhase.HAND_SCAN
+        return TablePhase.TRUMPS if self.deal.phase is Phase.TRUMPS else TablePhase.PLAY
+
+    @property
+    def scan_complete(self) -> bool:
+        return all(len(self.scan.get(seat, ())) == TRICKS_PER_DEAL for seat in Seat)
+
+    # --- acting ------------------------------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> Outcome:
+        """Apply one action. Raises RulesError (game unchanged) when the rules refuse it."""
+        if isinstance(action, StartDeal):
+            return self._start_deal()
+        if isinstance(action, NewMatch):
+            self._begin_match(Match(self.rules, action.dealer))
+            return Outcome()
+        if isinstance(action, Revanche):
+            if not self.match.is_over:
+                raise RulesError("a revanche follows a finished match (rule 29)")
+            self._begin_match(self.match.revanche())
+            return Outcome()
+        if isinstance(action, NameTrump):
+            return self._name_trump(action)
+        if isinstance(action, ScanCard):
+            return self._scan(action)
+        if isinstance(action, EndScan):
+            if self.phase is not TablePhase.HAND_SCAN:
+                raise RulesError("no hand scan to end")
+            self._deal_after_scan(complete=False)
+            return Outcome()
+        deal = self._playing_deal()
+        if isinstance(action, ShowCard):
+            return self._show(deal, action)
+        if isinstance(action, Announce):
+            if not deal.can_announce(action.seat):
+                raise RulesError(
+                    f"{action.seat} announces {action.announcement.label} too late: only before his first card "
+                    "(rule 10)"
+                )
+            deal.announce(action.seat, action.announcement, shown=action.announcement.cards)
+            return Outcome(announced=action.announcement)
+        if isinstance(action, PlayCard):
+            faults = deal.play(action.seat, action.card, check=False)
+            self._finish_if_over()
+            return Outcome(faults=faults)
+        if isinstance(action, Claim):
+            deal.claim(action.team)
+            self._finish_if_over()
+            return Outcome()
+        raise TypeError(f"not a table action: {action!r}")
+
+    def _begin_match(self, match: Match) -> None:
+        self.matches.append(match)
+        self.deal = None
+        self.started = False
+        self._start_deal()
+
+    def _start_deal(self) -> Outcome:
+        if self.started:
+            raise RulesError("a deal is already in progress")
+        if self.match.is_over:
+            raise RulesError("the match is over; start a revanche or a new match (rule 29)")
+        self.pending_trump = None
+        self.scan = {seat: [] for seat in Seat}
+        self.deal = None if self.hand_scan else self.match.new_deal()
+        self.started = True
+        return Outcome()
+
+    def _name_trump(self, action: NameTrump) -> Outcome:
+        phase = self.phase
+        if phase is not TablePhase.TRUMPS:
+            raise RulesError("trumps are named once, by forehand, before the play (rule 9)")
+        if action.seat is not self.forehand:
+            raise RulesError(f"{action.seat} cannot name trumps: forehand {self.forehand} names trumps (rule 9)")
+        if self.deal is None:
+            self.pending_trump = action.suit
+        else:
+            self.deal.choose_trump(action.suit, action.seat)
+            if action.card is not None and action.card not in self.deal.played:
+                self.deal.show(action.seat, action.card)
+        return Outcome()
+
+    def _scan(self, action: ScanCard) -> Outcome:
+        if self.phase is not TablePhase.HAND_SCAN:
+            raise RulesError("cards are scanned after trumps are named, before the first card")
+        for seat, cards in self.scan.items():
+            if action.card in cards:
+                if seat is action.seat:
+                    return Outcome()  # scanned twice by the same player: nothing new
+                raise RulesError(f"{action.seat} scans {action.card.display}, but {seat} scanned it (rule 8)")
+        if len(self.scan[action.seat]) >= TRICKS_PER_DEAL:
+            raise RulesError(f"{action.seat} scans a seventh card, {action.card.display}; a hand has six (rule 8)")
+        self.scan[action.seat].append(action.card)
+        if self.scan_complete:
+            self._deal_after_scan(complete=True)
+        return Outcome()
+
+    def _deal_after_scan(self, complete: bool) -> None:
+        assert self.pending_trump is not None
+        deal = self.match.new_deal({s: list(c) for s, c in self.scan.items()} if complete else None)
+        deal.choose_trump(self.pending_trump, self.forehand)
+        if not complete:
+            for seat, cards in self.scan.items():
+                for card in cards:
+                    deal.show(seat, card)
+        self.deal = deal
+
+    def _playing_deal(self) -> Deal:
+        if self.phase is not TablePhase.PLAY or self.deal is None:
+            raise RulesError("no deal is being played now")
+        return self.deal
+
+    def _show(self, deal: Deal, action: ShowCard) -> Outcome:
+        seat, card = action.seat, action.card
+        deal.show(seat, card)  # raises (unchanged) when another seat holds it or it was played
+        if not card.is_matador:
+            return Outcome()
+        announcement = new_parts(deal, seat)
+        if announcement is None:
+            return Outcome()
+        if not deal.can_announce(seat):
+            return Outcome(too_late=announcement)
+        known = tuple(c for c in MATADORS if c in deal.known[seat])
+        try:
+            deal.announce(seat, announcement, shown=known)
+        except RulesError:  # cannot happen after a successful show; the show stands on its own
+            return Outcome()
+        return Outcome(announced=announcement)
+
+    def _finish_if_over(self) -> None:
+        if self.deal is not None and self.deal.is_over:
+            self.match.finish_deal()
+            self.started = False
+
+
+def claimable_team(deal: Deal) -> Team | None:
+    """The team that may claim now (21 or more points, rule 21); at most one can."""
+    points = deal.points()
+    for team in Team:
+        if points[team] >= 21:
+            return team
+    return None

@@ -1,0 +1,777 @@
+"""The table state machine: physical gestures in, an immutable :class:`TableState` and warnings out.
+
+It keeps two layers (docs/table.md):
+
+- the **zones**: what lies on each seat's zone, from every place and lift, never undone (a lifted card cannot be
+  un-lifted);
+- the **game**: logical actions (trumps named, a card shown, a card played, a claim...) folded into the rules
+  core's :class:`~tablepi.rules.slate.Match`. Undo drops the last action and folds the rest again.
+
+"Tap to show, lay to play": a card placed during the play is *tentative* (flagged at once if it would be
+illegal). It becomes a **show** if it is lifted within ``tap_window`` seconds, and a **play** as soon as an event
+arrives at or after ``placed + tap_window`` (a :class:`~tablepi.table.events.Tick` or anything else), or the next
+seat lays its card, or a card of the trick is swept. Only event times are used, so a replay is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tablepi.errors import IllegalPlay, RulesError
+from tablepi.rules.cards import Card
+from tablepi.rules.deal import Announcement, Deal, Fault, FaultCode
+from tablepi.rules.house import HouseRules, RevokePenalty
+from tablepi.rules.seats import Seat, Team
+from tablepi.rules.slate import Match
+from tablepi.table.events import Button, ButtonName, CardLifted, CardPlaced, ReaderState, ReaderStatus, TableEvent, Tick
+from tablepi.table.game import (
+    Action,
+    Announce,
+    Claim,
+    EndScan,
+    Game,
+    NameTrump,
+    NewMatch,
+    Outcome,
+    PlayCard,
+    Revanche,
+    ScanCard,
+    ShowCard,
+    StartDeal,
+    claimable_team,
+)
+from tablepi.table.state import (
+    Prompt,
+    TableConfig,
+    TablePhase,
+    TableState,
+    TrickView,
+    Zone,
+    ZoneCard,
+    ZoneCardStatus,
+)
+from tablepi.table.warnings import TableWarning, WarningCode
+
+_TWO_CARDS = "two_cards"
+
+
+@dataclass(slots=True)
+class _Card:
+    """A card lying on a zone (mutable inside the machine; exported as a frozen ZoneCard)."""
+
+    card: Card | None
+    uid: str
+    placed: float
+    order: int
+    status: ZoneCardStatus = ZoneCardStatus.STRAY
+    reason: str = ""
+    warnings: list[int] = field(default_factory=list)
+    tentative: tuple[TableWarning, ...] = ()
+
+    def matches(self, card: Card | None, uid: str) -> bool:
+        if card is not None and self.card is not None:
+            return self.card == card
+        return bool(uid) and self.uid == uid
+
+
+@dataclass(slots=True)
+class _Done:
+    """An action the game accepted, with the warnings it raised (dropped again if the action is undone)."""
+
+    action: Action
+    warnings: list[int] = field(default_factory=list)
+
+
+class Table:
+    """The referee. Feed it events with :meth:`apply`; read :attr:`state`.
+
+    >>> from tablepi.rules import Card, Seat
+    >>> table = Table(dealer=Seat.N)
+    >>> table.state.prompt.code, table.state.prompt.seat          # anticlockwise: W is forehand
+    ('name_trumps', <Seat.W: 'W'>)
+    >>> _ = table.apply(CardPlaced(0.0, Seat.W, Card.parse("AH")))
+    >>> table.state.trump
+    <Suit.HEARTS: 'H'>
+    """
+
+    def __init__(
+        self, rules: HouseRules | None = None, dealer: Seat = Seat.N, config: TableConfig | None = None
+    ) -> None:
+        self.rules = rules or HouseRules()
+        self.config = config or TableConfig()
+        self.first_dealer = dealer
+        self._game = Game(self.rules, dealer, self.config.hand_scan)
+        self._done: list[_Done] = []
+        self._zones: dict[Seat, list[_Card]] = {seat: [] for seat in Seat}
+        self._readers: dict[Seat, ReaderState] = dict.fromkeys(Seat, ReaderState.ONLINE)
+        self._reader_warnings: dict[Seat, list[int]] = {seat: [] for seat in Seat}
+        self._active: dict[int, TableWarning] = {}
+        self._log: dict[int, TableWarning] = {}
+        self._lifted: dict[Seat, tuple[Card, int]] = {}  # a played card lifted before its trick was complete
+        self._deck = self.config.deck
+        self._next_id = 0
+        self._order = 0
+        self._time = 0.0
+        self._events = 0
+        self._state: TableState | None = None
+
+    @classmethod
+    def replay(
+        cls,
+        events: Iterable[TableEvent],
+        rules: HouseRules | None = None,
+        dealer: Seat = Seat.N,
+        config: TableConfig | None = None,
+    ) -> Table:
+        """A table that has seen ``events``: state = replay(events)."""
+        table = cls(rules, dealer, config)
+        for event in events:
+            table.apply(event)
+        return table
+
+    # --- public reading ----------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> TableState:
+        if self._state is None:
+            self._state = self._build_state()
+        return self._state
+
+    @property
+    def matches(self) -> tuple[Match, ...]:
+        """Every match played at this table so far, the current one last (for records and reports)."""
+        return tuple(self._game.matches)
+
+    @property
+    def warning_log(self) -> tuple[TableWarning, ...]:
+        """Every warning raised so far, in order (acknowledged and resolved ones included, undone ones not)."""
+        return tuple(self._log.values())
+
+    def would_change(self, event: TableEvent) -> bool:
+        """Whether ``event`` changes the state. Only a :class:`Tick` may not: it matters when a tentative card's
+        tap window has run out. The journal skips ticks that change nothing."""
+        if not isinstance(event, Tick):
+            return True
+        window = self.config.tap_window
+        return any(card.placed + window <= event.time for _, card in self._pending())
+
+    # --- events ------------------------------------------------------------------------------------------------
+
+    def apply(self, event: TableEvent) -> TableState:
+        """Consume one event and return the new state. Never raises for anything that happens at a table."""
+        time = max(float(event.time), self._time)  # a clock that steps back is treated as standing still
+        self._time = time
+        self._events += 1
+        self._state = None
+        self._expire(time)
+        if isinstance(event, CardPlaced):
+            self._on_place(event, time)
+        elif isinstance(event, CardLifted):
+            self._on_lift(event, time)
+        elif isinstance(event, Button):
+            self._on_button(event)
+        elif isinstance(event, ReaderStatus):
+            self._on_reader(event)
+        elif not isinstance(event, Tick):
+            raise TypeError(f"not a table event: {event!r}")
+        return self.state
+
+    # --- timing: tentative cards -------------------------------------------------------------------------------
+
+    def _pending(self) -> list[tuple[Seat, _Card]]:
+        found = [(seat, c) for seat in Seat for c in self._zones[seat] if c.status is ZoneCardStatus.TENTATIVE]
+        found.sort(key=lambda item: item[1].order)
+        return found
+
+    def _expire(self, time: float) -> None:
+        """Every tentative card that has lain for the whole tap window is laid (played), oldest first."""
+        window = self.config.tap_window
+        for seat, card in self._pending():
+            if card.placed + window <= time:
+                self._lay(seat, card)
+
+    def _lay_for(self, seat: Seat, because_place: bool) -> None:
+        """A gesture that only makes sense if the player to move laid his tentative card: lay it now.
+
+        ``because_place``: ``seat`` placed a card; it settles the card of the seat before it ("the next seat's
+        card follows"). Otherwise a card of the current trick is being swept: the trick must be complete.
+        """
+        to_play = self._to_play()
+        if to_play is None or to_play is seat:
+            return
+        if because_place and self.rules.direction.next(to_play) is not seat:
+            return
+        for card in self._zones[to_play]:
+            if card.status is ZoneCardStatus.TENTATIVE:
+                self._lay(to_play, card)
+                return
+
+    def _lay(self, seat: Seat, zc: _Card) -> None:
+        """A tentative card stayed: it is a play, or a stray out-of-turn card."""
+        zc.tentative = ()
+        deal = self._game.deal
+        assert zc.card is not None
+        if self._game.phase is not TablePhase.PLAY or deal is None:
+            zc.status = ZoneCardStatus.STRAY
+            return
+        card = zc.card
+        if card in deal.played:
+            zc.status = ZoneCardStatus.STRAY
+            zc.warnings.append(self._warn_already_played(seat, card, deal))
+            return
+        to_play = deal.to_play
+        if to_play is not seat:
+            zc.status = ZoneCardStatus.STRAY
+            zc.warnings.append(self._warn_out_of_turn(seat, card, to_play))
+            return
+        trick_before = len(deal.completed_tricks)
+        try:
+            self._do(PlayCard(seat, card))
+        except RulesError as err:  # IllegalPlay: not in the scanned hand
+            zc.status = ZoneCardStatus.STRAY
+            zc.warnings.append(
+                self._warn(WarningCode.ILLEGAL_PLAY, None, seat, str(err), (("card", str(card)),))
+            )
+            return
+        zc.status = ZoneCardStatus.PLAYED
+        if len(deal.completed_tricks) > trick_before:
+            self._trick_closed()
+
+    def _trick_closed(self) -> None:
+        """The fourth card closed the trick: a card lifted early no longer needs to come back."""
+        for _, wid in self._lifted.values():
+            self._resolve(wid)
+        self._lifted.clear()
+
+    # --- places and lifts --------------------------------------------------------------------------------------
+
+    def _on_place(self, event: CardPlaced, time: float) -> None:
+        seat = event.seat
+        self._lay_for(seat, because_place=True)
+        zc = _Card(event.card, event.uid, time, self._tick_order())
+        zone = self._zones[seat]
+        if event.card is None:
+            zc.warnings.append(
+                self._warn(
+                    WarningCode.UNKNOWN_TAG, 3, seat,
+                    f"A tag that is not a card of the deck lies on {seat}'s zone ({event.uid or 'no uid'})",
+                    (("uid", event.uid), ("reason", "unknown")),
+                )
+            )
+            zone.append(zc)
+            return
+        if event.deck:
+            if self._deck is None:
+                self._deck = event.deck
+            elif event.deck != self._deck:
+                zc.warnings.append(
+                    self._warn(
+                        WarningCode.UNKNOWN_TAG, 3, seat,
+                        f"{event.card.display} on {seat}'s zone belongs to deck {event.deck!r}, "
+                        f"not to the deck in play {self._deck!r}",
+                        (("uid", event.uid), ("card", str(event.card)), ("deck", event.deck),
+                         ("reason", "other_deck")),
+                    )
+                )
+                zone.append(zc)
+                return
+        if zone:
+            zc.reason = _TWO_CARDS
+            zc.warnings.append(
+                self._warn(
+                    WarningCode.TWO_CARDS_ON_ZONE, None, seat,
+                    f"Two cards lie on {seat}'s zone: take {event.card.display} off (one card per zone)",
+                    (("card", str(event.card)),),
+                )
+            )
+            zone.append(zc)
+            return
+        self._place_card(seat, zc)
+
+    def _place_card(self, seat: Seat, zc: _Card) -> None:
+        """A known card of the deck arrives on an otherwise clear zone: what it means depends on the phase."""
+        assert zc.card is not None
+        card = zc.card
+        self._zones[seat].append(zc)
+        phase = self._game.phase
+        if phase is TablePhase.DEAL_OVER and seat is self._game.forehand:
+            self._do(StartDeal())  # the next forehand names trumps: the new deal has begun (rule 22)
+            for other in Seat:
+                for lying in self._zones[other]:
+                    if lying is not zc:
+                        lying.status = ZoneCardStatus.SHOWN
+            phase = self._game.phase
+        if phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
+            zc.status = ZoneCardStatus.SHOWN  # cards being gathered: nothing to referee
+            return
+        if phase is TablePhase.TRUMPS:
+            forehand = self._game.forehand
+            if seat is forehand:
+                self._do(NameTrump(seat, card.suit, card))  # rule 9: the printed suit (♠Q names spades)
+                zc.status = ZoneCardStatus.SHOWN
+            else:
+                zc.warnings.append(
+                    self._warn(
+                        WarningCode.OUT_OF_TURN, 9, seat,
+                        f"{seat} lays {card.display}, but forehand {forehand} names trumps first (rule 9)",
+                        (("card", str(card)), ("expected", forehand.value)),
+                    )
+                )
+            return
+        if phase is TablePhase.HAND_SCAN:
+            self._scan(seat, zc)
+            return
+        deal = self._game.deal
+        assert deal is not None
+        if card in deal.played:
+            lifted = self._lifted.get(seat)
+            if lifted is not None and lifted[0] == card:
+                zc.status = ZoneCardStatus.PLAYED  # put back where it belongs
+                self._resolve(lifted[1])
+                del self._lifted[seat]
+                return
+            zc.warnings.append(self._warn_already_played(seat, card, deal))
+            return
+        zc.status = ZoneCardStatus.TENTATIVE
+        zc.tentative = self._tentative_warnings(seat, card, deal)
+
+    def _scan(self, seat: Seat, zc: _Card) -> None:
+        assert zc.card is not None
+        zc.status = ZoneCardStatus.SHOWN
+        try:
+            self._do(ScanCard(seat, zc.card))
+        except RulesError as err:
+            code = WarningCode.TOO_MANY_CARDS if "seventh" in str(err) else WarningCode.CARD_IN_TWO_HANDS
+            self._warn(code, 8, seat, str(err), (("card", str(zc.card)),))
+
+    def _tentative_warnings(self, seat: Seat, card: Card, deal: Deal) -> tuple[TableWarning, ...]:
+        """What would be wrong if this card stays: shown at once, withdrawn if it turns out to be a show."""
+        to_play = deal.to_play
+        if to_play is not seat:
+            if card.is_matador and deal.can_announce(seat):
+                return ()  # most likely a matador shown for an announcement
+            return (self._make(WarningCode.OUT_OF_TURN, 12, seat, self._out_of_turn_text(seat, card, to_play),
+                               (("card", str(card)), ("expected", _seat_text(to_play))), tentative=True),)
+        trial = deal.copy()
+        try:
+            faults = trial.play(seat, card, check=False)
+        except IllegalPlay as err:
+            return (self._make(WarningCode.ILLEGAL_PLAY, None, seat, str(err), (("card", str(card)),),
+                               tentative=True),)
+        return tuple(self._fault_warning(fault, tentative=True) for fault in faults)
+
+    def _on_lift(self, event: CardLifted, time: float) -> None:
+        seat = event.seat
+        zone = self._zones[seat]
+        zc = next((c for c in zone if c.matches(event.card, event.uid)), None)
+        if zc is None:
+            return  # not known to lie there (a reader repeating itself): nothing to do
+        if zc.status is ZoneCardStatus.PLAYED and self._in_current_trick(seat, zc.card):
+            self._lay_for(seat, because_place=False)  # sweeping: the fourth card, if tentative, was laid
+        zone.remove(zc)
+        for wid in zc.warnings:
+            self._resolve(wid)
+        if zc.status is ZoneCardStatus.TENTATIVE:
+            self._show(seat, zc)
+        elif zc.status is ZoneCardStatus.PLAYED and self._in_current_trick(seat, zc.card):
+            assert zc.card is not None
+            wid = self._warn(
+                WarningCode.LIFTED_EARLY, None, seat,
+                f"{seat} lifted {zc.card.display} before the trick was complete: put it back",
+                (("card", str(zc.card)),),
+            )
+            self._lifted[seat] = (zc.card, wid)
+        if len(zone) == 1 and zone[0].reason == _TWO_CARDS:
+            rest = zone.pop()
+            for wid in rest.warnings:
+                self._resolve(wid)
+            fresh = _Card(rest.card, rest.uid, time, self._tick_order())
+            self._place_card(seat, fresh)  # the card that was second is alone now: as if just placed
+
+    def _in_current_trick(self, seat: Seat, card: Card | None) -> bool:
+        deal = self._game.deal
+        if deal is None or card is None or not self._game.started:
+            return False
+        trick = deal.current_trick
+        return trick is not None and trick.card_of(seat) == card
+
+    def _show(self, seat: Seat, zc: _Card) -> None:
+        """A tap: the card was shown, not played. Matadors shown before one's first card announce (rule 10)."""
+        assert zc.card is not None
+        card = zc.card
+        deal = self._game.deal
+        if self._game.phase is not TablePhase.PLAY or deal is None:
+            return
+        holder = _holder(deal, card)
+        if holder is not None and holder is not seat:
+            code = WarningCode.QUEEN_SHOWN_BY_OTHER_SEAT if card.is_matador else WarningCode.CARD_IN_TWO_HANDS
+            rule = 11 if card.is_matador else 8
+            self._warn(code, rule, seat, f"{seat} shows {card.display}, which {holder} showed or holds (rule {rule})",
+                       (("card", str(card)), ("holder", holder.value)))
+            return
+        try:
+            self._do(ShowCard(seat, card))
+        except RulesError as err:
+            self._warn(WarningCode.CARD_ALREADY_PLAYED, 3, seat, str(err), (("card", str(card)),))
+
+    # --- buttons and readers -----------------------------------------------------------------------------------
+
+    def _on_button(self, event: Button) -> None:
+        name = event.name
+        game = self._game
+        if name is ButtonName.UNDO:
+            self._undo()
+        elif name is ButtonName.CONFIRM:
+            self._confirm()
+        elif name.suit is not None:
+            if game.phase is not TablePhase.TRUMPS:
+                self._not_now(event, "trumps are named once, by forehand, at the start of the deal (rule 9)")
+                return
+            self._do(NameTrump(game.forehand, name.suit))
+        elif name.announcement is not None:
+            self._announce_by_touch(event)
+        elif name is ButtonName.CLAIM:
+            self._claim(event)
+        elif name is ButtonName.NEW_MATCH:
+            self._do(NewMatch(event.seat or game.match.dealer))
+            self._lifted.clear()
+        elif name is ButtonName.REVANCHE:
+            try:
+                self._do(Revanche())
+            except RulesError as err:
+                self._not_now(event, str(err))
+
+    def _confirm(self) -> None:
+        """Confirm acknowledges the warnings on screen; with none, it moves the table on where it waits."""
+        if self._active:
+            self._active.clear()
+            return
+        phase = self._game.phase
+        try:
+            if phase is TablePhase.HAND_SCAN:
+                self._do(EndScan())
+            elif phase is TablePhase.DEAL_OVER:
+                self._do(StartDeal())
+        except RulesError:  # pragma: no cover - the phase was checked
+            pass
+
+    def _announce_by_touch(self, event: Button) -> None:
+        announcement = event.name.announcement
+        assert announcement is not None
+        deal = self._game.deal
+        if self._game.phase is not TablePhase.PLAY or deal is None:
+            self._not_now(event, f"{announcement.label} is announced after trumps are named (rule 10)")
+            return
+        seat = event.seat
+        if seat is None:
+            to_play = deal.to_play
+            seat = to_play if to_play is not None and deal.can_announce(to_play) else None
+        if seat is None:
+            self._not_now(event, f"who announces {announcement.label}? Touch the announcer's seat (rule 10)")
+            return
+        if not deal.can_announce(seat):
+            self._warn(
+                WarningCode.ANNOUNCEMENT_TOO_LATE, 10, seat,
+                f"{seat} announces {announcement.label} too late: only before his first card (rule 10)",
+                (("announcement", announcement.value),),
+            )
+            return
+        try:
+            self._do(Announce(seat, announcement))
+        except RulesError as err:
+            self._warn(WarningCode.ANNOUNCEMENT_WITHOUT_CARDS, 11, seat, str(err),
+                       (("announcement", announcement.value),))
+
+    def _claim(self, event: Button) -> None:
+        deal = self._game.deal
+        if self._game.phase is not TablePhase.PLAY or deal is None:
+            self._not_now(event, "a claim is possible only while tricks are being played (rule 21)")
+            return
+        team = event.seat.team if event.seat is not None else claimable_team(deal)
+        if team is None:
+            points = deal.points()
+            self._warn(
+                WarningCode.CLAIM_REFUSED, 21, None,
+                f"no team can claim: NS have {points[Team.NS]}, EW {points[Team.EW]}; a claim needs 21 (rule 21)",
+                (("ns", str(points[Team.NS])), ("ew", str(points[Team.EW]))),
+            )
+            return
+        try:
+            self._do(Claim(team))
+        except RulesError as err:
+            self._warn(WarningCode.CLAIM_REFUSED, 21, event.seat, str(err), (("team", team.value),))
+
+    def _not_now(self, event: Button, why: str) -> None:
+        self._warn(WarningCode.NOT_NOW, None, event.seat, f"{event.name.value}: {why}",
+                   (("button", event.name.value),))
+
+    def _on_reader(self, event: ReaderStatus) -> None:
+        seat = event.seat
+        self._readers[seat] = event.state
+        for wid in self._reader_warnings[seat]:
+            self._resolve(wid)
+        self._reader_warnings[seat] = []
+        detail = f" ({event.detail})" if event.detail else ""
+        if event.state in (ReaderState.OFFLINE, ReaderState.FAULT):
+            wid = self._warn(
+                WarningCode.READER_OFFLINE, None, seat,
+                f"The reader of {seat}'s zone is {event.state.value}{detail}: use the touch screen or check it",
+                (("state", event.state.value), ("detail", event.detail)),
+            )
+            self._reader_warnings[seat].append(wid)
+        elif event.state is ReaderState.MULTI:
+            wid = self._warn(
+                WarningCode.TWO_CARDS_ON_ZONE, None, seat,
+                f"Two cards lie on {seat}'s zone{detail}: one card per zone",
+                (("detail", event.detail),),
+            )
+            self._reader_warnings[seat].append(wid)
+
+    # --- actions and undo --------------------------------------------------------------------------------------
+
+    def _do(self, action: Action) -> Outcome:
+        """Apply an action to the game and remember it for undo. RulesError propagates (nothing changed)."""
+        outcome = self._game.apply(action)
+        done = _Done(action)
+        self._done.append(done)
+        for fault in outcome.faults:
+            done.warnings.append(self._add(self._fault_warning(fault)))
+        if outcome.too_late is not None and isinstance(action, ShowCard):
+            done.warnings.append(
+                self._warn(
+                    WarningCode.ANNOUNCEMENT_TOO_LATE, 10, action.seat,
+                    f"{action.seat} shows {outcome.too_late.label} after his first card: it does not count (rule 10)",
+                    (("announcement", outcome.too_late.value),),
+                )
+            )
+        if isinstance(action, StartDeal | NewMatch | Revanche):
+            self._lifted.clear()
+        return outcome
+
+    def _undo(self) -> None:
+        """Drop the last action and rebuild the game from the others; the zones stay as they physically are."""
+        for seat, card in self._pending():
+            self._lay(seat, card)
+        if not self._done:
+            return
+        done = self._done.pop()
+        for wid in done.warnings:
+            self._active.pop(wid, None)
+            self._log.pop(wid, None)
+        self._game = Game.replay(self.rules, self.first_dealer, self.config.hand_scan, (d.action for d in self._done))
+        action = done.action
+        if isinstance(action, PlayCard):
+            for zc in self._zones[action.seat]:
+                if zc.card == action.card and zc.status is ZoneCardStatus.PLAYED:
+                    zc.status = ZoneCardStatus.STRAY  # no longer played: to be lifted
+            lifted = self._lifted.get(action.seat)
+            if lifted is not None and lifted[0] == action.card:
+                self._resolve(lifted[1])
+                del self._lifted[action.seat]
+
+    # --- warnings ----------------------------------------------------------------------------------------------
+
+    def _make(
+        self,
+        code: WarningCode,
+        rule: int | None,
+        seat: Seat | None,
+        message: str,
+        params: tuple[tuple[str, str], ...] = (),
+        *,
+        trick: int | None = None,
+        tentative: bool = False,
+    ) -> TableWarning:
+        deal = self._game.deal
+        if trick is None and deal is not None and self._game.started and deal.trump is not None:
+            trick = deal.trick_number
+        return TableWarning(code, rule, seat, trick, message, params, self._game.deal_number, tentative)
+
+    def _warn(
+        self,
+        code: WarningCode,
+        rule: int | None,
+        seat: Seat | None,
+        message: str,
+        params: tuple[tuple[str, str], ...] = (),
+    ) -> int:
+        return self._add(self._make(code, rule, seat, message, params))
+
+    def _add(self, warning: TableWarning) -> int:
+        wid = self._next_id
+        self._next_id += 1
+        self._active[wid] = warning
+        self._log[wid] = warning
+        return wid
+
+    def _resolve(self, wid: int) -> None:
+        self._active.pop(wid, None)
+
+    def _fault_warning(self, fault: Fault, tentative: bool = False) -> TableWarning:
+        params: list[tuple[str, str]] = [("card", str(fault.card))]
+        if fault.proof is not None:
+            params.append(("proof", str(fault.proof)))
+        message = fault.message
+        if fault.code is FaultCode.REVOKE:
+            code = WarningCode.REVOKE
+            if self.rules.revoke_penalty is RevokePenalty.LOSE_DEAL:
+                message += f"; {fault.seat.team} lose the deal"
+                params.append(("penalty", "lose_deal"))
+        else:
+            code = WarningCode.QUEEN_SHOWN_BY_OTHER_SEAT
+        return self._make(code, fault.rule, fault.seat, message, tuple(params), trick=fault.trick,
+                          tentative=tentative)
+
+    def _warn_out_of_turn(self, seat: Seat, card: Card, to_play: Seat | None) -> int:
+        return self._warn(WarningCode.OUT_OF_TURN, 12, seat, self._out_of_turn_text(seat, card, to_play),
+                          (("card", str(card)), ("expected", _seat_text(to_play))))
+
+    def _out_of_turn_text(self, seat: Seat, card: Card, to_play: Seat | None) -> str:
+        if to_play is None:
+            return f"{seat} lays {card.display}, but no card is to be played now: take it back"
+        return f"{seat} lays {card.display} out of turn: {to_play} is to play (rule 12)"
+
+    def _warn_already_played(self, seat: Seat, card: Card, deal: Deal) -> int:
+        return self._warn(
+            WarningCode.CARD_ALREADY_PLAYED, 3, seat,
+            f"{card.display} on {seat}'s zone was already played in this deal (a misread, or a second deck)",
+            (("card", str(card)),),
+        )
+
+    # --- helpers -----------------------------------------------------------------------------------------------
+
+    def _tick_order(self) -> int:
+        self._order += 1
+        return self._order
+
+    def _to_play(self) -> Seat | None:
+        deal = self._game.deal
+        if self._game.phase is not TablePhase.PLAY or deal is None:
+            return None
+        return deal.to_play
+
+    # --- the snapshot ------------------------------------------------------------------------------------------
+
+    def _build_state(self) -> TableState:
+        game = self._game
+        deal = game.deal
+        match = game.match
+        phase = game.phase
+        if deal is not None:
+            dealer, forehand = deal.dealer, deal.forehand
+        else:
+            dealer, forehand = game.dealer, game.forehand
+        tricks: tuple[TrickView, ...] = ()
+        announcements: tuple[tuple[Seat, Announcement], ...] = ()
+        points = {Team.NS: 0, Team.EW: 0}
+        won = {Team.NS: 0, Team.EW: 0}
+        shown: list[tuple[Seat, tuple[Card, ...]]] = []
+        trump = game.pending_trump
+        to_play = None
+        trick_number = 1
+        if deal is not None:
+            tricks = tuple(
+                TrickView(i + 1, t.leader, tuple((p.seat, p.card) for p in t.plays), t.winner, t.points)
+                for i, t in enumerate(deal.tricks)
+            )
+            announcements = tuple(deal.announcements)
+            points = deal.points()
+            won = deal.tricks_won()
+            shown = [(seat, tuple(sorted(deal.known[seat], key=lambda c: c.index))) for seat in Seat]
+            trump = deal.trump
+            to_play = deal.to_play if phase is TablePhase.PLAY else None
+            trick_number = deal.trick_number
+        zones = tuple(
+            Zone(
+                seat,
+                tuple(ZoneCard(c.card, c.uid, c.status, c.placed) for c in self._zones[seat]),
+                self._readers[seat],
+            )
+            for seat in Seat
+        )
+        warnings = list(self._active.values())
+        for _, card in self._pending():
+            warnings.extend(card.tentative)
+        history = tuple(match.slate.history)
+        return TableState(
+            time=self._time,
+            events=self._events,
+            phase=phase,
+            prompt=self._prompt(phase),
+            match_number=len(game.matches),
+            deal_number=game.deal_number,
+            dealer=dealer,
+            forehand=forehand,
+            trump=trump,
+            to_play=to_play,
+            trick_number=trick_number,
+            tricks=tricks,
+            announcements=announcements,
+            shown=tuple(shown),
+            scanned=tuple((seat, len(game.scan.get(seat, ()))) for seat in Seat),
+            points=tuple(points.items()),
+            tricks_won=tuple(won.items()),
+            zones=zones,
+            warnings=tuple(warnings),
+            open_lines=tuple((team, match.slate.open_lines(team)) for team in Team),
+            lines=tuple((team, match.slate.lines(team)) for team in Team),
+            slate=history,
+            last_result=history[-1].result if history else None,
+            match_winner=match.winner,
+            can_undo=bool(self._done),
+            config=self.config,
+        )
+
+    def _prompt(self, phase: TablePhase) -> Prompt:
+        """The one gesture the table waits for, most urgent first (docs/table.md)."""
+        game = self._game
+        for seat in Seat:
+            for zc in self._zones[seat]:
+                if zc.status is ZoneCardStatus.STRAY:
+                    what = str(zc.card) if zc.card is not None else zc.uid
+                    return Prompt("lift_card", seat, (("card", what),))
+        for seat, (card, _) in self._lifted.items():
+            return Prompt("put_back", seat, (("card", str(card)),))
+        lying = any(c.status is not ZoneCardStatus.TENTATIVE for seat in Seat for c in self._zones[seat])
+        if phase is TablePhase.TRUMPS:
+            return Prompt("name_trumps", game.forehand)
+        if phase is TablePhase.HAND_SCAN:
+            for seat in self.rules.direction.order_from(game.forehand):
+                count = len(game.scan[seat])
+                if count < 6:
+                    return Prompt("scan_hand", seat, (("count", str(count)),))
+        if phase is TablePhase.MATCH_OVER:
+            winner = game.match.winner
+            return Prompt("match_over", None, (("winner", winner.value if winner else ""),))
+        deal = game.deal
+        last_winner = deal.tricks[-1].winner if deal is not None and deal.tricks else None
+        if phase is TablePhase.DEAL_OVER:
+            if lying:
+                return Prompt("sweep", last_winner)
+            return Prompt("next_deal", game.dealer, (("forehand", game.forehand.value),))
+        assert deal is not None
+        to_play = deal.to_play
+        assert to_play is not None
+        trick = deal.current_trick
+        blocking = [c for c in self._zones[to_play] if c.status is not ZoneCardStatus.TENTATIVE]
+        if trick is None and blocking:
+            if deal.tricks:
+                return Prompt("sweep", to_play, (("trick", str(len(deal.tricks))),))
+            return Prompt("lift_card", to_play, (("card", str(blocking[0].card)),))
+        lead = "yes" if trick is None else "no"
+        return Prompt("play", to_play, (("trick", str(deal.trick_number)), ("lead", lead)))
+
+
+def _holder(deal: Deal, card: Card) -> Seat | None:
+    """Who is known to hold ``card``: from the scanned hands, or from what was shown."""
+    if deal.hands is not None:
+        for seat, cards in deal.hands.items():
+            if card in cards:
+                return seat
+        return None
+    return deal.seen_by.get(card)
+
+
+def _seat_text(seat: Seat | None) -> str:
+    return "" if seat is None else seat.value

@@ -1,0 +1,163 @@
+"""Scripted players: whole matches as table events, the way hands and zones would produce them.
+
+Used to write example records, to drive the crash test and the benchmark, and by the app's demo mode. The players
+are simple (a random legal card; Matt announced when held, trumps named from the first three cards) but the
+gestures are real: taps to name trumps and to announce, lays that stay, sweeps after each trick, with times.
+With ``mistakes`` they also misbehave now and then (a card laid out of turn and taken back, a phone on a zone, a
+card lifted too early and put back, a wrong card undone), so the records exercise the warnings.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from tablepi.rules.cards import DECK, MATT, Card, Suit
+from tablepi.rules.deal import TRICKS_PER_DEAL, Announcement, Deal
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat
+from tablepi.rules.slate import Match
+from tablepi.table.events import Button, ButtonName, CardLifted, CardPlaced, TableEvent, Tick
+from tablepi.table.state import TableConfig
+
+PHONE_UID = "04DEADBEEF0042"
+
+
+@dataclass(slots=True)
+class _Clock:
+    now: float = 0.0
+
+    def step(self, seconds: float) -> float:
+        self.now = round(self.now + seconds, 3)
+        return self.now
+
+
+@dataclass(slots=True)
+class Script:
+    """A simulated match: the events, and what the rules core says came of it (for checking the table)."""
+
+    rules: HouseRules
+    dealer: Seat
+    config: TableConfig
+    events: list[TableEvent] = field(default_factory=list)
+    match: Match | None = None
+    deals: int = 0
+
+
+def simulate_match(
+    seed: int,
+    rules: HouseRules | None = None,
+    dealer: Seat = Seat.N,
+    config: TableConfig | None = None,
+    mistakes: bool = False,
+    claims: bool = True,
+) -> Script:
+    """Play one whole match with scripted players and return its events."""
+    rules = rules or HouseRules()
+    config = config or TableConfig()
+    rng = random.Random(seed)
+    clock = _Clock()
+    script = Script(rules, dealer, config)
+    out = script.events
+    match = Match(rules, dealer)
+    lay = config.tap_window * 0.6  # between two players' cards: the next card settles the previous one
+    while not match.is_over:
+        cards = list(DECK)
+        rng.shuffle(cards)
+        deal_dealer = match.dealer
+        forehand = rules.direction.next(deal_dealer)
+        order = rules.direction.order_from(forehand)
+        hands = {seat: cards[i * 6 : i * 6 + 6] for i, seat in enumerate(order)}
+        deal = match.new_deal(hands if config.hand_scan else None)
+        # Rule 9: forehand names trumps from his first three cards, by tapping one of that suit.
+        first = hands[forehand][:3]
+        suit = max(Suit, key=lambda s: sum(1 for c in first if c.suit is s))
+        trump_card = next(c for c in first if c.suit is suit)
+        out.append(CardPlaced(clock.step(2.0), forehand, trump_card))
+        out.append(CardLifted(clock.step(0.3), forehand, trump_card))
+        deal.choose_trump(suit, forehand)
+        known = Deal(deal_dealer, rules, hands)  # the simulator's own full view, to choose legal cards
+        known.choose_trump(suit, forehand)
+        if config.hand_scan:
+            for seat in order:
+                for card in hands[seat]:
+                    out.append(CardPlaced(clock.step(0.4), seat, card))
+                    out.append(CardLifted(clock.step(0.2), seat, card))
+        if mistakes and rng.random() < 0.3:
+            victim = rng.choice(list(Seat))
+            out.append(CardPlaced(clock.step(0.5), victim, None, PHONE_UID))
+            out.append(CardLifted(clock.step(1.5), victim, None, PHONE_UID))
+            out.append(Button(clock.step(0.5), ButtonName.CONFIRM))
+        clock.step(1.0)
+        while not deal.is_over:
+            to_play = deal.to_play
+            assert to_play is not None
+            seat = to_play
+            # Announcements (rule 10): a player holding ♠Q taps it before his first card.
+            if deal.can_announce(seat) and MATT in hands[seat] and not deal.announcements and rng.random() < 0.5:
+                out.append(CardPlaced(clock.step(0.4), seat, MATT))
+                out.append(CardLifted(clock.step(0.3), seat, MATT))
+                deal.announce(seat, Announcement.MATT, shown=(MATT,))
+                known.announce(seat, Announcement.MATT, shown=(MATT,))
+            card = rng.choice(known.legal_plays(seat))
+            if mistakes and deal.current_trick is not None and rng.random() < 0.05:
+                _out_of_turn(out, clock, rules, deal, seat, hands, rng, lay)
+            if mistakes and rng.random() < 0.03:
+                _undone_play(out, clock, seat, card, known, lay)
+            out.append(CardPlaced(clock.step(lay), seat, card))
+            deal.play(seat, card, check=False)
+            known.play(seat, card, check=False)
+            hands[seat].remove(card)
+            trick = deal.tricks[-1]
+            if mistakes and not trick.complete and len(trick.plays) >= 2 and rng.random() < 0.04:
+                early = trick.plays[0]
+                out.append(CardLifted(clock.step(lay), early.seat, early.card))
+                out.append(CardPlaced(clock.step(0.8), early.seat, early.card))
+            if trick.complete:
+                clock.step(config.tap_window + 0.5)
+                out.append(Tick(clock.now))
+                for play in trick.plays:
+                    out.append(CardLifted(clock.step(0.1), play.seat, play.card))
+                done = len(deal.completed_tricks)
+                if claims and rules.claims and done < TRICKS_PER_DEAL and not deal.is_over:
+                    points = deal.points()
+                    for team, score in points.items():
+                        if score >= 21 and rng.random() < 0.5:
+                            out.append(Button(clock.step(1.0), ButtonName.CLAIM, team.seats[0]))
+                            deal.claim(team)
+                            break
+                clock.step(0.5)
+        match.finish_deal()
+        script.deals += 1
+        clock.step(3.0)
+    script.match = match
+    return script
+
+
+def _out_of_turn(
+    out: list[TableEvent], clock: _Clock, rules: HouseRules, deal: Deal, seat: Seat,
+    hands: dict[Seat, list[Card]], rng: random.Random, lay: float,
+) -> None:
+    """A player further round lays a card too soon, sees the warning and takes it back."""
+    other = rules.direction.next(seat)
+    trick = deal.current_trick
+    if trick is None or trick.card_of(other) is not None or not hands[other]:
+        return
+    card = rng.choice(hands[other])
+    out.append(CardPlaced(clock.step(lay), other, card))
+    out.append(CardLifted(clock.step(2.0), other, card))
+    out.append(Button(clock.step(0.5), ButtonName.CONFIRM))
+
+
+def _undone_play(
+    out: list[TableEvent], clock: _Clock, seat: Seat, card: Card, known: Deal, lay: float
+) -> None:
+    """A player lays the wrong card, presses undo, takes it back and lays another (the right one follows)."""
+    legal = known.legal_plays(seat)
+    wrong = next((c for c in legal if c != card), None)
+    if wrong is None:
+        return
+    out.append(CardPlaced(clock.step(lay), seat, wrong))
+    out.append(Tick(clock.step(1.5)))
+    out.append(Button(clock.step(0.5), ButtonName.UNDO))
+    out.append(CardLifted(clock.step(0.5), seat, wrong))
