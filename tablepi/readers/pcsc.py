@@ -90,8 +90,10 @@ class PcscReader(Reader):
         else:
             raise ConfigError(f"pcsc reader option 'readers' must list a reader name per zone, not {readers!r}")
         patterns: list[str | None] = [None] * zones
-        for zone, pattern in pairs:
-            if not isinstance(zone, int) or not 0 <= zone < zones:
+        for key, pattern in pairs:
+            # TOML tables have string keys: { 0 = "ACR122U" } arrives as {"0": "ACR122U"}.
+            zone = int(key) if isinstance(key, str) and key.isdigit() else key
+            if not isinstance(zone, int) or isinstance(zone, bool) or not 0 <= zone < zones:
                 raise ConfigError(f"pcsc reader option 'readers': zone {zone!r} is not in 0..{zones - 1}")
             if not isinstance(pattern, str) or not pattern:
                 raise ConfigError(f"pcsc reader option 'readers': zone {zone} needs a reader name, not {pattern!r}")

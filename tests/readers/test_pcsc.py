@@ -167,6 +167,7 @@ def test_close_wakes_a_blocked_wait(pcscd: Pcscd) -> None:
     [
         (["ACR122", "ACR122 01", "c", "d"], "same reader"),
         ({5: "x"}, "not in 0..3"),
+        ({"0": "a", "zone1": "b"}, "not in 0..3"),
         ("ACR122", "must list"),
         (["a", "", "c", "d"], "needs a reader name"),
     ],
