@@ -263,10 +263,11 @@ def record_lines(header: RecordHeader, events: Iterable[TableEvent]) -> Iterator
 
 def write_record(out: TextIO, header: RecordHeader, events: Iterable[TableEvent]) -> int:
     """Write a record; returns the number of events written."""
-    count = -1
-    for count, line in enumerate(record_lines(header, events)):
+    lines = 0
+    for line in record_lines(header, events):
         out.write(line + "\n")
-    return count
+        lines += 1
+    return lines - 1
 
 
 def _text(value: object, key: str, where: str) -> str:

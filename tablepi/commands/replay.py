@@ -1,0 +1,135 @@
+"""``tablepi replay RECORD.jsonl [--json]``: play a game record back and print what the table made of it.
+
+Per deal: dealer, forehand, trumps, announcements, each trick's cards and winner, points per team, the result,
+Kapo, the stake and the slate after the deal; then every warning. ``--json`` prints the same as one JSON object
+(keys ``deals``, ``warnings``, ``match``) for tools and bug reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from tablepi.record import load_record
+from tablepi.rules.deal import Deal
+from tablepi.rules.seats import Team
+from tablepi.rules.slate import Match, SlateEntry
+from tablepi.table.machine import Table
+
+HELP = "replay a game record and print each deal, the slate and every warning"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", help="the game record (JSON Lines, docs/records.md)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def replay_report(table: Table) -> dict[str, Any]:
+    """Everything the record led to, as plain values (the ``--json`` output)."""
+    deals: list[dict[str, Any]] = []
+    for match_number, match in enumerate(table.matches, start=1):
+        for deal, entry in zip(match.deals, match.slate.history, strict=False):
+            deals.append(_deal_report(match_number, match, deal, entry))
+    current = table.matches[-1]
+    state = table.state
+    return {
+        "deals": deals,
+        "warnings": [w.to_json() for w in table.warning_log],
+        "match": {
+            "number": len(table.matches),
+            "deals": len(current.slate.history),
+            "open_lines": {team.value: current.slate.open_lines(team) for team in Team},
+            "winner": None if current.winner is None else current.winner.value,
+            "phase": state.phase.value,
+            "prompt": {
+                "code": state.prompt.code,
+                "seat": None if state.prompt.seat is None else state.prompt.seat.value,
+            },
+        },
+    }
+
+
+def _deal_report(match_number: int, match: Match, deal: Deal, entry: SlateEntry) -> dict[str, Any]:
+    result = entry.result
+    history = match.slate.history[: entry.number]
+    open_after = {team.value: match.rules.start_lines for team in Team}
+    for past in history:
+        for team in Team:
+            open_after[team.value] += past.added[team] - past.struck[team]
+    return {
+        "match": match_number,
+        "number": entry.number,
+        "dealer": deal.dealer.value,
+        "forehand": deal.forehand.value,
+        "trump": None if deal.trump is None else deal.trump.value,
+        "announcements": [{"seat": seat.value, "announcement": a.value} for seat, a in deal.announcements],
+        "tricks": [
+            {
+                "leader": trick.leader.value,
+                "cards": {play.seat.value: str(play.card) for play in trick.plays},
+                "order": [str(play) for play in trick.plays],
+                "winner": None if trick.winner is None else trick.winner.value,
+                "points": trick.points,
+            }
+            for trick in deal.tricks
+        ],
+        "points": {team.value: result.points[team] for team in Team},
+        "winner": None if result.winner is None else result.winner.value,
+        "claimed_by": None if result.claimed_by is None else result.claimed_by.value,
+        "revoke_by": None if result.revoke_by is None else result.revoke_by.value,
+        "kapo": result.kapo,
+        "stake": entry.stake,
+        "result": result.describe(),
+        "struck": {team.value: entry.struck[team] for team in Team},
+        "added": {team.value: entry.added[team] for team in Team},
+        "slate": open_after,
+    }
+
+
+def format_text(report: dict[str, Any]) -> str:
+    """The report as lines a person reads."""
+    out: list[str] = []
+    for deal in report["deals"]:
+        out.append(
+            f"Match {deal['match']}, deal {deal['number']}: dealer {deal['dealer']}, forehand {deal['forehand']}, "
+            f"trumps {deal['trump']}"
+        )
+        for item in deal["announcements"]:
+            out.append(f"  {item['seat']} announces {item['announcement']}")
+        for number, trick in enumerate(deal["tricks"], start=1):
+            cards = " ".join(trick["order"])
+            out.append(f"  trick {number}: {cards} -> {trick['winner']} ({trick['points']} points)")
+        points = deal["points"]
+        out.append(f"  points NS {points['NS']} EW {points['EW']}; {deal['result']}")
+        out.append(f"  kapo: {'yes' if deal['kapo'] else 'no'}, stake {deal['stake']}")
+        slate = deal["slate"]
+        out.append(f"  slate: NS {slate['NS']} open, EW {slate['EW']} open")
+    if report["warnings"]:
+        out.append("Warnings:")
+        for w in report["warnings"]:
+            rule = f"rule {w['rule']}" if w["rule"] is not None else "protocol"
+            where = f"deal {w['deal']}" + (f" trick {w['trick']}" if w["trick"] is not None else "")
+            out.append(f"  [{w['code']}] {where}, {rule}: {w['message']}")
+    else:
+        out.append("Warnings: none")
+    match = report["match"]
+    winner = match["winner"] or "nobody yet"
+    lines = match["open_lines"]
+    out.append(
+        f"Match {match['number']}: {match['deals']} deals, NS {lines['NS']} open, EW {lines['EW']} open; "
+        f"winner: {winner}"
+    )
+    return "\n".join(out)
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    header = record.header
+    table = Table.replay(record.events, header.house_rules, header.dealer, header.table)
+    report = replay_report(table)
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print(format_text(report))
+    return 0
