@@ -1,0 +1,115 @@
+"""End to end: the real firmware on four emulated readers writes the protocol to a pseudo-terminal.
+
+First read with this test's own protocol parsing (independent of the host code), then through the host's
+serial reader backend, which must see the cards the firmware reports.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+import serial
+
+from tablepi.emulator.runner import FirmwareRunner, _command
+from tablepi.emulator.tags import Ntag213
+from tablepi.errors import ParseError
+from tablepi.readers import ZoneEvent, ZoneState, open_reader
+from tablepi.readers.events import ReaderEvent, ZoneStatus
+from tests.firmware.firmware_rig import frame, parse
+
+A = "04A1B2C3D4E5F6"
+B = "04B0B0B0B0B0B0"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def runner() -> Iterator[FirmwareRunner]:
+    with FirmwareRunner.on_pty() as r:
+        yield r
+    assert r.resets == 0
+
+
+def read_until(port: serial.Serial, want: Callable[[list[str]], bool], timeout: float = 3.0) -> list[list[str]]:
+    """Read and check lines until one satisfies want; every line must carry a good CRC."""
+    seen: list[list[str]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        raw = port.readline()
+        if not raw.endswith(b"\n"):
+            continue
+        _seq, fields = parse(raw.decode("ascii").rstrip("\n"))
+        seen.append(fields)
+        if want(fields):
+            return seen
+    pytest.fail(f"not seen in {timeout} s; lines: {seen}")
+
+
+def test_firmware_speaks_the_protocol_on_a_pty(runner: FirmwareRunner) -> None:
+    assert runner.path
+    with serial.Serial(runner.path, 115200, timeout=0.1) as port:
+        port.write(frame("0 HELLO?"))
+        read_until(port, lambda f: f[0] == "HELLO" and f[1:] == ["1", "tablepi-fw/1.0.0", "4"])
+        read_until(port, lambda f: f == ["STATE", "-", "-", "-", "-"])
+        runner.place(1, A)
+        t0 = time.monotonic()
+        read_until(port, lambda f: f == ["PLACE", "1", A])
+        assert time.monotonic() - t0 < 1.0
+        runner.lift(1)
+        read_until(port, lambda f: f == ["LIFT", "1", A])
+        port.write(frame("1 LED 3 ON"))
+        read_until(port, lambda f: f == ["ACK", "1"])
+        assert runner.board.led_pins[3]() == 1
+        read_until(port, lambda f: f[0] == "HB" and all(int(r) >= 50 for r in f[4:8]))
+
+
+def test_serial_backend_sees_the_cards_the_firmware_reads(runner: FirmwareRunner) -> None:
+    def wait(reader, until: Callable[[list[ReaderEvent]], bool], timeout: float = 5.0) -> list[ReaderEvent]:  # type: ignore[no-untyped-def]
+        events: list[ReaderEvent] = []
+        deadline = time.monotonic() + timeout
+        while not until(events):
+            assert time.monotonic() < deadline, [str(e) for e in events]
+            ev = reader.recv(0.05)
+            if ev is not None:
+                events.append(ev)
+        return events
+
+    def card(zone: int, uid: str, present: bool) -> Callable[[list[ReaderEvent]], bool]:
+        return lambda evs: any(
+            isinstance(e, ZoneEvent) and (e.zone, e.uid, e.present) == (zone, uid, present) for e in evs
+        )
+
+    runner.place(2, A)  # lying there before the host connects: the snapshot must report it
+    time.sleep(0.1)
+    reader = open_reader("serial", port=runner.path, backoff_initial=0.05, backoff_max=0.2)
+    try:
+        wait(reader, card(2, A, True))
+        runner.place(0, B)
+        wait(reader, card(0, B, True))
+        runner.lift(2)
+        wait(reader, card(2, A, False))
+        runner.fail(3, "hung")
+        wait(
+            reader,
+            lambda evs: any(isinstance(e, ZoneStatus) and e.zone == 3 and e.state is ZoneState.FAULT for e in evs),
+        )
+        runner.repair(3)
+        runner.place(3, Ntag213("04C0C0C0C0C0C0"))
+        wait(reader, card(3, "04C0C0C0C0C0C0", True))
+        assert reader.present == (B, None, None, "04C0C0C0C0C0C0")
+    finally:
+        reader.close()
+
+
+def test_program_commands(runner: FirmwareRunner) -> None:
+    assert _command(runner, f"place 1 {A}")
+    assert [t.uid_hex for t in runner.board.chips[1].tags] == [A]
+    assert _command(runner, f"lift 1 {A}")
+    assert runner.board.chips[1].tags == []
+    assert _command(runner, "fail 2 hung") and runner.board.chips[2].fault == "hung"
+    assert _command(runner, "repair 2") and runner.board.chips[2].fault is None
+    assert not _command(runner, "quit")
+    with pytest.raises(ParseError):
+        runner.place(7, A)
