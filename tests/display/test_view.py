@@ -98,7 +98,7 @@ def test_view_model_modules_do_not_import_pygame() -> None:
     code = (
         "import sys\n"
         "import tablepi.display, tablepi.display.view, tablepi.display.texts, tablepi.display.layout\n"
-        "import tablepi.display.samples, tablepi.display.i18n\n"
+        "import tablepi.display.samples, tablepi.display.i18n, tablepi.display.viewmodel\n"
         "tablepi.display.samples.sample('mid_trick', 'lb')\n"
         "assert 'pygame' not in sys.modules, 'the view model imported pygame'\n"
     )

@@ -1,0 +1,330 @@
+"""From the table's state to a View: the one place that knows both.
+
+:func:`build_view` is pure: the same :class:`~tablepi.table.state.TableState` and settings always give an
+equal View, so the display redraws only when something players can see has changed. It decides which screen
+is up, what each seat shows, the one prompt, the warning banner, and which buttons make sense now.
+
+Screens by table phase:
+
+- ``TRUMPS``, ``HAND_SCAN``, ``PLAY`` — the deal screen;
+- ``DEAL_OVER`` while the last trick still lies on the zones — the deal screen with the deal's points and result;
+- ``DEAL_OVER`` once swept (prompt ``next_deal``) — the slate, until the next forehand names trumps;
+- ``MATCH_OVER`` — the match-won screen;
+- no state yet (readers starting) — the idle screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from tablepi.display import texts as tx
+from tablepi.display.i18n import Translator, translator
+from tablepi.display.view import (
+    Action,
+    Button,
+    CardView,
+    LearnerView,
+    ScreenKind,
+    SeatView,
+    SlateRow,
+    SlateView,
+    TeamScore,
+    TrumpView,
+    View,
+    WarningBanner,
+    trump_order,
+)
+from tablepi.errors import ParseError
+from tablepi.rules.cards import Card
+from tablepi.rules.deal import Announcement
+from tablepi.rules.seats import Seat, Team
+from tablepi.rules.slate import SlateEntry
+from tablepi.table.state import TablePhase, TableState, Zone, ZoneCardStatus
+from tablepi.table.warnings import TableWarning
+
+CLAIM_POINTS = 21  # rule 21: a team may claim once its tricks hold this many points
+
+
+class ViewSettings(Protocol):
+    """What the view model needs from the configuration (``config.DisplayConfig`` and ``DisplaySettings``)."""
+
+    @property
+    def language(self) -> str: ...
+    @property
+    def bottom_seat(self) -> Seat: ...
+    @property
+    def scorer_team(self) -> Team: ...
+    @property
+    def learner(self) -> bool: ...
+    @property
+    def names(self) -> Mapping[Seat, str]: ...
+
+
+def build_view(state: TableState | None, settings: ViewSettings) -> View:
+    """The View of ``state`` in the configured language and orientation."""
+    tr = translator(settings.language)
+    if state is None:
+        return View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
+                    prompt=tx.prompt_text(tr, "wait_readers"))
+    if state.phase is TablePhase.MATCH_OVER:
+        return _match_won(state, settings, tr)
+    if state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+        return _slate_screen(state, settings, tr)
+    return _deal_screen(state, settings, tr)
+
+
+# ---- the deal screen ------------------------------------------------------------------------------------------
+
+
+def _deal_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
+    names = settings.names
+    over = state.phase is TablePhase.DEAL_OVER
+    entry = state.slate[-1] if over and state.slate else None
+    trump_team = entry.result.trump_team if entry is not None else state.forehand.team
+    points = entry.result.points if entry is not None else None
+    won = dict(state.tricks_won)
+    teams = tuple(
+        TeamScore(team, tx.team_label(tr, team, names), won.get(team, 0),
+                  None if points is None else points[team], team is trump_team)
+        for team in Team
+    )
+    banner = _banner(state, tr, names)
+    return View(
+        ScreenKind.DEAL,
+        bottom_seat=settings.bottom_seat,
+        seats=tuple(_seat(state, seat, tr, names) for seat in Seat),
+        trump=TrumpView(state.trump, tx.trumps_label(tr)),
+        trick_label=_trick_label(state, tr),
+        teams=teams,
+        result="" if entry is None else result_text(tr, entry, names),
+        learner=_learner(state, tr, names) if settings.learner and state.phase is TablePhase.PLAY else None,
+        warning=banner,
+        prompt=_prompt(state, tr, names),
+        buttons=_buttons(state, tr),
+    )
+
+
+def _trick_label(state: TableState, tr: Translator) -> str:
+    if state.trump is None or state.phase is TablePhase.HAND_SCAN:
+        return ""
+    number = len(state.tricks) if state.phase is TablePhase.DEAL_OVER else max(1, state.trick_number)
+    return tx.trick_label(tr, number) if number else ""
+
+
+def _seat(state: TableState, seat: Seat, tr: Translator, names: Mapping[Seat, str]) -> SeatView:
+    prompt = state.prompt
+    warned = any(w.seat is seat for w in state.warnings)
+    return tx.seat_view(
+        tr, seat, names,
+        dealer=seat is state.dealer,
+        forehand=seat is state.forehand,
+        to_play=prompt.seat is seat and prompt.code != "next_deal",
+        highlighted=warned,
+        card=_zone_card(state, state.zone(seat), warned),
+        announcement=_announced(state, seat, tr),
+    )
+
+
+def _zone_card(state: TableState, zone: Zone, warned: bool) -> CardView | None:
+    """What to draw on a seat's zone: the card lying there, marked as it stands with the table.
+
+    A stray card (out of turn, already played...) is drawn red so its owner sees which one to lift; a card just
+    placed is drawn dashed until it counts as played; the card that took a complete trick is framed green.
+    """
+    known = [zc for zc in zone.cards if zc.card is not None]
+    if not known:
+        return None
+    stray = [zc for zc in known if zc.status is ZoneCardStatus.STRAY]
+    zc = stray[-1] if stray else known[-1]
+    card = zc.card
+    assert card is not None
+    if zc.status is ZoneCardStatus.STRAY:
+        return CardView(card, illegal=True)
+    if zc.status in (ZoneCardStatus.TENTATIVE, ZoneCardStatus.SHOWN):
+        tentative_warning = any(w.tentative and w.seat is zone.seat for w in state.warnings)
+        return CardView(card, tentative=True, illegal=tentative_warning)
+    last = state.tricks[-1] if state.tricks else None
+    winning = (last is not None and last.winner is zone.seat and last.card_of(zone.seat) == card)
+    return CardView(card, winning=winning, illegal=warned and _revoked(state, zone.seat, card))
+
+
+def _revoked(state: TableState, seat: Seat, card: Card) -> bool:
+    return any(w.seat is seat and w.param("card") == str(card) for w in state.warnings)
+
+
+def _announced(state: TableState, seat: Seat, tr: Translator) -> str:
+    parts: set[str] = set()
+    for who, announcement in state.announcements:
+        if who is seat:
+            parts |= announcement.parts
+    return tx.announcement_name(tr, "matt" in parts, "konter" in parts)
+
+
+def _learner(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> LearnerView:
+    played = {card for trick in state.tricks for _, card in trick.plays}
+    points = dict(state.points)
+    out = tuple(c for c in trump_order(state.trump) if c not in played) if state.trump is not None else ()
+    return LearnerView(
+        points_label=tx.points_label(tr, {tx.team_label(tr, t, names): points.get(t, 0) for t in Team}),
+        trumps_out_label=tx.trumps_out_label(tr),
+        trumps_out=out,
+        in_play_label=tx.in_play_label(tr, 24 - len(played)),
+    )
+
+
+# ---- warnings, prompts, buttons -------------------------------------------------------------------------------
+
+
+def _banner(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> WarningBanner | None:
+    """The newest warning still standing (the others keep their seats highlighted)."""
+    if not state.warnings:
+        return None
+    warning = state.warnings[-1]
+    return WarningBanner(warning.code.value, warning_sentence(tr, warning, names), warning.seat)
+
+
+def warning_sentence(tr: Translator, warning: TableWarning, names: Mapping[Seat, str] | None = None) -> str:
+    """A table warning as a sentence in the translator's language (English from the table if need be)."""
+    params: dict[str, object] = {"seat": warning.seat, "trick": warning.trick, "rule": warning.rule}
+    for key, value in warning.params:
+        if key in ("expected", "holder"):
+            params[key] = _parse_seat(value)
+        elif key in ("card", "proof"):
+            params[key] = _parse_card(value)
+        elif key == "announcement":
+            params[key] = _announcement_label(value, tr)
+        else:
+            params[key] = value
+    return tx.warning_text(tr, warning.code.value, params, warning.message, names)
+
+
+def _parse_seat(text: str) -> Seat | None:
+    try:
+        return Seat.parse(text) if text else None
+    except ParseError:
+        return None
+
+
+def _parse_card(text: str) -> Card | str:
+    try:
+        return Card.parse(text)
+    except ParseError:
+        return text  # an unknown tag's uid: shown as it is
+
+
+def _announcement_label(value: str, tr: Translator) -> str:
+    try:
+        announcement = Announcement(value)
+    except ValueError:
+        return value
+    parts = announcement.parts
+    return tx.announcement_name(tr, "matt" in parts, "konter" in parts)
+
+
+def _can_announce(state: TableState, seat: Seat) -> bool:
+    """Rule 10: only before one's own card to trick 1."""
+    if state.phase is not TablePhase.PLAY or len(state.tricks) > 1:
+        return False
+    return not state.tricks or state.tricks[0].card_of(seat) is None
+
+
+def _prompt(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> str:
+    prompt = state.prompt
+    code, seat = prompt.code, prompt.seat
+    card = prompt.param("card")
+    if code == "play" and seat is not None:
+        lead = prompt.param("lead") == "yes"
+        if _can_announce(state, seat):
+            code = "announce_or_lead" if lead else "announce_or_play"
+        elif lead:
+            code = "lead"
+    elif code == "sweep" and seat is None:
+        code = "sweep_deal"
+    elif code not in tx.PROMPT_TEMPLATES:
+        return ""  # a newer table's prompt: no sentence rather than a wrong one
+    return tx.prompt_text(tr, code, seat, names, card=_parse_card(card) if card else None)
+
+
+def _buttons(state: TableState, tr: Translator) -> tuple[Button, ...]:
+    """Touch equivalents of the gestures that make sense now; Confirm acknowledges the warnings on screen."""
+    buttons: list[Button] = []
+    if state.phase is TablePhase.TRUMPS:
+        buttons.extend(tx.trump_buttons(tr))
+    elif state.phase is TablePhase.PLAY:
+        if any(_can_announce(state, seat) for seat in Seat):
+            buttons.extend(tx.announce_buttons(tr))
+        if any(points >= CLAIM_POINTS for _, points in state.points):
+            buttons.append(tx.button(tr, Action.CLAIM))
+    if state.warnings:
+        buttons.append(tx.button(tr, Action.CONFIRM))
+    if state.can_undo:
+        buttons.append(tx.button(tr, Action.UNDO))
+    return tuple(buttons)
+
+
+# ---- the slate ------------------------------------------------------------------------------------------------
+
+
+def result_text(tr: Translator, entry: SlateEntry, names: Mapping[Seat, str] | None = None) -> str:
+    """A deal's result in words: who won and by how much, then what it was worth.
+
+    E.g. ``N+S win the deal, 40 to 0`` / ``Konter a Matt, Kapo: 4 lines`` / ``4 lines added to E+W``.
+    """
+    names = names or {}
+    result = entry.result
+    lines: list[str] = []
+    if result.winner is None:
+        lines.append(tx.tie_text(tr))
+    else:
+        w = result.winner
+        lines.append(tx.deal_won_text(tr, tx.team_label(tr, w, names), result.points[w], result.points[w.other]))
+    if result.revoke_by is not None:
+        lines.append(tx.revoke_lost_text(tr, tx.seat_name(tr, result.revoke_by, names)))
+    elif result.claimed_by is not None:
+        lines.append(tx.claimed_text(tr, tx.team_label(tr, result.claimed_by, names)))
+    parts: set[str] = set()
+    for _, announcement in result.announcements:
+        parts |= announcement.parts
+    lines.append(tx.stake_text(tr, matt="matt" in parts, konter="konter" in parts, kapo=result.kapo,
+                               lines=entry.stake))
+    for team in Team:
+        added = entry.added.get(team, 0)
+        if added:
+            lines.append(tx.lines_added_text(tr, tx.team_label(tr, team, names), added))
+    return "\n".join(lines)
+
+
+def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateView:
+    names = settings.names
+    lines = dict(state.lines)
+    rows = {}
+    for team in Team:
+        row_lines = lines.get(team, ())
+        row = SlateRow(team, tx.team_label(tr, team, names), row_lines)
+        rows[team] = SlateRow(team, row.label, row_lines, tx.open_lines_label(tr, row.open_count))
+    bottom = settings.scorer_team
+    last = state.slate[-1] if state.slate else None
+    return SlateView(
+        tx.slate_title(tr), top=rows[bottom.other], bottom=rows[bottom],
+        last_result="" if last is None else result_text(tr, last, names).replace("\n", " · ", 1),
+        winner=state.match_winner,
+    )
+
+
+def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
+    return View(
+        ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=_slate(state, settings, tr),
+        warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names),
+        buttons=_buttons(state, tr),
+    )
+
+
+def _match_won(state: TableState, settings: ViewSettings, tr: Translator) -> View:
+    winner = state.match_winner
+    title = tx.match_won_text(tr, tx.team_label(tr, winner, settings.names)) if winner else tx.slate_title(tr)
+    buttons = (tx.button(tr, Action.NEW_MATCH), tx.button(tr, Action.REVANCHE), *_buttons(state, tr))
+    return View(
+        ScreenKind.MATCH_WON, bottom_seat=settings.bottom_seat, title=title, slate=_slate(state, settings, tr),
+        warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names), buttons=buttons,
+    )
