@@ -152,6 +152,13 @@ class DeviceEmulator:
         with self._lock:
             self._send(msg, lose=lose, corrupt=corrupt)
 
+    def encode(self, msg: p.Message) -> bytes:
+        """The line ``msg`` would go out as, consuming its sequence number; write it later with send_raw."""
+        with self._lock:
+            line = p.encode_line(self._seq, msg)
+            self._seq = p.next_seq(self._seq)
+            return line
+
     def reboot(self) -> None:
         """The device restarts: sequence numbers start again at 0 with an unsolicited HELLO and STATE."""
         with self._lock:
