@@ -320,9 +320,14 @@ def _choice(value: str, allowed: frozenset[str], what: str) -> str:
     return value
 
 
+def message_type(msg: Message) -> str:
+    """The protocol name of ``msg`` (``PLACE``, ``HELLO?``...)."""
+    return msg.type if isinstance(msg, Unknown) else msg.TYPE
+
+
 def encode_line(seq: int, msg: Message) -> bytes:
     """The complete line for ``msg`` sent with sequence number ``seq``: fields, checksum and ``\\n``."""
-    type_ = msg.type if isinstance(msg, Unknown) else msg.TYPE
+    type_ = message_type(msg)
     body = " ".join([_seq(seq), type_, *_fields(msg)]).encode("ascii")
     line = body + b" *" + f"{crc16(body):04X}".encode("ascii") + b"\n"
     if len(line) > MAX_LINE:

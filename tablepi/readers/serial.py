@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import serial
+import serial  # type: ignore[import-untyped]
 
 from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers import protocol as p
@@ -70,7 +70,7 @@ class Command:
         The answer arrives through ``recv()``: call this from another thread than the one reading the reader.
         """
         if not self._done.wait(timeout):
-            raise ReaderError(f"reader did not answer {self.message.TYPE} (seq {self.seq}) in {timeout} s")
+            raise ReaderError(f"reader did not answer {p.message_type(self.message)} (seq {self.seq}) in {timeout} s")
         return self.answer == "ACK"
 
 
@@ -154,7 +154,7 @@ class SerialReader(Reader):
         """Send a host message now; :class:`ReaderError` if the link is down (the caller may retry later)."""
         with self._write_lock:
             if self._port is None or self._broken:
-                raise ReaderError(f"reader link is down; {msg.TYPE} not sent")
+                raise ReaderError(f"reader link is down; {p.message_type(msg)} not sent")
             seq = self._tx_seq
             line = p.encode_line(seq, msg)  # validates before anything is written or counted
             command = Command(seq, msg)
@@ -165,7 +165,7 @@ class SerialReader(Reader):
             except (serial.SerialException, OSError) as err:
                 self._commands.pop(seq, None)
                 self._broken = f"write failed: {err}"
-                raise ReaderError(f"reader link failed while sending {msg.TYPE}: {err}") from err
+                raise ReaderError(f"reader link failed while sending {p.message_type(msg)}: {err}") from err
         return command
 
     # --- Reader hooks --------------------------------------------------------------------------------
@@ -374,7 +374,7 @@ class SerialReader(Reader):
             case p.Ack(host_seq) | p.Nak(int(host_seq), _):
                 command = self._commands.pop(host_seq, None)
                 if command is not None:
-                    command.answer = "ACK" if isinstance(msg, p.Ack) else f"NAK {msg.reason}"  # type: ignore[union-attr]
+                    command.answer = "ACK" if isinstance(msg, p.Ack) else f"NAK {msg.reason}"
                     command._done.set()
                 if isinstance(msg, p.Nak):
                     self._count("naks")
