@@ -1,0 +1,208 @@
+"""The running table: one queue in, one thread, journal before screen.
+
+Reader pumps, gpiozero callbacks and the demo's simulated players only ``put`` onto :attr:`TableApp.inbox`
+(threads stop at the adapter, STYLE.md 10). :meth:`TableApp.step` takes one item off the queue on the main
+thread, turns it into a table event, journals it (fsync) and applies it, then refreshes the screen and the seat
+LEDs. When nothing arrives for a short while it feeds a :class:`~tablepi.table.Tick`, so a card tapped and left
+becomes a play without anyone touching anything, and keeps the systemd watchdog fed.
+
+Table time is seconds since the journal began. The reader backends stamp their events with
+``time.monotonic()``; :attr:`TableApp.offset` maps that clock onto table time and is chosen at start so that
+time continues from the journal's last event after a restart (the state machine ignores a clock that steps back).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tablepi.controls.events import ControlEvent
+from tablepi.journal import JournaledTable
+from tablepi.readers.events import ZoneEvent, ZoneStatus
+from tablepi.rules.seats import Seat
+from tablepi.table import Button, ButtonName, DeckLookup, TableEvent, TableState, Tick
+from tablepi.table.adapter import from_zone_event, from_zone_status
+from tablepi.table.warnings import WarningCode
+
+log = logging.getLogger(__name__)
+
+#: How often, at most, a Tick is fed when the table is idle: tap windows close within this of their end.
+TICK_SECONDS = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class Touch:
+    """A button touched on the screen, by action name (the display's Action values equal ButtonName values)."""
+
+    name: str
+    seat: Seat | None = None  # who touched, when the screen knows (a seat's corner); else the table infers it
+
+
+class Screen(Protocol):
+    """What the app needs of a display: show a state, and hand back touches."""
+
+    def show(self, state: TableState) -> None: ...
+
+    def poll(self) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+class Lights(Protocol):
+    """What the app needs of the GPIO controls."""
+
+    def show(self, turn: Seat | None, warning_seats: set[Seat], alert: bool) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Watchdog(Protocol):
+    def ready(self) -> None: ...
+
+    def watchdog(self) -> None: ...
+
+    def stopping(self) -> None: ...
+
+
+class TableApp:
+    """Wires one journaled table to its inputs (readers, buttons, touch) and outputs (screen, LEDs, buzzer)."""
+
+    def __init__(
+        self,
+        table: JournaledTable,
+        deck: DeckLookup,
+        seat_of_zone: Mapping[int, Seat],
+        screen: Screen | None = None,
+        lights: Lights | None = None,
+        watchdog: Watchdog | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table = table
+        self.deck = deck
+        self.seat_of_zone = dict(seat_of_zone)
+        self.screen = screen
+        self.lights = lights
+        self.watchdog = watchdog
+        self.clock = clock
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        # Continue the journal's clock: table time = reader time + offset.
+        self.offset = table.journal.last_time - clock() + 0.001
+        self.events_applied = 0
+        self.unhandled = 0
+        self._last_beat = 0.0
+        self._closed = False
+        self._refresh()
+
+    # --- input -------------------------------------------------------------------------------------------------
+
+    def put(self, item: object) -> None:
+        """Thread-safe: what reader pumps, controls and the demo call."""
+        self.inbox.put(item)
+
+    @property
+    def now(self) -> float:
+        """The current table time."""
+        return self.clock() + self.offset
+
+    def to_table_event(self, item: object) -> TableEvent | None:
+        """One inbox item as a table event; None (logged) for something the table does not take."""
+        if isinstance(item, ZoneEvent):
+            return from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
+        if isinstance(item, ZoneStatus):
+            return from_zone_status(item, self.seat_of_zone, self.offset)
+        if isinstance(item, ControlEvent | Touch):
+            name = item.name
+            seat = item.seat if isinstance(item, Touch) else None
+            if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
+                state = self.table.state
+                if state.match_winner is None:
+                    log.info("menu pressed during a match: ignored (hold it after the match for a new one)")
+                    return None
+                name = ButtonName.NEW_MATCH.value
+            try:
+                return Button(self.now, ButtonName(name), seat)
+            except ValueError:
+                log.warning("unknown button %r ignored", name)
+                return None
+        if isinstance(item, Tick | Button):
+            return item
+        log.warning("ignored an inbox item the table does not understand: %r", item)
+        return None
+
+    # --- the loop ----------------------------------------------------------------------------------------------
+
+    def handle(self, item: object) -> TableState | None:
+        """Journal and apply one inbox item; returns the new state (None if it was not a table event)."""
+        event = self.to_table_event(item)
+        if event is None:
+            self.unhandled += 1
+            return None
+        state = self.table.feed(event)  # journal first (fsync), then the table
+        self.events_applied += 1
+        self._refresh()
+        return state
+
+    def step(self, timeout: float = TICK_SECONDS) -> bool:
+        """Handle what arrived within ``timeout`` (or tick), pass on touches; False once closed."""
+        if self._closed:
+            return False
+        if self.screen is not None:
+            for name in self.screen.poll():
+                self.handle(Touch(name))
+        try:
+            item = self.inbox.get(timeout=timeout)
+        except queue.Empty:
+            item = Tick(self.now)
+        self.handle(item)
+        while True:  # drain what queued up meanwhile, in order, before drawing again
+            try:
+                self.handle(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        self._beat()
+        return True
+
+    def run(self, stop: threading.Event) -> None:
+        """Run until ``stop`` is set. Tells systemd when ready and keeps its watchdog fed."""
+        if self.watchdog is not None:
+            self.watchdog.ready()
+        while not stop.is_set() and self.step():
+            pass
+
+    def _beat(self) -> None:
+        now = self.clock()
+        if self.watchdog is not None and now - self._last_beat >= 1.0:
+            self.watchdog.watchdog()
+            self._last_beat = now
+
+    def _refresh(self) -> None:
+        state = self.table.state
+        if self.screen is not None:
+            self.screen.show(state)
+        if self.lights is not None:
+            warned = {w.seat for w in state.warnings if w.seat is not None}
+            offline = any(w.code is WarningCode.READER_OFFLINE for w in state.warnings)
+            self.lights.show(state.to_play, warned, alert=offline)
+
+    def close(self) -> None:
+        """Stop: tell systemd, close the screen, LEDs and journal. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.watchdog is not None:
+            self.watchdog.stopping()
+        for part in (self.screen, self.lights):
+            if part is not None:
+                part.close()
+        self.table.close()
+
+    def __enter__(self) -> TableApp:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,146 @@
+"""The table's screen as the app drives it: state in, pixels out, touches back.
+
+A thin shell around the display package: :func:`~tablepi.display.viewmodel.build_view` decides what to show, the
+:class:`~tablepi.display.render.Display` draws only when that changes, and presses on the touch screen (or clicks)
+come back as action names. Headless (``SDL_VIDEODRIVER=dummy``) it draws onto an off-screen surface, and a
+:class:`FrameSaver` can keep the frames that matter as PNG files: the demo's output and a bug report's pictures.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tablepi.config import DisplayConfig
+from tablepi.table import TableState
+from tablepi.table.state import TablePhase
+
+
+class WindowClosed(Exception):
+    """The window was closed (desktop use of the demo): the app should stop."""
+
+
+@dataclass
+class FrameSaver:
+    """Keeps the frames worth looking at: each new phase, each completed trick, each new warning.
+
+    Files are numbered in order, named by what they show: ``0007-deal02-trick3-complete.png``.
+    """
+
+    directory: Path
+    saved: list[Path] = field(default_factory=list)
+    _last_key: tuple[Any, ...] | None = None
+    _warnings_seen: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+
+    def wants(self, state: TableState) -> str | None:
+        """A file label if ``state`` is a key frame, else None."""
+        trick = state.tricks[-1] if state.tricks else None
+        complete = trick is not None and len(trick.plays) == 4
+        key = (state.match_number, state.deal_number, state.phase, state.trump is None, complete,
+               trick.number if complete and trick else 0)
+        new_warnings = [w for w in state.warnings if f"{w.deal}:{w.code.value}:{w.message}" not in self._warnings_seen]
+        for w in new_warnings:
+            self._warnings_seen.add(f"{w.deal}:{w.code.value}:{w.message}")
+        label = None
+        if new_warnings:
+            label = f"warning-{new_warnings[0].code.value}"
+        elif key != self._last_key:
+            if state.phase is TablePhase.PLAY and complete and trick is not None:
+                label = f"trick{trick.number}-complete"
+            elif state.phase is TablePhase.PLAY and state.trump is not None and not state.tricks:
+                label = "trump-chosen"
+            elif state.phase is not TablePhase.PLAY:
+                label = state.phase.value  # a sweep between tricks is not worth a frame; a new phase is
+        self._last_key = key
+        if label is None:
+            return None
+        return f"match{state.match_number}-deal{state.deal_number:02d}-{label}"
+
+    def save(self, surface: Any, label: str) -> Path:
+        import pygame
+
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", label)
+        path = self.directory / f"{len(self.saved) + 1:04d}-{safe}.png"
+        pygame.image.save(surface, str(path))
+        self.saved.append(path)
+        return path
+
+
+class PygameScreen:
+    """The screen: a window (fullscreen on the Pi) or, headless, an off-screen surface."""
+
+    def __init__(
+        self,
+        settings: DisplayConfig,
+        *,
+        headless: bool = False,
+        frames: FrameSaver | None = None,
+    ) -> None:
+        if headless:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        import pygame
+
+        from tablepi.display.render import Display
+
+        self._pygame = pygame
+        self.settings = settings
+        self.frames = frames
+        self.headless = headless
+        pygame.display.init()
+        pygame.font.init()
+        if headless:
+            self.size = settings.size
+            surface = pygame.Surface(self.size)
+            flip = None
+        else:
+            flags = pygame.FULLSCREEN if settings.fullscreen else 0
+            surface = pygame.display.set_mode((0, 0) if settings.fullscreen else settings.size, flags)
+            pygame.display.set_caption("tablepi")
+            pygame.mouse.set_visible(not settings.fullscreen)
+            self.size = surface.get_size()
+            flip = pygame.display.flip
+        self.display = Display(surface, flip=flip)
+        self._closed = False
+
+    def show(self, state: TableState) -> None:
+        from tablepi.display.viewmodel import build_view
+
+        drew = self.display.show(build_view(state, self.settings))
+        if self.frames is not None:
+            label = self.frames.wants(state)
+            if label is not None:
+                if not drew:
+                    self.display.show(build_view(state, self.settings), force=True)
+                self.frames.save(self.display.surface, label)
+
+    def poll(self) -> list[str]:
+        """Action names of the buttons touched since the last poll; raises WindowClosed on a window close."""
+        if self.headless or self._closed:
+            return []
+        from tablepi.display.touch import action_for_event
+
+        pygame = self._pygame
+        names: list[str] = []
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                raise WindowClosed
+            if event.type in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
+                self.display.invalidate()
+            view = self.display.last
+            if view is not None:
+                action = action_for_event(view, self.size, event)
+                if action is not None:
+                    names.append(action.value)
+        return names
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._pygame.display.quit()
