@@ -140,12 +140,13 @@ def deal_result(tr: Translator) -> View:
     result = "\n".join((
         tx.deal_won_text(tr, ns, 40, 0),
         tx.stake_text(tr, matt=True, konter=True, kapo=True, lines=4),
+        tx.lines_added_text(tr, tx.team_label(tr, Team.EW, {}), 4),  # the trump team lost (rule 26)
     ))
     return View(
         ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.DIAMONDS, tx.trumps_label(tr)),
         trick_label=tx.trick_label(tr, 6), teams=_teams(tr, 6, 0, trump_team=Team.EW, points=(40, 0)),
-        result=result, prompt=tx.prompt_text(tr, "deal_over"),
-        buttons=(tx.button(tr, Action.CONFIRM), tx.button(tr, Action.UNDO)),
+        result=result, prompt=tx.prompt_text(tr, "sweep", Seat.N, NAMES),
+        buttons=(tx.button(tr, Action.UNDO),),
     )
 
 
@@ -182,7 +183,8 @@ def match_won(tr: Translator) -> View:
     )
     return View(
         ScreenKind.MATCH_WON, title=tx.match_won_text(tr, label), slate=view_slate,
-        prompt=tx.prompt_text(tr, "new_match"), buttons=(tx.button(tr, Action.NEW_MATCH),),
+        prompt=tx.prompt_text(tr, "match_over"),
+        buttons=(tx.button(tr, Action.NEW_MATCH), tx.button(tr, Action.REVANCHE)),
     )
 
 
