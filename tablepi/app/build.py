@@ -1,0 +1,111 @@
+"""Building the real table from a configuration: the only place that makes hardware objects (STYLE.md 9).
+
+:func:`open_table` returns a :class:`RunningTable`: the app plus the reader pump and controls it owns, closed in
+the right order (inputs first, so nothing arrives at a closed journal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tablepi.app.core import TableApp
+from tablepi.config import Config
+from tablepi.deck import Deck, DeckRegistry, load_deck_file
+from tablepi.errors import ConfigError, TablepiError
+from tablepi.journal import JournaledTable
+from tablepi.record import RecordHeader
+from tablepi.rules.seats import Seat
+from tablepi.table.state import TableConfig
+
+log = logging.getLogger(__name__)
+
+
+def load_decks(paths: tuple[Path, ...]) -> tuple[DeckRegistry, list[str]]:
+    """The deck registry from the configured files. A missing file is not fatal (the table runs and every card
+    is an unknown tag until ``tablepi enroll`` wrote it); a broken or conflicting one is."""
+    decks: list[Deck] = []
+    problems: list[str] = []
+    for path in paths:
+        if not path.exists():
+            problems.append(f"deck file {path} does not exist yet: run `tablepi enroll` to tag a deck")
+            continue
+        decks.extend(load_deck_file(path))
+    return DeckRegistry(decks), problems
+
+
+def journal_header(config: Config) -> RecordHeader:
+    """The header a new journal starts with: the house rules and table settings of this configuration."""
+    table = TableConfig(tap_window=config.tap_seconds, hand_scan=config.hand_scan)
+    return RecordHeader(config.house_rules, Seat.N, table, tuple(sorted(config.readers.zones.items())))
+
+
+@dataclass
+class RunningTable:
+    app: TableApp
+    parts: list[Any] = field(default_factory=list)  # pump, controls: closed before the app
+
+    def close(self) -> None:
+        for part in self.parts:
+            with contextlib.suppress(Exception):
+                part.close()
+        self.parts.clear()
+        self.app.close()
+
+
+def open_table(config: Config, *, headless: bool = False, journal: Path | None = None) -> RunningTable:
+    """Make the readers, deck, journal, screen, controls and watchdog of ``config`` and wire them together."""
+    from tablepi.app.screen import PygameScreen
+    from tablepi.readers import ReaderPump, open_reader
+    from tablepi.sdnotify import Notifier
+
+    registry, problems = load_decks(config.decks)
+    for problem in problems:
+        log.warning("%s", problem)
+    path = journal or config.journal
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"table.journal: cannot create {path.parent}: {error}") from None
+    table = JournaledTable(path, journal_header(config))
+    parts: list[Any] = []
+    try:
+        screen = PygameScreen(config.display, headless=headless)
+        app = TableApp(table, registry, config.readers.zones, screen=screen, watchdog=Notifier())
+    except BaseException:
+        table.close()
+        raise
+    running = RunningTable(app, parts)
+    try:
+        try:
+            reader = open_reader(config.readers.backend, **dict(config.readers.options))
+        except ConfigError as error:
+            raise ConfigError(f"readers: {error}") from None
+        parts.append(ReaderPump(reader, app.put, close_reader=True))
+        if config.controls_enabled:
+            lights = _open_controls(config, app)
+            if lights is not None:
+                app.lights = lights
+                parts.append(lights)
+    except BaseException:
+        running.close()
+        raise
+    return running
+
+
+def _open_controls(config: Config, app: TableApp) -> Any:
+    """The GPIO buttons, LEDs and buzzer; None (logged) where this computer has no GPIO."""
+    from tablepi.controls import Controls
+    from tablepi.controls.pins import ControlPins
+
+    pins = ControlPins.from_mapping(config.controls)
+    try:
+        return Controls(pins, app.put)
+    except TablepiError:
+        raise
+    except Exception as error:  # gpiozero: no pin factory on this machine (not a Pi), pins busy
+        log.warning("controls disabled: cannot use the GPIO pins here: %s", error)
+        return None
