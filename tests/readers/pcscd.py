@@ -29,13 +29,14 @@ def missing(what: str) -> None:
 
 
 def _running_pcscd() -> int | None:
+    """The pid of a live pcscd named in its pid file (a stale file or a reused pid does not count)."""
     pid_file = Path("/run/pcscd/pcscd.pid")
     try:
         pid = int(pid_file.read_text().split()[0])
-        os.kill(pid, 0)
+        comm = Path(f"/proc/{pid}/comm").read_text().strip()
     except (OSError, ValueError, IndexError):
         return None
-    return pid
+    return pid if comm == "pcscd" else None
 
 
 class Pcscd:
@@ -70,7 +71,11 @@ class Pcscd:
             )
         pid = _running_pcscd()
         if pid is not None:
-            pytest.fail(f"another pcscd (pid {pid}) is running; stop it before the pcsc tests", pytrace=False)
+            pytest.fail(
+                f"another pcscd (pid {pid}) is running (a system one, or another test run's); the pcsc tests "
+                "start their own and need the PC/SC socket and the vpcd ports to themselves",
+                pytrace=False,
+            )
 
     def start(self) -> None:
         with open(self.log, "ab") as log:
