@@ -112,7 +112,8 @@ class Journal:
             try:
                 event = parse_event(obj, self.header, seq, previous)
             except RecordError as err:
-                raise RecordError(f"{self.path}: journal event {err}") from None
+                why = str(err).removeprefix(f"line {seq}: ")
+                raise RecordError(f"{self.path}: journal event {seq}: {why}") from None
             previous = event.time
             events.append(event)
         return events

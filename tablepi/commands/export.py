@@ -1,6 +1,7 @@
 """``tablepi export [--journal PATH] [OUT]``: write the table's journal as a game record (docs/records.md).
 
-To file a bug, export and attach the record; ``tablepi replay`` plays it back exactly.
+To file a bug, export and attach the record; ``tablepi replay`` plays it back exactly. Every stored line is
+written as it is, a damaged one included (it is named on standard error): an export never drops an event.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ HELP = "write the journal as a game record (JSON Lines) to a file or standard ou
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from tablepi.journal import DEFAULT_JOURNAL
-
-    parser.add_argument("--journal", default=None, help=f"the journal file (default: {DEFAULT_JOURNAL})")
+    parser.add_argument("--journal", default=None, help="the journal file (default: /var/lib/tablepi/journal.sqlite3)")
     parser.add_argument("out", nargs="?", default="-", help="the record to write (default: standard output)")
 
 
@@ -30,12 +29,16 @@ def run(args: argparse.Namespace) -> int:
     if not path.exists():
         raise RecordError(f"{path}: no journal there (give --journal PATH)")
     with Journal(path) as journal:
-        journal.events()  # check every row first: a damaged journal is reported, not half exported
+        damaged = ""
+        try:
+            journal.events()
+        except RecordError as err:
+            damaged = str(err)
         if args.out == "-":
             count = journal.export(sys.stdout)
         else:
             out = Path(args.out)
-            fd, tmp = tempfile.mkstemp(prefix=out.name + ".", dir=out.parent or ".")
+            fd, tmp = tempfile.mkstemp(prefix=out.name + ".", dir=str(out.parent))
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
                     count = journal.export(handle)
@@ -43,5 +46,8 @@ def run(args: argparse.Namespace) -> int:
             except BaseException:
                 os.unlink(tmp)
                 raise
-            print(f"{count} events written to {out}", file=sys.stderr)
+            print(f"tablepi export: {count} events written to {out}", file=sys.stderr)
+    if damaged:
+        print(f"tablepi export: warning: {damaged} (exported as stored)", file=sys.stderr)
+        return 1
     return 0

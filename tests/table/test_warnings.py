@@ -184,7 +184,7 @@ def test_reader_offline_and_back(rec: Rec) -> None:
 
 def test_scan_errors_card_in_two_hands_and_too_many_cards_rule_8() -> None:
     rec = Rec(hand_scan=True).trumps()
-    for card in "QS AH KH 9S AC 9D".split():
+    for card in ["QS", "AH", "KH", "9S", "AC", "9D"]:
         rec.tap("W", card)
     rec.tap("W", "TC")
     rec.tap("S", "AH")

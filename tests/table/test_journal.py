@@ -1,0 +1,109 @@
+"""The journal: durable before shown, replayed on start, exported as a record."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tablepi.errors import RecordError
+from tablepi.journal import Journal, JournaledTable, JournalError
+from tablepi.record import RecordHeader
+from tablepi.rules import Card, HouseRules, Seat
+from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, Table, TableConfig, Tick, ZoneCardStatus
+
+HEADER = RecordHeader(HouseRules.from_mapping({"start_lines": 7}), Seat.E, TableConfig(tap_window=1.5))
+
+
+def _opening() -> list[CardPlaced | CardLifted | Tick]:
+    # Dealer E, anticlockwise: forehand N names trumps, leads, W follows; S's card is still tentative.
+    return [
+        CardPlaced(0.0, Seat.N, Card.parse("AH")),
+        CardLifted(0.4, Seat.N, Card.parse("AH")),
+        CardPlaced(2.0, Seat.N, Card.parse("KH")),
+        CardPlaced(2.5, Seat.W, Card.parse("9H")),
+        Tick(4.5),
+        CardPlaced(5.0, Seat.S, Card.parse("TH")),
+    ]
+
+
+def test_journal_settings_are_wal_and_full_sync(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite3", HEADER) as journal:
+        db = journal._conn()
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_resume_mid_trick_with_a_tentative_card(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with JournaledTable(path, HEADER) as session:
+        for event in _opening():
+            session.feed(event)
+        before = session.state
+    assert before.zone(Seat.S).cards[0].status is ZoneCardStatus.TENTATIVE
+    with JournaledTable(path) as session:  # the header comes from the journal
+        assert session.state == before
+        assert session.header == HEADER
+        after = session.feed(Tick(6.5))  # S's window runs out after the restart, as it would have
+        assert after.tricks[0].plays[-1] == (Seat.S, Card.parse("TH"))
+
+
+def test_events_round_trip_through_the_journal(tmp_path: Path) -> None:
+    events = [*_opening(), Button(7.0, ButtonName.ANNOUNCE_MATT, Seat.E), CardPlaced(8.0, Seat.E, None, "04A1B2C3")]
+    with Journal(tmp_path / "j.sqlite3", HEADER) as journal:
+        for event in events:
+            journal.append(event)
+        assert journal.events() == events
+        assert len(journal) == len(events) and journal.last_time == 8.0
+
+
+def test_a_tick_that_changes_nothing_is_not_journaled(tmp_path: Path) -> None:
+    with JournaledTable(tmp_path / "j.sqlite3", HEADER) as session:
+        session.feed(Tick(1.0))
+        assert len(session.journal) == 0
+        session.feed(CardPlaced(2.0, Seat.N, Card.parse("AH")))
+        session.feed(CardLifted(2.1, Seat.N, Card.parse("AH")))
+        session.feed(CardPlaced(3.0, Seat.N, Card.parse("KH")))
+        session.feed(Tick(3.5))
+        assert len(session.journal) == 3
+        session.feed(Tick(4.5))  # lays N's card: journaled
+        assert len(session.journal) == 4
+
+
+def test_a_new_journal_needs_a_header(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match="needs a header"):
+        Journal(tmp_path / "j.sqlite3")
+
+
+def test_a_damaged_row_is_named_and_nothing_is_lost(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal(path, HEADER) as journal:
+        for event in _opening():
+            journal.append(event)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET line = '{\"type\": \"place\", \"t\": 9}' WHERE seq = 3")
+    db.commit()
+    db.close()
+    with pytest.raises(RecordError, match="event 3"):
+        JournaledTable(path)
+    with Journal(path) as journal:
+        assert len(journal) == len(_opening())  # every row still there for the export
+
+
+def test_journal_fsyncs_before_the_state_changes(tmp_path: Path) -> None:
+    """If the journal cannot be written, the table does not move: nothing is shown that was not stored."""
+    with JournaledTable(tmp_path / "j.sqlite3", HEADER) as session:
+        session.journal.close()
+        with pytest.raises(JournalError):
+            session.feed(CardPlaced(0.0, Seat.N, Card.parse("AH")))
+        assert session.table.state.trump is None
+
+
+def test_replay_equals_live(tmp_path: Path) -> None:
+    with JournaledTable(tmp_path / "j.sqlite3", HEADER) as session:
+        for event in _opening():
+            session.feed(event)
+        events = session.journal.events()
+        live = session.state
+    assert Table.replay(events, HEADER.house_rules, HEADER.dealer, HEADER.table).state == live
