@@ -9,6 +9,7 @@ the bus models as a wired AND — exactly the corruption the build guide warns a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Protocol
 
@@ -103,7 +104,7 @@ class EmulatedSpiBus:
         """Wire a chip to the bus; its chip-select pin is active low and starts high."""
         cs.value(1)
         self._devices.append((device, cs))
-        cs.on_change(lambda v, d=device: self._cs_changed(d, v))
+        cs.on_change(functools.partial(self._cs_changed, device))
 
     def _cs_changed(self, device: SpiDevice, value: int) -> None:
         if value == 0:

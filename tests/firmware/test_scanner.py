@@ -203,3 +203,8 @@ def test_watchdog_is_fed_every_step(rig: Rig) -> None:
     rig.run_ms(2000)
     assert rig.board.wdt.feeds > 100
     assert rig.board.wdt.longest_gap_ms < 20
+
+
+def test_module_that_does_not_tristate_miso_breaks_the_others(rig: Rig) -> None:
+    rig.chips[1].tristate_miso = False  # the pitfall in hw/README.md: it drags the shared MISO low
+    assert rig.start()[1] == ["STATE", "FAULT", "-", "FAULT", "FAULT"]
