@@ -37,7 +37,13 @@ from tablepi.readers.events import ZONES, ZoneEvent, ZoneSnapshot, ZoneState, Zo
 log = logging.getLogger(__name__)
 
 #: Where the udev rule puts the reader, then the by-id names that survive replug, in order of preference.
-DEFAULT_PORTS: tuple[str, ...] = ("/dev/tablepi-reader", "/dev/serial/by-id/*tablepi*")
+DEFAULT_PORTS: tuple[str, ...] = (
+    "/dev/tablepi-reader",
+    "/dev/serial/by-id/*tablepi*",
+    "/dev/serial/by-id/usb-MicroPython*",
+)
+#: Answers still awaited are forgotten beyond this many (a device that never answers must not grow memory).
+_MAX_PENDING_COMMANDS = 64
 
 Item = ZoneEvent | ZoneStatus | ZoneSnapshot
 
@@ -65,7 +71,7 @@ class Command:
     _done: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def wait(self, timeout: float = 1.0) -> bool:
-        """True on ACK, False on NAK; :class:`ReaderError` if no answer came in ``timeout`` seconds.
+        """True on ACK, False on NAK or a link lost meanwhile; :class:`ReaderError` if no answer in ``timeout``.
 
         The answer arrives through ``recv()``: call this from another thread than the one reading the reader.
         """
@@ -159,6 +165,10 @@ class SerialReader(Reader):
             line = p.encode_line(seq, msg)  # validates before anything is written or counted
             command = Command(seq, msg)
             self._commands[seq] = command
+            while len(self._commands) > _MAX_PENDING_COMMANDS:
+                stale = self._commands.pop(next(iter(self._commands)))
+                stale.answer = "LOST"
+                stale._done.set()
             self._tx_seq = p.next_seq(seq)
             try:
                 self._port.write(line)
@@ -263,10 +273,11 @@ class SerialReader(Reader):
                 port.close()
         self._count("disconnects")
         log.warning("reader link down (%s); zones offline, reconnecting", why)
-        for command in self._commands.values():
+        with self._write_lock:
+            lost, self._commands = list(self._commands.values()), {}
+        for command in lost:
             command.answer = "LOST"
             command._done.set()
-        self._commands.clear()
         now = self._now()
         for zone in range(self.zones):
             self._set_state(zone, ZoneState.OFFLINE, "reader link down", now)
@@ -372,7 +383,8 @@ class SerialReader(Reader):
             case p.Heartbeat():
                 self.device_stats = msg
             case p.Ack(host_seq) | p.Nak(int(host_seq), _):
-                command = self._commands.pop(host_seq, None)
+                with self._write_lock:
+                    command = self._commands.pop(host_seq, None)
                 if command is not None:
                     command.answer = "ACK" if isinstance(msg, p.Ack) else f"NAK {msg.reason}"
                     command._done.set()
