@@ -1,0 +1,88 @@
+"""The `tablepi` commands as a user types them: help, errors, doctor, screenshot, demo."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+
+from tablepi.app.demo import demo_deck
+from tablepi.cli import main
+from tablepi.deck import write_deck_file
+
+RECORDS = Path(__file__).parent.parent / "records"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def sim_config(tmp_path: Path, extra: str = "") -> Path:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        f'[table]\njournal = "j.sqlite3"\ndecks = ["decks.toml"]\n[readers]\nbackend = "sim"\n'
+        f"[readers.options]\n[controls]\nenabled = false\n{extra}",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("run", "demo", "enroll", "replay", "export", "screenshot", "doctor"):
+        assert command in out
+
+
+def test_broken_config_is_a_clear_error_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = sim_config(tmp_path, "[display]\nlanguage = 'xx'\n")
+    assert main(["run", "--headless", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "display.language: 'xx'" in err and "Traceback" not in err
+
+
+def test_doctor_says_what_is_wrong_and_how_to_fix_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = sim_config(tmp_path)
+    (tmp_path / "j.sqlite3").write_bytes(b"this is not a database, it is a beer mat" * 100)
+    assert main(["doctor", "--config", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "[FAIL] deck: deck file" in out and "tablepi enroll" in out
+    assert "[  ok] readers: sim reader: all 4 zones online" in out
+    assert "[FAIL] journal:" in out and "move it aside" in out
+
+
+def test_doctor_passes_deck_and_journal_when_they_are_fine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = sim_config(tmp_path)
+    write_deck_file(tmp_path / "decks.toml", [demo_deck()])
+    main(["doctor", "--config", str(path)])
+    out = capsys.readouterr().out
+    assert "[  ok] deck: deck 'demo': all 24 cards enrolled" in out
+    assert "[  ok] journal:" in out and "will be created" in out
+
+
+def test_screenshot_renders_chosen_moments_of_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "shots"
+    record = RECORDS / "full_match.jsonl"
+    assert main(["screenshot", str(record), "--out", str(out), "--at", "30", "--size", "480x320"]) == 0
+    assert png_size(out / "event-0030.png") == (480, 320)
+    assert main(["screenshot", str(record), "--out", str(out), "--at", "99999"]) == 2
+
+
+@pytest.mark.slow
+def test_headless_demo_plays_a_whole_match_and_writes_frames(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "frames"
+    assert main(["demo", "--headless", "--out", str(out)]) == 0
+    summary = capsys.readouterr().out
+    assert "match won by" in summary
+    assert "revoke" in summary and "Matt" in summary and "unknown_tag" in summary
+    frames = sorted(out.glob("*.png"))
+    assert len(frames) > 20
+    assert any("match_over" in f.name for f in frames) and any("warning-revoke" in f.name for f in frames)
+    assert png_size(frames[0]) == (800, 480)
