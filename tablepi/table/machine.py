@@ -246,8 +246,17 @@ class Table:
 
     # --- places and lifts --------------------------------------------------------------------------------------
 
+    def _zone_readable(self, seat: Seat) -> None:
+        """A place or lift on a zone the reader called MULTI means one tag is readable again."""
+        if self._readers[seat] is ReaderState.MULTI:
+            self._readers[seat] = ReaderState.ONLINE
+            for wid in self._reader_warnings[seat]:
+                self._resolve(wid)
+            self._reader_warnings[seat] = []
+
     def _on_place(self, event: CardPlaced, time: float) -> None:
         seat = event.seat
+        self._zone_readable(seat)
         self._lay_for(seat, because_place=True)
         zc = _Card(event.card, event.uid, time, self._tick_order())
         zone = self._zones[seat]
@@ -363,6 +372,7 @@ class Table:
 
     def _on_lift(self, event: CardLifted, time: float) -> None:
         seat = event.seat
+        self._zone_readable(seat)
         zone = self._zones[seat]
         zc = next((c for c in zone if c.matches(event.card, event.uid)), None)
         if zc is None:
@@ -618,8 +628,10 @@ class Table:
             if self.rules.revoke_penalty is RevokePenalty.LOSE_DEAL:
                 message += f"; {fault.seat.team} lose the deal"
                 params.append(("penalty", "lose_deal"))
-        else:
+        elif fault.card.is_matador:
             code = WarningCode.QUEEN_SHOWN_BY_OTHER_SEAT
+        else:  # any other card shown by one seat and played by another: one of them misread or misplayed
+            code = WarningCode.CARD_IN_TWO_HANDS
         return self._make(code, fault.rule, fault.seat, message, tuple(params), trick=fault.trick,
                           tentative=tentative)
 

@@ -211,3 +211,16 @@ def test_undo_withdraws_the_warnings_of_the_undone_play(rec: Rec) -> None:
     assert codes(rec.state()) == ["revoke"]
     table = rec.button("undo").table()
     assert log_codes(table) == [] and table.state.to_play is Seat.S
+
+
+def test_a_non_matador_shown_by_one_seat_and_played_by_another_rule_8(rec: Rec) -> None:
+    rec.trumps().tap("S", "KC").trick(DEAL[0]).place("W", "AC").place("S", "9C").place("E", "KC").tick()
+    table = rec.table()
+    assert "card_in_two_hands" in log_codes(table)
+
+
+def test_a_card_placed_after_multi_clears_the_readers_warning(rec: Rec) -> None:
+    rec.trumps().reader("W", "multi")
+    assert codes(rec.state()) == ["two_cards_on_zone"]
+    state = rec.place("W", "KH").state()
+    assert codes(state) == [] and state.zone(Seat.W).reader.value == "online"
