@@ -142,9 +142,11 @@ class TableApp:
         if event is None:
             self.unhandled += 1
             return None
+        before = self.table.state
         state = self.table.feed(event)  # journal first (fsync), then the table
         self.events_applied += 1
-        self._refresh()
+        if state is not before:  # an idle tick changes nothing: no view to build, nothing to draw
+            self._refresh()
         return state
 
     def step(self, timeout: float = TICK_SECONDS) -> bool:

@@ -1,0 +1,104 @@
+"""Benchmark of the whole program: startup, idle CPU and memory (issue: under 80 MB RSS, near-zero idle CPU).
+
+Run: ``.venv/bin/python bench/bench_app.py``. It measures real processes, as the Pi would run them:
+
+- ``tablepi run --headless`` on simulated readers with nobody playing: time from the process start until its first
+  frame is drawn and its readers' first events are journaled (an upper bound of "startup to first frame"), then
+  its CPU use over an idle stretch, and its peak RSS;
+- ``tablepi demo --headless``: a whole match at full speed, its wall time and peak RSS.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+IDLE_SECONDS = 10.0
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def journal_events(path: Path) -> int:
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def env() -> dict[str, str]:
+    return dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+
+
+def bench_run(scratch: Path) -> None:
+    config = scratch / "t.toml"
+    journal = scratch / "journal.sqlite3"
+    config.write_text(
+        f'[table]\njournal = "{journal}"\ndecks = []\n[readers]\nbackend = "sim"\n[readers.options]\n'
+        "[controls]\nenabled = false\n",
+        encoding="utf-8",
+    )
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tablepi", "run", "--headless", "--log-level", "WARNING", "--config", str(config)],
+        env=env(),
+    )
+    try:
+        while journal_events(journal) < 4:
+            if proc.poll() is not None:
+                raise SystemExit(f"tablepi run stopped early with exit code {proc.returncode}")
+            time.sleep(0.005)
+        first_frame = time.monotonic() - start
+        time.sleep(1.0)  # let start-up work settle
+        cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(IDLE_SECONDS)
+        cpu1, t1 = cpu_seconds(proc.pid), time.monotonic()
+        rss = peak_rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    print(f"tablepi run: start to first frame and readers online: {first_frame * 1000:.0f} ms")
+    print(f"tablepi run: idle CPU over {IDLE_SECONDS:.0f} s: {100 * (cpu1 - cpu0) / (t1 - t0):.2f} % of one core")
+    print(f"tablepi run: peak RSS {rss:.1f} MB")
+
+
+def bench_demo(scratch: Path) -> None:
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tablepi", "demo", "--headless", "--out", str(scratch / "frames")],
+        env=env(), stdout=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - start
+    frames = len(list((scratch / "frames").glob("*.png")))
+    print(f"tablepi demo --headless: whole match in {wall:.2f} s, {frames} frames, "
+          f"peak RSS {usage.ru_maxrss / 1024:.1f} MB (exit {proc.returncode})")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="tablepi-bench-") as scratch:
+        bench_run(Path(scratch))
+        bench_demo(Path(scratch))
+
+
+if __name__ == "__main__":
+    main()
