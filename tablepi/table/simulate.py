@@ -4,7 +4,7 @@ Used to write example records, to drive the crash test and the benchmark, and by
 are simple (a random legal card; Matt announced when held, trumps named from the first three cards) but the
 gestures are real: taps to name trumps and to announce, lays that stay, sweeps after each trick, with times.
 With ``mistakes`` they also misbehave now and then (a card laid out of turn and taken back, a phone on a zone, a
-card lifted too early and put back, a wrong card undone), so the records exercise the warnings.
+card lifted too early and put back, a wrong card undone, a revoke), so the records exercise the warnings.
 """
 
 from __future__ import annotations
@@ -89,6 +89,7 @@ def simulate_match(
             out.append(CardLifted(clock.step(1.5), victim, None, PHONE_UID))
             out.append(Button(clock.step(0.5), ButtonName.CONFIRM))
         clock.step(1.0)
+        acknowledge = False
         while not deal.is_over:
             to_play = deal.to_play
             assert to_play is not None
@@ -99,16 +100,27 @@ def simulate_match(
                 out.append(CardLifted(clock.step(0.3), seat, MATT))
                 deal.announce(seat, Announcement.MATT, shown=(MATT,))
                 known.announce(seat, Announcement.MATT, shown=(MATT,))
-            card = rng.choice(known.legal_plays(seat))
+            legal = known.legal_plays(seat)
+            card = rng.choice(legal)
+            if mistakes and deal.current_trick is not None and rng.random() < 0.04:
+                # A revoke (rule 18): a card that does not answer the lead while he holds one that does.
+                wrong = [c for c in hands[seat] if c not in legal]
+                if wrong:
+                    card = rng.choice(wrong)
             if mistakes and deal.current_trick is not None and rng.random() < 0.05:
                 _out_of_turn(out, clock, rules, deal, seat, hands, rng, lay)
             if mistakes and rng.random() < 0.03:
                 _undone_play(out, clock, seat, card, known, lay)
             out.append(CardPlaced(clock.step(lay), seat, card))
             deal.play(seat, card, check=False)
-            known.play(seat, card, check=False)
+            if known.play(seat, card, check=False):
+                acknowledge = True  # the table shows a warning: someone touches confirm after the trick
             hands[seat].remove(card)
             trick = deal.tricks[-1]
+            if deal.is_over and not trick.complete:  # a revoke lost the deal (house rule lose_deal)
+                out.append(Tick(clock.step(config.tap_window + 0.5)))
+                for play in trick.plays:
+                    out.append(CardLifted(clock.step(0.1), play.seat, play.card))
             if mistakes and not trick.complete and len(trick.plays) >= 2 and rng.random() < 0.04:
                 early = trick.plays[0]
                 out.append(CardLifted(clock.step(lay), early.seat, early.card))
@@ -118,6 +130,9 @@ def simulate_match(
                 out.append(Tick(clock.now))
                 for play in trick.plays:
                     out.append(CardLifted(clock.step(0.1), play.seat, play.card))
+                if acknowledge:
+                    out.append(Button(clock.step(0.5), ButtonName.CONFIRM))
+                    acknowledge = False
                 done = len(deal.completed_tricks)
                 if claims and rules.claims and done < TRICKS_PER_DEAL and not deal.is_over:
                     points = deal.points()

@@ -131,7 +131,7 @@ def test_queen_shown_twice_by_two_seats_rule_11(rec: Rec) -> None:
     assert log_codes(table) == ["queen_shown_by_other_seat"]
 
 
-def test_revoke_at_once_when_a_shown_card_proves_it_rules_13_18(rec: Rec) -> None:
+def test_revoke_at_once_when_a_shown_card_proves_it_rules_15_18(rec: Rec) -> None:
     """S showed his red queens (trumps): on a trump lead he plays a spade — a revoke, seen at once."""
     rec.trumps().tap("S", "QH").tap("S", "QD").place("W", "KH").place("S", "TS")
     state = rec.state()
@@ -144,7 +144,7 @@ def test_revoke_at_once_when_a_shown_card_proves_it_rules_13_18(rec: Rec) -> Non
 
 
 def test_revoke_proved_later_rule_18(rec: Rec) -> None:
-    """N plays ♦J on a trump lead (he may be void); later he plays ♥10, a trump: he held one then."""
+    """N plays ♦J on a trump lead (legal if void, rules 14-15); later he plays ♥10, a trump: he held one then."""
     rec.trumps().trick([("W", "KH"), ("S", "JH"), ("E", "AD"), ("N", "JD")])
     assert log_codes(rec.table()) == []
     rec.trick([("W", "AC"), ("S", "KC"), ("E", "KD"), ("N", "TH")])
