@@ -5,7 +5,7 @@ is the rules core's (:mod:`tablepi.rules`); this package adds what a real table 
 sweeping, misreads, readers going offline, undo. It imports neither readers nor display.
 """
 
-from tablepi.table.adapter import DeckLookup, from_zone_event, from_zone_status
+from tablepi.table.adapter import DeckLookup, from_zone_event, from_zone_status, lifts_for_snapshot
 from tablepi.table.events import (
     Button,
     ButtonName,
@@ -52,4 +52,5 @@ __all__ = [
     "ZoneCardStatus",
     "from_zone_event",
     "from_zone_status",
+    "lifts_for_snapshot",
 ]

@@ -6,13 +6,14 @@ anything shaped like a ``ZoneEvent`` / ``ZoneStatus`` and a deck registry with `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Protocol
 
 from tablepi.errors import ConfigError
 from tablepi.rules.cards import Card
 from tablepi.rules.seats import Seat
 from tablepi.table.events import CardLifted, CardPlaced, ReaderState, ReaderStatus
+from tablepi.table.state import TableState
 
 
 class DeckLookup(Protocol):
@@ -78,3 +79,21 @@ def from_zone_status(
     """A reader's ZoneStatus as a table event."""
     seat = _seat(status.zone, seat_of_zone)
     return ReaderStatus(status.time + time_offset, seat, ReaderState(status.state.value), status.detail)
+
+
+def lifts_for_snapshot(state: TableState, present: Mapping[Seat, Collection[str]], time: float) -> list[CardLifted]:
+    """After a restart: lifts for the cards the table believes lie on a zone but the reader no longer sees.
+
+    ``present`` is the reader's first full picture: per seat, the tag UIDs (or card texts such as ``"QS"``) lying
+    on that zone now. A card lifted while the app was down would otherwise stay on the zone for ever; feeding
+    these lifts (journaled like any event) makes the table's zones the truth again. Cards the reader reports
+    again are taken for what the table already knows (a repeated place is ignored).
+    """
+    lifts: list[CardLifted] = []
+    for zone in state.zones:
+        seen = present.get(zone.seat, ())
+        for lying in zone.cards:
+            if lying.uid in seen or (lying.card is not None and str(lying.card) in seen):
+                continue
+            lifts.append(CardLifted(time, zone.seat, lying.card, lying.uid))
+    return lifts

@@ -257,6 +257,8 @@ class Table:
     def _on_place(self, event: CardPlaced, time: float) -> None:
         seat = event.seat
         self._zone_readable(seat)
+        if any(c.matches(event.card, event.uid) for c in self._zones[seat]):
+            return  # the same tag reported again (a reader reconnecting, the app restarting): already known
         self._lay_for(seat, because_place=True)
         zc = _Card(event.card, event.uid, time, self._tick_order())
         zone = self._zones[seat]

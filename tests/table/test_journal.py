@@ -107,3 +107,34 @@ def test_replay_equals_live(tmp_path: Path) -> None:
         events = session.journal.events()
         live = session.state
     assert Table.replay(events, HEADER.house_rules, HEADER.dealer, HEADER.table).state == live
+
+
+def test_a_card_reported_again_after_a_restart_is_the_same_card(tmp_path: Path) -> None:
+    """The reader's snapshot after a restart repeats the cards lying on the zones: nothing doubles."""
+    path = tmp_path / "j.sqlite3"
+    with JournaledTable(path, HEADER) as session:
+        for event in _opening():
+            session.feed(event)
+        before = session.state
+    with JournaledTable(path) as session:
+        session.feed(CardPlaced(20.0, Seat.N, Card.parse("KH")))  # re-reported
+        session.feed(CardPlaced(20.0, Seat.W, Card.parse("9H")))
+        state = session.feed(CardPlaced(20.0, Seat.S, Card.parse("TH")))
+        assert state.warnings == ()
+        assert [[c.card for c in z.cards] for z in state.zones] == [[c.card for c in z.cards] for z in before.zones]
+        # S's card, tentative before the restart, has lain long enough since: played, once.
+        assert [seat for seat, _ in state.tricks[0].plays] == [Seat.N, Seat.W, Seat.S]
+
+
+def test_lifts_for_a_snapshot_after_a_restart(tmp_path: Path) -> None:
+    from tablepi.table import lifts_for_snapshot
+
+    with JournaledTable(tmp_path / "j.sqlite3", HEADER) as session:
+        for event in _opening():
+            session.feed(event)
+        lifts = lifts_for_snapshot(session.state, {Seat.N: {"KH"}, Seat.W: set()}, 30.0)
+        assert lifts == [CardLifted(30.0, Seat.S, Card.parse("TH")), CardLifted(30.0, Seat.W, Card.parse("9H"))]
+        for lift in lifts:
+            session.feed(lift)
+        state = session.state
+        assert [w.code.value for w in state.warnings] == ["lifted_early", "lifted_early"]  # put them back
