@@ -94,10 +94,44 @@ def bench_demo(scratch: Path) -> None:
           f"peak RSS {usage.ru_maxrss / 1024:.1f} MB (exit {proc.returncode})")
 
 
+def bench_event_to_frame(scratch: Path) -> None:
+    """In one process, as the app runs: a placed card through journal (fsync), table, view model and renderer."""
+    os.environ.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    from tablepi.app.core import TableApp
+    from tablepi.app.demo import VirtualClock
+    from tablepi.app.screen import PygameScreen
+    from tablepi.config import DisplayConfig
+    from tablepi.deck import DeckRegistry
+    from tablepi.journal import JournaledTable
+    from tablepi.record import RecordHeader
+    from tablepi.table import CardPlaced
+    from tablepi.table.simulate import simulate_match
+
+    script = simulate_match(11)
+    clock = VirtualClock()
+    table = JournaledTable(scratch / "frame-journal.sqlite3", RecordHeader())
+    screen = PygameScreen(DisplayConfig(language="en"), headless=True)
+    app = TableApp(table, DeckRegistry(), {0: "N", 1: "E", 2: "S", 3: "W"}, screen=screen, clock=clock)  # type: ignore[dict-item]
+    samples = []
+    for event in script.events:
+        clock.now = event.time
+        start = time.perf_counter()
+        app.handle(event)
+        if isinstance(event, CardPlaced):
+            samples.append(time.perf_counter() - start)
+    app.close()
+    samples.sort()
+    p50 = samples[len(samples) // 2] * 1000
+    p99 = samples[int(len(samples) * 0.99)] * 1000
+    print(f"placed card -> journal -> table -> view -> frame drawn: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
+          f"(n={len(samples)}, target p99 < 10 ms)")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tablepi-bench-") as scratch:
         bench_run(Path(scratch))
         bench_demo(Path(scratch))
+        bench_event_to_frame(Path(scratch))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,17 @@ from tablepi.controls.events import ControlEvent
 from tablepi.journal import JournaledTable
 from tablepi.readers.events import ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
-from tablepi.table import Button, ButtonName, DeckLookup, TableEvent, TableState, Tick
+from tablepi.table import (
+    Button,
+    ButtonName,
+    CardLifted,
+    CardPlaced,
+    DeckLookup,
+    ReaderStatus,
+    TableEvent,
+    TableState,
+    Tick,
+)
 from tablepi.table.adapter import from_zone_event, from_zone_status
 from tablepi.table.warnings import WarningCode
 
@@ -129,8 +139,8 @@ class TableApp:
             except ValueError:
                 log.warning("unknown button %r ignored", name)
                 return None
-        if isinstance(item, Tick | Button):
-            return item
+        if isinstance(item, CardPlaced | CardLifted | Button | ReaderStatus | Tick):
+            return item  # already a table event (the demo, a replay, a future remote control)
         log.warning("ignored an inbox item the table does not understand: %r", item)
         return None
 

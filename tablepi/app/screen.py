@@ -82,6 +82,7 @@ class PygameScreen:
         headless: bool = False,
         frames: FrameSaver | None = None,
     ) -> None:
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the service's log for the table
         if headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
