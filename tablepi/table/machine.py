@@ -647,10 +647,19 @@ class Table:
         return f"{seat} lays {card.display} out of turn: {to_play} is to play (rule 12)"
 
     def _warn_already_played(self, seat: Seat, card: Card, deal: Deal) -> int:
+        where = next(
+            ((number, play.seat) for number, trick in enumerate(deal.tricks, 1) for play in trick.plays
+             if play.card == card),
+            None,
+        )
+        when = f" by {where[1]} in trick {where[0]}" if where is not None else ""
+        params: tuple[tuple[str, str], ...] = (("card", str(card)),)
+        if where is not None:
+            params += (("played_by", where[1].value), ("played_in", str(where[0])))
         return self._warn(
             WarningCode.CARD_ALREADY_PLAYED, 3, seat,
-            f"{card.display} on {seat}'s zone was already played in this deal (a misread, or a second deck)",
-            (("card", str(card)),),
+            f"{card.display} on {seat}'s zone was already played{when} in this deal (a misread, or a second deck)",
+            params,
         )
 
     # --- helpers -----------------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ def test_card_already_played_in_this_deal_rule_3(rec: Rec) -> None:
     state = rec.state()
     assert codes(state) == ["card_already_played"]
     assert state.warnings[0].seat is Seat.S
+    assert state.warnings[0].param("played_by") == "W" and state.warnings[0].param("played_in") == "1"
     assert state.to_play is Seat.S
 
 
