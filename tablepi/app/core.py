@@ -6,6 +6,11 @@ thread, turns it into a table event, journals it (fsync) and applies it, then re
 LEDs. When nothing arrives for a short while it feeds a :class:`~tablepi.table.Tick`, so a card tapped and left
 becomes a play without anyone touching anything, and keeps the systemd watchdog fed.
 
+After a restart the readers report the cards lying on the zones afresh. A card the table already has on that zone
+is taken for what it is (the table ignores a repeated place); a card the table believes lies there but the reader
+does not report within :data:`RESYNC_SECONDS` of the zone coming online was taken away while the app was down, and
+is lifted (journaled like any event): the table's zones are the truth again.
+
 Table time is seconds since the journal began. The reader backends stamp their events with
 ``time.monotonic()``; :attr:`TableApp.offset` maps that clock onto table time and is chosen at start so that
 time continues from the journal's last event after a restart (the state machine ignores a clock that steps back).
@@ -31,18 +36,22 @@ from tablepi.table import (
     CardLifted,
     CardPlaced,
     DeckLookup,
+    ReaderState,
     ReaderStatus,
     TableEvent,
     TableState,
     Tick,
 )
-from tablepi.table.adapter import from_zone_event, from_zone_status
+from tablepi.table.adapter import from_zone_event, from_zone_status, lifts_for_snapshot
 from tablepi.table.warnings import WarningCode
 
 log = logging.getLogger(__name__)
 
 #: How often, at most, a Tick is fed when the table is idle: tap windows close within this of their end.
 TICK_SECONDS = 0.1
+#: After start, how long a zone's reader has to report the cards lying on it before the table takes any card it
+#: still believes there, and the reader does not report, as lifted while the app was down.
+RESYNC_SECONDS = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +115,9 @@ class TableApp:
         self.unhandled = 0
         self._last_beat = 0.0
         self._closed = False
+        # Zones not yet heard from since start: seat -> (when to settle, UIDs reported lying there).
+        self._heard: set[Seat] = set()
+        self._resync: dict[Seat, tuple[float, set[str]]] = {}
         self._refresh()
 
     # --- input -------------------------------------------------------------------------------------------------
@@ -122,9 +134,16 @@ class TableApp:
     def to_table_event(self, item: object) -> TableEvent | None:
         """One inbox item as a table event; None (logged) for something the table does not take."""
         if isinstance(item, ZoneEvent):
-            return from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
+            event = from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
+            if item.present and event.seat in self._resync:
+                self._resync[event.seat][1].add(event.uid)
+            return event
         if isinstance(item, ZoneStatus):
-            return from_zone_status(item, self.seat_of_zone, self.offset)
+            status = from_zone_status(item, self.seat_of_zone, self.offset)
+            if status.state is ReaderState.ONLINE and status.seat not in self._heard:
+                self._heard.add(status.seat)
+                self._resync[status.seat] = (self.now + RESYNC_SECONDS, set())
+            return status
         if isinstance(item, ControlEvent | Touch):
             name = item.name
             seat = item.seat if isinstance(item, Touch) else None
@@ -176,8 +195,21 @@ class TableApp:
                 self.handle(self.inbox.get_nowait())
             except queue.Empty:
                 break
+        self.settle_zones()
         self._beat()
         return True
+
+    def settle_zones(self) -> None:
+        """Lift what lay on a zone before a restart but is gone now (see the module's docstring)."""
+        now = self.now
+        for seat, (deadline, present) in list(self._resync.items()):
+            if now < deadline:
+                continue
+            del self._resync[seat]
+            for lift in lifts_for_snapshot(self.table.state, {seat: present}, now):
+                if lift.seat is seat:
+                    log.info("zone %s: %s was taken away while the table was off", seat, lift.card or lift.uid)
+                    self.handle(lift)
 
     def run(self, stop: threading.Event) -> None:
         """Run until ``stop`` is set. Tells systemd when ready and keeps its watchdog fed."""

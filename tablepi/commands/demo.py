@@ -11,7 +11,7 @@ HELP = "play a whole demo match on simulated reader zones (no hardware, no confi
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--headless", action="store_true", help="no window: play at full speed")
     parser.add_argument("--out", type=Path, help="write the key frames as PNG files into this folder")
-    parser.add_argument("--seed", type=int, default=None, help="which simulated match to play (default: 7)")
+    parser.add_argument("--seed", type=int, default=None, help="which simulated match to play (default: 24)")
     parser.add_argument("--speed", type=float, default=2.0, help="demo seconds per real second in a window")
     parser.add_argument("--language", default="en", choices=("lb", "de", "fr", "en"), help="screen language")
     parser.add_argument("--size", default="800x480", help="window size, e.g. 800x480 or 480x320")
