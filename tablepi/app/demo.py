@@ -2,9 +2,17 @@
 
 The players come from :func:`tablepi.table.simulate.simulate_match` (real gestures: taps to name trumps and
 announce, lays, sweeps, and now and then a mistake: a phone on a zone, a card out of turn, a revoke). Their hands
-act on the *physical* side of a ``sim`` reader — a tag laid on zone 2 — and from there everything is what runs under
-a real table: the reader's read path, the deck registry, the adapter, the journal (fsync), the table, the view model
+act on the *physical* side of the readers — a tag laid on zone 2 — and from there everything is what runs under a
+real table: the reader's read path, the deck registry, the adapter, the journal (fsync), the table, the view model
 and the pygame renderer.
+
+Two sets of readers:
+
+- ``via="sim"``: the ``sim`` backend (instant; the default);
+- ``via="firmware"``: the real firmware sources running against four emulated MFRC522 chips with NTAG213 tags
+  (:mod:`tablepi.emulator`), speaking the line protocol over a pseudo-terminal to the real ``serial`` backend — the
+  whole hidden build without the hardware. Slower: every card waits for the firmware's scan, and every lift for its
+  quiet time.
 
 Time is virtual: the demo's clock moves from one gesture to the next, so a 1.5 s lay is a lay whether the demo runs
 at a watchable pace in a window or at full speed headless.
@@ -22,13 +30,14 @@ from tablepi.app.core import TableApp, Touch
 from tablepi.app.screen import FrameSaver, PygameScreen, WindowClosed
 from tablepi.config import DisplayConfig
 from tablepi.deck import Deck, DeckRegistry
+from tablepi.errors import ConfigError
 from tablepi.journal import JournaledTable
 from tablepi.readers import Reader, open_reader
 from tablepi.record import RecordHeader
 from tablepi.rules.cards import DECK, Card
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
-from tablepi.table import Button, CardLifted, CardPlaced, ReaderState, ReaderStatus, TableEvent, TableState, Tick
+from tablepi.table import Button, CardLifted, CardPlaced, TableEvent, TableState, Tick
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 
@@ -80,6 +89,79 @@ class DemoSummary:
         return out
 
 
+class SimHands:
+    """Players' hands on the ``sim`` backend's zones."""
+
+    def __init__(self, clock: VirtualClock) -> None:
+        self.reader: Reader = open_reader("sim", clock=clock)
+
+    def place(self, zone: int, uid: str) -> None:
+        self.reader.place(zone, uid)  # type: ignore[attr-defined]
+
+    def lift(self, zone: int) -> None:
+        self.reader.lift(zone)  # type: ignore[attr-defined]
+
+    def settle(self, app: TableApp) -> None:
+        """Hand the app everything the readers have reported."""
+        while (item := self.reader.recv(0)) is not None:
+            app.handle(item)
+
+    def close(self) -> None:
+        self.reader.close()
+
+
+class FirmwareHands(SimHands):
+    """Players' hands on emulated MFRC522 readers run by the real firmware, read through the serial backend."""
+
+    def __init__(self, clock: VirtualClock) -> None:
+        from tablepi.emulator.runner import FirmwareRunner
+
+        self.board = FirmwareRunner.on_pty().start()
+        assert self.board.path is not None
+        # Demo time is virtual and jumps between gestures: the link's silence timeout must not count it.
+        self.reader = open_reader("serial", port=self.board.path, clock=clock, link_timeout=1e9)
+        self._expect = 0
+
+    def place(self, zone: int, uid: str) -> None:
+        self.board.place(zone, uid)
+        self._expect += 1
+
+    def lift(self, zone: int) -> None:
+        self.board.lift(zone)
+        self._expect += 1
+
+    def settle(self, app: TableApp) -> None:
+        """Wait (real time) until the firmware has reported what the hands did, then hand it all to the app."""
+        from tablepi.readers import ZoneEvent
+
+        deadline = time.monotonic() + 5.0
+        while self._expect > 0 and time.monotonic() < deadline:
+            item = self.reader.recv(0.05)
+            if item is not None:
+                app.handle(item)
+                if isinstance(item, ZoneEvent):
+                    self._expect -= 1
+        self._expect = 0
+        super().settle(app)
+
+    def start(self, app: TableApp) -> None:
+        """Wait until the firmware said HELLO and all four zones are online."""
+        from tablepi.readers import ZoneStatus
+
+        online: set[int] = set()
+        deadline = time.monotonic() + 10.0
+        while len(online) < 4 and time.monotonic() < deadline:
+            item = self.reader.recv(0.05)
+            if item is not None:
+                app.handle(item)
+                if isinstance(item, ZoneStatus) and item.state.value == "online":
+                    online.add(item.zone)
+
+    def close(self) -> None:
+        self.reader.close()
+        self.board.close()
+
+
 def run_demo(
     *,
     headless: bool,
@@ -91,12 +173,20 @@ def run_demo(
     size: tuple[int, int] = (800, 480),
     fullscreen: bool = False,
     rules: HouseRules | None = None,
+    via: str = "sim",
+    deals: int | None = None,
     screen_factory: Callable[[DisplayConfig, FrameSaver | None], PygameScreen] | None = None,
 ) -> DemoSummary:
-    """Play the demo match. ``speed`` is how many demo seconds pass per real second in a window (headless: all)."""
+    """Play the demo match. ``speed`` is how many demo seconds pass per real second in a window (headless: all).
+
+    ``via`` picks the readers (``"sim"`` or ``"firmware"``); ``deals`` stops after that many deals.
+    """
+    if via not in ("sim", "firmware"):
+        raise ConfigError(f"demo readers {via!r}: expected 'sim' or 'firmware'")
     rules = rules or HouseRules()
     config = TableConfig()
     script = simulate_match(seed, rules, Seat.N, config, mistakes=True)
+    events = script.events if deals is None else _first_deals(script.events, deals)
     deck = demo_deck()
     registry = DeckRegistry([deck])
     uid_of = {card: uid for uid, card in deck.cards.items()}
@@ -106,7 +196,7 @@ def run_demo(
     make_screen = screen_factory or (lambda d, f: PygameScreen(d, headless=headless, frames=f))
     screen = make_screen(display, frames)
     clock = VirtualClock()
-    reader = open_reader("sim", clock=clock)
+    hands = FirmwareHands(clock) if via == "firmware" else SimHands(clock)
     with tempfile.TemporaryDirectory(prefix="tablepi-demo-") as scratch:
         path = journal or Path(scratch) / "journal.sqlite3"
         header = RecordHeader(rules, Seat.N, config, tuple(ZONES.items()), tuple(uid_of_items(uid_of)), deck.name)
@@ -114,13 +204,15 @@ def run_demo(
         app = TableApp(table, registry, ZONES, screen=screen, clock=clock)
         summary = DemoSummary()
         try:
-            _drain(reader, app)
-            for event in script.events:
-                if not _advance(clock, app, reader, event.time, headless, speed):
+            if isinstance(hands, FirmwareHands):
+                hands.start(app)
+            hands.settle(app)
+            for event in events:
+                if not _advance(clock, app, hands, event.time, headless, speed):
                     break
-                _act(event, reader, app, zone_of, uid_of)
-                _drain(reader, app)
-            _advance(clock, app, reader, clock.now + 3.0, headless, speed)
+                _act(event, hands, app, zone_of, uid_of)
+                hands.settle(app)
+            _advance(clock, app, hands, clock.now + 3.0, headless, speed)
         finally:
             state = app.table.state
             summary.deals = sum(len(m.deals) for m in app.table.table.matches)
@@ -128,7 +220,7 @@ def run_demo(
             summary.state = state
             summary.warnings = [_warning_line(w) for w in app.table.table.warning_log]
             summary.frames = list(frames.saved) if frames is not None else []
-            reader.close()
+            hands.close()
             app.close()
     return summary
 
@@ -144,7 +236,19 @@ def _warning_line(warning: object) -> str:
     return f"deal {getattr(w, 'deal', 0)} {code} ({seat or '-'}): {getattr(w, 'message', '')}"
 
 
-def _advance(clock: VirtualClock, app: TableApp, reader: Reader, target: float, headless: bool, speed: float) -> bool:
+def _first_deals(events: list[TableEvent], deals: int) -> list[TableEvent]:
+    """The events up to the end of deal ``deals``: the last sweep before forehand names the next trumps."""
+    from tablepi.table import Table
+
+    table = Table()
+    for index, event in enumerate(events):
+        state = table.apply(event)
+        if state.deal_number > deals:
+            return events[:index]
+    return events
+
+
+def _advance(clock: VirtualClock, app: TableApp, hands: SimHands, target: float, headless: bool, speed: float) -> bool:
     """Let demo time pass up to ``target`` in tick-sized steps; False if the window was closed."""
     step = 0.1
     while clock.now < target - 1e-9:
@@ -158,31 +262,18 @@ def _advance(clock: VirtualClock, app: TableApp, reader: Reader, target: float, 
                 return False
         clock.now = nxt
         app.handle(Tick(app.now))
-        _drain(reader, app)
+        hands.settle(app)
     return True
 
 
 def _act(
-    event: TableEvent, reader: Reader, app: TableApp, zone_of: dict[Seat, int], uid_of: dict[Card, str]
+    event: TableEvent, hands: SimHands, app: TableApp, zone_of: dict[Seat, int], uid_of: dict[Card, str]
 ) -> None:
-    """Do with hands (on the reader) or fingers (on the screen) what the scripted event says happened."""
-    sim = reader  # a SimReader: place/lift/unplug/replug
+    """Do with hands (on the readers) or fingers (on the screen) what the scripted event says happened."""
     if isinstance(event, CardPlaced):
-        uid = uid_of[event.card] if event.card is not None else event.uid
-        sim.place(zone_of[event.seat], uid)  # type: ignore[attr-defined]
+        hands.place(zone_of[event.seat], uid_of[event.card] if event.card is not None else event.uid)
     elif isinstance(event, CardLifted):
-        sim.lift(zone_of[event.seat])  # type: ignore[attr-defined]
+        hands.lift(zone_of[event.seat])
     elif isinstance(event, Button):
         app.handle(Touch(event.name.value, event.seat))
-    elif isinstance(event, ReaderStatus):
-        if event.state is ReaderState.ONLINE:
-            sim.replug(zone_of[event.seat])  # type: ignore[attr-defined]
-        else:
-            sim.unplug(zone_of[event.seat])  # type: ignore[attr-defined]
-    elif isinstance(event, Tick):
-        pass  # time passing is done by _advance
-
-
-def _drain(reader: Reader, app: TableApp) -> None:
-    while (item := reader.recv(0)) is not None:
-        app.handle(item)
+    # Ticks are time passing, which _advance does; the scripted players never unplug a reader.

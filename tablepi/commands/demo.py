@@ -17,6 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="800x480", help="window size, e.g. 800x480 or 480x320")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (on the Pi)")
     parser.add_argument("--journal", type=Path, help="keep the demo's journal in this file (default: temporary)")
+    parser.add_argument("--via", choices=("sim", "firmware"), default="sim",
+                        help="readers: 'sim' (instant) or 'firmware' (the real firmware on emulated MFRC522 chips, "
+                        "over a pseudo-terminal to the serial backend; slower)")
+    parser.add_argument("--deals", type=int, default=None, help="stop after this many deals")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         language=args.language,
         size=(width, height),
         fullscreen=args.fullscreen,
+        via=args.via,
+        deals=args.deals,
     )
     print("\n".join(summary.lines()))
     return 0

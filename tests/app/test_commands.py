@@ -86,3 +86,23 @@ def test_headless_demo_plays_a_whole_match_and_writes_frames(
     assert len(frames) > 20
     assert any("match_over" in f.name for f in frames) and any("warning-revoke" in f.name for f in frames)
     assert png_size(frames[0]) == (800, 480)
+
+
+@pytest.mark.slow
+def test_demo_through_the_real_firmware_plays_the_same_deal_as_the_simulator() -> None:
+    """The hidden build end to end: firmware on emulated MFRC522 chips -> pty -> serial backend -> table."""
+    from tablepi.app.demo import run_demo
+
+    via_sim = run_demo(headless=True, deals=1)
+    via_firmware = run_demo(headless=True, deals=1, via="firmware")
+    assert via_firmware.lines() == via_sim.lines()
+    assert via_firmware.state is not None and len(via_firmware.state.slate) == 1
+
+
+def test_windowed_demo_runs_its_window_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window path (set_mode, event polling, pacing) on SDL's dummy video driver."""
+    from tablepi.app.demo import run_demo
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    summary = run_demo(headless=False, deals=1, speed=1e6)
+    assert summary.state is not None and len(summary.state.slate) == 1
