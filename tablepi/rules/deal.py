@@ -350,7 +350,7 @@ class Deal:
             raise RulesError(f"{seat} announces {announcement.label}, but {who} already announced {what} (rule 10)")
         shown_cards = set(shown)
         for card in announcement.cards:
-            holder = self._holder(card)
+            holder = self.holder(card)
             if card in self.played:
                 raise RulesError(f"{seat} announces {announcement.label}, but {card.display} was already played")
             if holder is not None and holder is not seat:
@@ -367,7 +367,7 @@ class Deal:
 
     def show(self, seat: Seat, card: Card) -> None:
         """Remember that ``seat`` showed ``card``: it is in his hand until he plays it (rule 11)."""
-        holder = self._holder(card)
+        holder = self.holder(card)
         if card in self.played:
             raise RulesError(f"{card.display} was already played in this deal")
         if holder is not None and holder is not seat:
@@ -470,7 +470,10 @@ class Deal:
 
     # --- internals ---------------------------------------------------------------------------------------------
 
-    def _holder(self, card: Card) -> Seat | None:
+    def holder(self, card: Card) -> Seat | None:
+        """Who is known to hold ``card`` now: from the hands when known, else from what was shown (rule 11)."""
+        if card in self.played:
+            return None
         if self.hands is not None:
             for seat, cards in self.hands.items():
                 if card in cards:

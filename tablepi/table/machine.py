@@ -415,7 +415,7 @@ class Table:
         deal = self._game.deal
         if self._game.phase is not TablePhase.PLAY or deal is None:
             return
-        holder = _holder(deal, card)
+        holder = deal.holder(card)
         if holder is not None and holder is not seat:
             code = WarningCode.QUEEN_SHOWN_BY_OTHER_SEAT if card.is_matador else WarningCode.CARD_IN_TWO_HANDS
             rule = 11 if card.is_matador else 8
@@ -784,16 +784,6 @@ class Table:
             return Prompt("lift_card", to_play, (("card", str(blocking[0].card)),))
         lead = "yes" if trick is None else "no"
         return Prompt("play", to_play, (("trick", str(deal.trick_number)), ("lead", lead)))
-
-
-def _holder(deal: Deal, card: Card) -> Seat | None:
-    """Who is known to hold ``card``: from the scanned hands, or from what was shown."""
-    if deal.hands is not None:
-        for seat, cards in deal.hands.items():
-            if card in cards:
-                return seat
-        return None
-    return deal.seen_by.get(card)
 
 
 def _seat_text(seat: Seat | None) -> str:

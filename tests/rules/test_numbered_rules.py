@@ -176,9 +176,11 @@ def test_rule_11_queen_shown_then_played_by_another_seat_is_flagged() -> None:
     faults = deal.play(Seat.E, C("QS"), check=False)
     assert [f.code for f in faults] == [FaultCode.QUEEN_SHOWN_BY_OTHER]
     assert faults[0].rule == 11 and faults[0].seat is Seat.E and "S showed" in faults[0].message
+    assert deal.holder(C("QS")) is None  # played: nobody holds it any more
     checked = Deal(Seat.N)
     checked.choose_trump(Suit.SPADES)
     checked.announce(Seat.S, Announcement.MATT, shown=cards("QS"))
+    assert checked.holder(C("QS")) is Seat.S and checked.holder(C("QH")) is None
     with pytest.raises(IllegalPlay, match="rule 11"):
         checked.play(Seat.W, C("QS"))
 
