@@ -134,7 +134,7 @@ files() {
         say "keeping the existing $CONF_DIR/tablepi.toml"
     else
         say "installing the default $CONF_DIR/tablepi.toml"
-        run install -m 0640 "$SOURCE/systemd/tablepi.toml" "$DESTDIR$CONF_DIR/tablepi.toml"
+        run install -m 0640 "$SOURCE/tablepi/default-config.toml" "$DESTDIR$CONF_DIR/tablepi.toml"
     fi
     if [ "$LIVE" = 1 ]; then
         run chgrp "$USER_NAME" "$CONF_DIR" "$CONF_DIR/tablepi.toml"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -19,54 +20,8 @@ from tablepi.errors import ConfigError, TablepiError
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 
-DEFAULT_CONFIG = """\
-# tablepi configuration. Every key is optional; the value shown is the default.
-
-[table]
-# Where every event is journaled before the screen shows it (SQLite). Survives power cuts.
-journal = "/var/lib/tablepi/journal.sqlite3"
-# Deck files: tag UID -> card, written by `tablepi enroll`.
-decks = ["/var/lib/tablepi/decks.toml"]
-# A card on a zone for less than this many seconds is a "tap" (a show), longer a "lay" (a play).
-tap_seconds = 1.0
-# Each player taps his six cards after the deal, so the table sees every revoke at once.
-hand_scan = false
-
-[house_rules]
-direction = "anticlockwise"   # or "clockwise"
-start_lines = 9               # open lines per team at the start of a match
-tie = "standard"              # "standard" (1 + announcements to the trump team), "plus_one", "carry"
-revoke_penalty = "warn"       # "warn" or "lose_deal"
-claims = true                 # a team with 21 or more may claim the deal
-
-[readers]
-backend = "serial"            # "serial" (Pico + MFRC522), "pcsc" (USB NFC readers) or "sim"
-# Which zone lies in front of which seat.
-zones = { N = 0, E = 1, S = 2, W = 3 }
-
-[readers.options]
-# Options of the chosen backend (docs/readers.md). For "serial":
-port = "/dev/tablepi-reader"
-# For "pcsc": readers = { 0 = "ACS ACR122U 00 00", 1 = "ACS ACR122U 01 00", ... }
-
-[display]
-language = "lb"               # "lb", "de", "fr" or "en"
-bottom_seat = "S"             # the seat on the side of the table where the screen stands
-scorer_team = "NS"            # the team drawn as the bottom row of the slate
-learner = false               # live points, trumps still out, cards still in play
-fullscreen = true
-size = [800, 480]             # window size when not fullscreen; 480x320 gets the compact layout
-names = {}                    # players' names by seat, e.g. { N = "Jang", E = "Marie" }
-
-[controls]
-enabled = true                # buttons, seat LEDs and buzzer on the Pi's GPIO header
-# Pins (BCM numbers) and timings: see docs/install.md. For example:
-# undo = 5
-# confirm = 6
-# menu = 16
-# buzzer = 20
-# leds = { N = 12, E = 13, S = 19, W = 26 }
-"""
+#: The commented default configuration file, installed as /etc/tablepi/tablepi.toml (systemd/install.sh).
+DEFAULT_CONFIG = resources.files("tablepi").joinpath("default-config.toml").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SYSTEMD = ROOT / "systemd"
 UNIT = SYSTEMD / "tablepi.service"
+DEFAULT_CONFIG_FILE = ROOT / "tablepi" / "default-config.toml"
 UDEV = SYSTEMD / "99-tablepi-reader.rules"
 INSTALL = SYSTEMD / "install.sh"
 UPDATE = SYSTEMD / "update.sh"
@@ -218,7 +219,7 @@ def test_install_into_destdir_stages_files_and_keeps_an_edited_config(tmp_path: 
     config = dest / "etc/tablepi/tablepi.toml"
     assert unit.read_text() == UNIT.read_text()
     assert rule.read_text() == UDEV.read_text()
-    assert config.read_text() == (SYSTEMD / "tablepi.toml").read_text()
+    assert config.read_text() == DEFAULT_CONFIG_FILE.read_text()
     assert oct(config.stat().st_mode & 0o777) == "0o640"
 
     # A second run (an update) refreshes the unit but never overwrites the operator's configuration.
@@ -234,9 +235,9 @@ def test_install_into_destdir_stages_files_and_keeps_an_edited_config(tmp_path: 
 def test_default_config_is_valid_toml() -> None:
     import tomllib
 
-    tomllib.loads((SYSTEMD / "tablepi.toml").read_text())
+    tomllib.loads(DEFAULT_CONFIG_FILE.read_text())
     # The documented controls defaults, uncommented, are what ControlPins accepts.
-    text = (SYSTEMD / "tablepi.toml").read_text()
+    text = DEFAULT_CONFIG_FILE.read_text()
     block = "\n".join(m[1] for m in re.finditer(r"^# ([a-z_]+ = .*)$", text, re.MULTILINE))
     data = tomllib.loads("[controls]\n" + block)["controls"]
     from tablepi.controls import ControlPins
