@@ -106,3 +106,27 @@ def test_windowed_demo_runs_its_window_loop(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     summary = run_demo(headless=False, deals=1, speed=1e6)
     assert summary.state is not None and len(summary.state.slate) == 1
+
+
+@pytest.mark.slow
+def test_enroll_command_tags_a_deck_from_cards_laid_on_the_zones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tablepi.deck import DeckRegistry
+    from tablepi.rules import DECK
+
+    steps = []
+    for i, _card in enumerate(DECK):
+        uid = f"04E1{i:02X}A1B2C3D4"
+        steps.append(f'"{0.5 + i * 0.1:.2f} place {i % 4} {uid}"')
+        steps.append(f'"{0.55 + i * 0.1:.2f} lift {i % 4}"')
+    path = sim_config(tmp_path).read_text(encoding="utf-8").replace(
+        "[readers.options]\n", f"[readers.options]\nscript = [{', '.join(steps)}]\n"
+    )
+    (tmp_path / "t.toml").write_text(path, encoding="utf-8")
+    assert main(["enroll", "red", "--config", str(tmp_path / "t.toml"), "--timeout", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "deck 'red': all 24 cards enrolled" in out
+    registry = DeckRegistry.load(tmp_path / "decks.toml")
+    assert registry.lookup("04E100A1B2C3D4") == ("red", DECK[0])
+    assert registry.lookup("04E117A1B2C3D4") == ("red", DECK[23])
