@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 
 from tablepi.display.i18n import LANGUAGES
 from tablepi.errors import ConfigError
-from tablepi.rules.cards import MATADORS, Card, Rank, Suit
+from tablepi.rules.cards import Card, Suit
 from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import Line as Line  # re-exported: the view model speaks the rules' slate lines
+from tablepi.rules.trumps import trump_order as trump_order  # re-exported: the reminder is the rules' own order
+from tablepi.table.events import ButtonName
 
 
 class ScreenKind(enum.Enum):
@@ -39,54 +41,9 @@ def line_is_open(line: Line) -> bool:
     return line in OPEN_LINES
 
 
-class Action(enum.Enum):
-    """What a touch button asks the table to do. The value is the action name sent to the app."""
-
-    TRUMP_SPADES = "trump_spades"
-    TRUMP_HEARTS = "trump_hearts"
-    TRUMP_DIAMONDS = "trump_diamonds"
-    TRUMP_CLUBS = "trump_clubs"
-    ANNOUNCE_MATT = "announce_matt"
-    ANNOUNCE_KONTER = "announce_konter"
-    ANNOUNCE_KONTER_A_MATT = "announce_konter_a_matt"
-    UNDO = "undo"
-    CONFIRM = "confirm"
-    CLAIM = "claim"
-    NEW_MATCH = "new_match"
-    REVANCHE = "revanche"
-
-    @classmethod
-    def trump(cls, suit: Suit) -> Action:
-        """The trump button of ``suit``."""
-        return _TRUMP_ACTIONS[suit]
-
-    @property
-    def suit(self) -> Suit | None:
-        """The suit a trump button names, None for every other action."""
-        for suit, action in _TRUMP_ACTIONS.items():
-            if action is self:
-                return suit
-        return None
-
-
-_TRUMP_ACTIONS = {
-    Suit.SPADES: Action.TRUMP_SPADES,
-    Suit.HEARTS: Action.TRUMP_HEARTS,
-    Suit.DIAMONDS: Action.TRUMP_DIAMONDS,
-    Suit.CLUBS: Action.TRUMP_CLUBS,
-}
-
-
-def trump_order(suit: Suit) -> tuple[Card, ...]:
-    """The trumps of ``suit`` highest first (RULES.md 5): A, the three matadors, then K (Q in clubs) J 10 9.
-
-    >>> " ".join(c.display for c in trump_order(Suit.CLUBS))
-    '♣A ♠Q ♥Q ♦Q ♣K ♣Q ♣J ♣10 ♣9'
-    """
-    low = [Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE]
-    if suit is not Suit.CLUBS:  # the queen of ♠ ♥ ♦ is a matador; only ♣Q keeps its place (rule 5)
-        low.remove(Rank.QUEEN)
-    return (Card(Rank.ACE, suit), *MATADORS, *(Card(rank, suit) for rank in low))
+#: What a touch button asks the table to do: the table's own button names (one enum serves both, so a touch is
+#: a :class:`~tablepi.table.events.Button` without translation).
+Action = ButtonName
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,11 @@ class ButtonName(enum.Enum):
     NEW_MATCH = "new_match"
     REVANCHE = "revanche"
 
+    @classmethod
+    def trump(cls, suit: Suit) -> ButtonName:
+        """The trump button of ``suit``."""
+        return next(button for button, named in _BUTTON_SUITS.items() if named is suit)
+
     @property
     def suit(self) -> Suit | None:
         """The suit a trump button names."""
