@@ -11,9 +11,13 @@ journal and resumes exactly where it was, a card lying mid-trick included.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import TextIO
@@ -22,7 +26,7 @@ from tablepi.errors import RecordError, TablepiError
 from tablepi.record import RecordHeader, event_to_line, parse_event, parse_header, record_lines
 from tablepi.table.events import TableEvent
 from tablepi.table.machine import Table
-from tablepi.table.state import TableState
+from tablepi.table.state import TablePhase, TableState
 
 #: Where the app keeps its journal unless configured otherwise.
 DEFAULT_JOURNAL = Path("/var/lib/tablepi/journal.sqlite3")
@@ -153,15 +157,65 @@ class Journal:
         self.close()
 
 
+def _pending(path: Path) -> Path:
+    return path.with_name(path.name + ".new")
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _finish_rotation(path: Path) -> None:
+    """Complete or undo a rotation a power cut interrupted.
+
+    A pending new journal beside the old one means the old one was not archived yet: the rotation is undone (the
+    new journal is dropped; it held only its header). A pending journal alone means the old one is archived: the new
+    one takes its place.
+    """
+    pending = _pending(path)
+    if not pending.exists():
+        return
+    if path.exists():
+        pending.unlink()
+    else:
+        os.replace(pending, path)
+    _fsync_dir(path.parent)
+
+
+def _new_match_begins(state: TableState) -> bool:
+    """A match is about to start: first deal, trumps not named, no trick, nothing on the zones, nothing to warn."""
+    return (
+        state.phase is TablePhase.TRUMPS
+        and state.deal_number == 1
+        and not state.tricks
+        and not state.slate
+        and not state.warnings
+        and all(zone.is_clear for zone in state.zones)
+    )
+
+
 class JournaledTable:
     """The table with its journal: :meth:`feed` journals an event, then applies it, then returns the state.
 
     On open, the journal is replayed into a fresh table, so the state after a restart equals the state before the
     power cut. A :class:`~tablepi.table.events.Tick` that changes nothing is not journaled.
+
+    With an ``archive`` folder the journal holds one match at a time: when a new match begins (after a revanche or
+    a new match, before its trumps are named, the zones clear) the finished matches' journal is moved into the
+    archive and the table carries on in a fresh journal whose header names the new match's dealer. Start-up replay
+    then costs one match, however long the table has been in service. The move is crash-safe: a power cut at any
+    point leaves either the old journal or the new one in place (see :func:`_finish_rotation`).
     """
 
-    def __init__(self, path: str | Path, header: RecordHeader | None = None) -> None:
-        self.journal = Journal(path, header)
+    def __init__(self, path: str | Path, header: RecordHeader | None = None, archive: str | Path | None = None) -> None:
+        self.path = Path(path)
+        self.archive = None if archive is None else Path(archive)
+        _finish_rotation(self.path)
+        self.journal = Journal(self.path, header)
         try:
             h = self.journal.header
             self.table = Table.replay(self.journal.events(), h.house_rules, h.dealer, h.table)
@@ -181,8 +235,36 @@ class JournaledTable:
         """Journal ``event`` (fsync), then apply it. If the journal cannot be written the table is unchanged."""
         if self.table.would_change(event):
             self.journal.append(event)
-            return self.table.apply(event)
+            state = self.table.apply(event)
+            if self.archive is not None and _new_match_begins(state) and len(self.table.matches) > 1:
+                self._rotate(state)
+                return self.table.state
+            return state
         return self.table.state
+
+    def _rotate(self, state: TableState) -> Path:
+        """Archive the journal of the finished matches; continue the new match in a fresh journal."""
+        assert self.archive is not None
+        header = replace(self.header, dealer=state.dealer)
+        fresh = _pending(self.path)
+        with contextlib.suppress(FileNotFoundError):
+            fresh.unlink()
+        Journal(fresh, header).close()  # 1. the new journal, complete and fsynced, beside the old one
+        self.journal.close()  # checkpoints the WAL into the file
+        self.archive.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        target = self.archive / f"{self.path.stem}-{stamp}{self.path.suffix}"
+        counter = 1
+        while target.exists():
+            counter += 1
+            target = self.archive / f"{self.path.stem}-{stamp}-{counter}{self.path.suffix}"
+        os.replace(self.path, target)  # 2. the old journal into the archive
+        _fsync_dir(self.archive)
+        _finish_rotation(self.path)  # 3. the new journal in its place
+        self.journal = Journal(self.path)
+        h = self.journal.header
+        self.table = Table(h.house_rules, h.dealer, h.table)
+        return target
 
     def close(self) -> None:
         self.journal.close()

@@ -70,7 +70,8 @@ def open_table(config: Config, *, headless: bool = False, journal: Path | None =
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ConfigError(f"table.journal: cannot create {path.parent}: {error}") from None
-    table = JournaledTable(path, journal_header(config))
+    # One match per journal file; finished matches go to archive/ beside it (start-up replays one match).
+    table = JournaledTable(path, journal_header(config), archive=path.parent / "archive")
     parts: list[Any] = []
     try:
         screen = PygameScreen(config.display, headless=headless)
