@@ -480,7 +480,9 @@ class Table:
             to_play = deal.to_play
             seat = to_play if to_play is not None and deal.can_announce(to_play) else None
         if seat is None:
-            self._not_now(event, f"who announces {announcement.label}? Touch the announcer's seat (rule 10)")
+            self._not_now(
+                event, f"{announcement.label} is announced by the player to play, before his first card (rule 10)"
+            )
             return
         if not deal.can_announce(seat):
             self._warn(
