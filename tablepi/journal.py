@@ -214,6 +214,7 @@ class JournaledTable:
     def __init__(self, path: str | Path, header: RecordHeader | None = None, archive: str | Path | None = None) -> None:
         self.path = Path(path)
         self.archive = None if archive is None else Path(archive)
+        self._new_header = header  # what a new journal starts with (today's configuration)
         _finish_rotation(self.path)
         self.journal = Journal(self.path, header)
         try:
@@ -245,7 +246,9 @@ class JournaledTable:
     def _rotate(self, state: TableState) -> Path:
         """Archive the journal of the finished matches; continue the new match in a fresh journal."""
         assert self.archive is not None
-        header = replace(self.header, dealer=state.dealer)
+        # The new match is played under today's configuration (house rules changed since the journal began apply
+        # from the next match on, never in the middle of one).
+        header = replace(self._new_header or self.header, dealer=state.dealer)
         fresh = _pending(self.path)
         with contextlib.suppress(FileNotFoundError):
             fresh.unlink()

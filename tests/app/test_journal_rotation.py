@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tablepi.journal import Journal, JournaledTable
 from tablepi.record import RecordHeader
-from tablepi.rules import DECK, HouseRules, Seat
+from tablepi.rules import DECK, Direction, HouseRules, Seat
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TablePhase
@@ -74,3 +74,15 @@ def test_a_power_cut_after_the_old_journal_moved_completes_the_rotation(tmp_path
     with JournaledTable(path, archive=tmp_path / "archive") as table:
         assert table.header.dealer is Seat.E and table.state.dealer is Seat.E
     assert path.exists() and not (tmp_path / "journal.sqlite3.new").exists()
+
+
+def test_house_rules_changed_meanwhile_apply_from_the_next_match(tmp_path: Path) -> None:
+    path, archive = tmp_path / "journal.sqlite3", tmp_path / "archive"
+    with JournaledTable(path, RecordHeader(RULES), archive) as table:
+        play_one_match(table)
+    clockwise = HouseRules(start_lines=2, direction=Direction.CLOCKWISE)
+    with JournaledTable(path, RecordHeader(clockwise), archive) as table:
+        assert table.header.house_rules == RULES  # the match in the journal keeps its rules
+        table.feed(Button(table.state.time + 5, ButtonName.NEW_MATCH))
+        assert table.header.house_rules == clockwise
+        assert table.state.forehand is Direction.CLOCKWISE.next(table.state.dealer)
