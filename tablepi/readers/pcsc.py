@@ -21,7 +21,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from smartcard import scard  # type: ignore[import-untyped]  # the optional dependency: importing this module fails cleanly without it
+from smartcard import scard  # the optional dependency: importing this module fails cleanly without it
 
 from tablepi.errors import ConfigError
 from tablepi.readers.base import Clock, Reader

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import serial  # type: ignore[import-untyped]
+import serial
 
 from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers import protocol as p
