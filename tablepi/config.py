@@ -91,7 +91,7 @@ _SECTIONS = {"table", "house_rules", "readers", "display", "controls"}
 
 def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     _no_unknown(data, _SECTIONS, "")
-    base = source.parent if source is not None else Path.cwd()
+    base = source.resolve().parent if source is not None else Path.cwd()
     table = _section(data, "table")
     _no_unknown(table, {"journal", "decks", "tap_seconds", "hand_scan"}, "table")
     journal = _path(table.get("journal", "/var/lib/tablepi/journal.sqlite3"), "table.journal", base)
