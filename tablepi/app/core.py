@@ -120,6 +120,7 @@ class TableApp:
         # Zones not yet heard from since start: seat -> (when to settle, UIDs reported lying there).
         self._heard: set[Seat] = set()
         self._resync: dict[Seat, tuple[float, set[str]]] = {}
+        self._logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
         self._refresh()
 
     # --- input -------------------------------------------------------------------------------------------------
@@ -228,6 +229,11 @@ class TableApp:
 
     def _refresh(self) -> None:
         state = self.table.state
+        for warning in state.warnings:  # the service's log tells the owner what the table told the players
+            key = (warning.deal, warning.code.value, warning.message)
+            if key not in self._logged and not warning.tentative:
+                self._logged.add(key)
+                log.warning("deal %d: %s: %s", warning.deal, warning.code.value, warning.message)
         if self.screen is not None:
             self.screen.show(state)
         if self.lights is not None:
