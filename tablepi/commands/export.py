@@ -18,14 +18,24 @@ HELP = "write the journal as a game record (JSON Lines) to a file or standard ou
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--journal", default=None, help="the journal file (default: /var/lib/tablepi/journal.sqlite3)")
+    parser.add_argument("--journal", default=None,
+                        help="the journal file (default: the config's table.journal, /var/lib/tablepi/journal.sqlite3)")
+    parser.add_argument("--config", type=Path, default=Path("/etc/tablepi/tablepi.toml"),
+                        help="configuration file naming the journal, used when it exists (default: %(default)s)")
     parser.add_argument("out", nargs="?", default="-", help="the record to write (default: standard output)")
 
 
 def run(args: argparse.Namespace) -> int:
     from tablepi.journal import DEFAULT_JOURNAL, Journal
 
-    path = Path(args.journal) if args.journal else DEFAULT_JOURNAL
+    if args.journal:
+        path = Path(args.journal)
+    elif args.config.exists():
+        from tablepi.config import load_config
+
+        path = load_config(args.config).journal
+    else:
+        path = DEFAULT_JOURNAL
     if not path.exists():
         raise RecordError(f"{path}: no journal there (give --journal PATH)")
     with Journal(path) as journal:
