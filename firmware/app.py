@@ -28,7 +28,7 @@ def uid_hex(uid: bytearray, n: int) -> str:
 
 class App:
     """The firmware. ``port`` has ``readinto(buf) -> n`` (never blocks, 0 when nothing came) and
-    ``write(bytes)``; ``clock`` has ticks_ms / ticks_add / ticks_diff; ``wdt`` has ``feed()`` or is None."""
+    ``write(bytes)``; ``clock`` has ticks_ms / ticks_add / ticks_diff / sleep_ms; ``wdt`` has ``feed()`` or is None."""
 
     def __init__(
         self,
@@ -49,7 +49,16 @@ class App:
         self._buzzer = buzzer_pin
         self.zones = cfg.ZONES
         readers = [
-            mfrc522.MFRC522(spi, cs, cfg.CHIP_VERSIONS, cfg.TIMEOUT_TICKS, cfg.POLL_LIMIT, cfg.RX_GAIN)
+            mfrc522.MFRC522(
+                spi,
+                cs,
+                cfg.CHIP_VERSIONS,
+                cfg.TIMEOUT_TICKS,
+                cfg.POLL_LIMIT,
+                cfg.RX_GAIN,
+                clock.sleep_ms,
+                cfg.RESET_MS,
+            )
             for cs in cs_pins
         ]
         self.readers = readers

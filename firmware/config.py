@@ -24,6 +24,7 @@ CHIP_VERSIONS = (0x91, 0x92)  # VersionReg of a genuine MFRC522 v1.0 / v2.0; clo
 RX_GAIN = 0x70  # RFCfgReg RxGain: 0x70 = 48 dB, the maximum (short range antennas under a table top)
 TIMEOUT_TICKS = 40  # chip timer reload, 25 us per tick: 40 = 1 ms without an answer ends a command
 POLL_LIMIT = 500  # ComIrqReg reads before a command counts as hung (chip not answering: FAULT TIMEOUT)
+RESET_MS = 5  # wait after SoftReset before the chip is set up (the datasheet gives no figure)
 
 # --- scanning ----------------------------------------------------------------------------------------
 ZONES = 4

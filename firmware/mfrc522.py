@@ -98,8 +98,12 @@ class MFRC522:
         timeout_ticks: int = 40,
         poll_limit: int = 500,
         rx_gain: int = 0x70,
+        sleep_ms: object = None,
+        reset_ms: int = 5,
     ) -> None:
         self._spi = spi
+        self._sleep_ms = sleep_ms  # time.sleep_ms on the board: SoftReset needs a real wait
+        self._reset_ms = reset_ms
         self._cs = cs
         self._versions = versions
         self._timeout_ticks = timeout_ticks
@@ -163,9 +167,17 @@ class MFRC522:
 
     # --- life cycle ----------------------------------------------------------------------------------------
     def init(self) -> int:
-        """Soft-reset and set up the chip; OK, SELFTEST (unknown version, setup not kept) or HUNG."""
+        """Soft-reset and set up the chip; OK, SELFTEST (unknown version, setup not kept) or HUNG.
+
+        The datasheet gives no duration for SoftReset and the chip does not reliably flag it, so the driver
+        sleeps ``reset_ms`` first (public drivers wait 50 ms; the oscillator keeps running through a soft
+        reset, so a few ms are plenty) and only then waits for PowerDown to clear (a wake-up from power-down).
+        Registers written too early are lost — the read-back at the end catches that as SELFTEST.
+        """
         self._cs(1)
         self.write(_CommandReg, _CMD_SOFTRESET)
+        if self._sleep_ms is not None:
+            self._sleep_ms(self._reset_ms)
         n = self._poll_limit
         while n and self.read(_CommandReg) & _POWERDOWN:
             n -= 1
@@ -202,13 +214,20 @@ class MFRC522:
         self.write(_TxControlReg, value | _ANTENNA if on else value & ~_ANTENNA)
 
     # --- commands ---------------------------------------------------------------------------------------
-    def _start(self, frame: bytearray, command: int, framing: int) -> None:
+    def _start(self, frame: bytearray, command: int, tx_last_bits: int) -> None:
+        """Load the FIFO and start ``command``.
+
+        BitFramingReg is written *before* the command, with StartSend clear: Transmit starts sending the
+        moment CommandReg is written, with the TxLastBits of that moment (HLTA after a 7-bit WUPA would
+        otherwise go out as 31 bits), and a StartSend left set by the last Transceive could start the next
+        one before its framing is right.
+        """
         self.write(_CommandReg, _CMD_IDLE)
         self.write(_ComIrqReg, _IRQ_CLEAR_ALL)
         self.write(_FIFOLevelReg, _FLUSH)
         self._write_fifo(frame)
+        self.write(_BitFramingReg, tx_last_bits)
         self.write(_CommandReg, command)
-        self.write(_BitFramingReg, framing)
 
     def _wait(self, done: int) -> int:
         """Poll ComIrqReg until done or TimerIRq; then classify the answer by ErrorReg."""
@@ -230,7 +249,8 @@ class MFRC522:
         return OK
 
     def _transceive(self, frame: bytearray, tx_last_bits: int) -> int:
-        self._start(frame, _CMD_TRANSCEIVE, _START_SEND | tx_last_bits)
+        self._start(frame, _CMD_TRANSCEIVE, tx_last_bits)
+        self.write(_BitFramingReg, _START_SEND | tx_last_bits)
         return self._wait(_IRQ_RX | _IRQ_IDLE)
 
     def reqa(self) -> int:

@@ -44,6 +44,9 @@ class ManualClock(_Ticks):
     def ticks_ms(self) -> int:
         return int(self.us // 1000) % TICKS_PERIOD
 
+    def now_us(self) -> float:
+        return self.us
+
     def sleep_ms(self, ms: int) -> None:
         self.advance_ms(ms)
 
@@ -56,6 +59,9 @@ class WallClock(_Ticks):
 
     def ticks_ms(self) -> int:
         return int((time.monotonic() - self._t0) * 1000) % TICKS_PERIOD
+
+    def now_us(self) -> float:
+        return (time.monotonic() - self._t0) * 1e6
 
     def sleep_ms(self, ms: int) -> None:
         time.sleep(ms / 1000)
@@ -104,6 +110,7 @@ class EmulatedBoard:
         self.wdt = EmulatedWDT(clock)
         for chip, cs in zip(self.chips, self.cs_pins, strict=True):
             self.bus.attach(chip, cs)
+            chip.now_us = clock.now_us  # SoftReset takes time on this clock
             if realtime:
                 chip.on_air = _sleep_us
             elif isinstance(clock, ManualClock):

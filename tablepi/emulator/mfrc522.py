@@ -16,6 +16,21 @@ What is emulated, because the firmware relies on it:
 * The air: every tag in the field gets the transmitted bits; all answers are merged bit by bit, and where
   they differ that is a collision (CollErr, CollPos), as two cards on one antenna produce.
 
+Where the datasheet leaves a behaviour open, the emulator takes the reading that is harder on the firmware,
+so that code which only works on a kind chip fails here first:
+
+* ``StartSend`` (BitFramingReg bit 7) stays set until it is written 0 — the datasheet does not say it clears
+  itself, and every public driver clears it. Writing CommandReg = Transceive while it is still set starts a
+  transmission at once, with whatever ``TxLastBits`` the register holds then.
+* Transmit starts sending when CommandReg is written, with the ``TxLastBits`` of that moment: framing written
+  after the command comes too late.
+* SoftReset takes ``RESET_US`` (the datasheet gives no figure; public drivers wait 50 ms): until then the
+  chip ignores writes and its reads return 0x00 (PowerDown does not announce the reset either). A driver
+  must wait before it sets the chip up. Needs ``now_us`` (set by EmulatedBoard); without it the reset is
+  instant.
+* With TAuto set, the timer also starts at the end of a Transmit (HLTA), as the datasheet says for every
+  transmission; ``timer_running`` shows it until the timer ends or ControlReg TStopNow stops it.
+
 Time is not simulated by stalling: each command finishes at once and the time it would have taken on air
 (frame times, frame delay, or the timer period when nobody answers) is added to ``air_time_us`` and passed
 to ``on_air`` — a test clock advances by it, the pty runner sleeps it.
@@ -89,6 +104,7 @@ FIFO_SIZE = 64
 CARRIER_HZ = 13_560_000
 BIT_US = 128 / CARRIER_HZ * 1e6  # one bit at 106 kbit/s: 9.44 us
 FDT_US = 1172 / CARRIER_HZ * 1e6  # frame delay time of a tag's answer: 86 us
+RESET_US = 1000.0  # modelled duration of SoftReset (the datasheet gives none; see the module docstring)
 
 RESET_VALUES = {
     COMMAND: 0x20,
@@ -149,11 +165,16 @@ class EmulatedMFRC522:
         self.on_air: Callable[[float], None] | None = None
         # statistics for tests and the benchmark
         self.accesses = 0  # SPI transactions (chip select low .. high)
+        self.busy_accesses = 0  # bytes clocked while a SoftReset was still running (lost)
         self.reads: Counter[int] = Counter()
         self.writes: Counter[int] = Counter()
         self.commands: Counter[int] = Counter()
         self.frames: list[bytes] = []  # every transmitted frame, for tests (bounded)
+        self.frame_bits: list[int] = []  # the length in bits of each frame in ``frames``
         self.air_time_us = 0.0
+        self.now_us: Callable[[], float] | None = None  # the board's clock, for the SoftReset duration
+        self.timer_running = False  # TAuto timer started by a transmission and not yet ended or stopped
+        self._resetting_until = -1.0
         self._reset_registers()
         self._txn_mode: str | None = None
         self._txn_addr = 0
@@ -209,6 +230,7 @@ class EmulatedMFRC522:
         self.writes.clear()
         self.commands.clear()
         self.frames.clear()
+        self.frame_bits.clear()
         self.air_time_us = 0.0
 
     # --- SPI side (called by the bus) ----------------------------------------------------------------------
@@ -224,11 +246,19 @@ class EmulatedMFRC522:
             self.accesses += 1
         self._txn_mode = None
 
+    @property
+    def resetting(self) -> bool:
+        """True while a SoftReset is still running (see RESET_US)."""
+        return self.now_us is not None and self.now_us() < self._resetting_until
+
     def clock(self, mosi: int) -> int | None:
         """One byte in on MOSI, one out on MISO (None: MISO not driven)."""
         if self.fault == "absent":
             return None
         with self._lock:
+            if self.resetting:
+                self.busy_accesses += 1
+                return 0x00
             mode = self._txn_mode
             if mode == "addr":
                 self._txn_addr = (mosi >> 1) & 0x3F
@@ -287,7 +317,9 @@ class EmulatedMFRC522:
         elif reg in (ERROR, STATUS1, STATUS2, VERSION, CRC_RESULT_H, CRC_RESULT_L):
             pass  # read-only
         elif reg == CONTROL:
-            self.regs[reg] = (self.regs[reg] & 0x07) | (value & 0xF8)
+            if value & 0x80:  # TStopNow
+                self.timer_running = False
+            self.regs[reg] = (self.regs[reg] & 0x07) | (value & 0x38)  # TStopNow / TStartNow read as 0
         elif reg == COLL:
             self.regs[reg] = (self.regs[reg] & 0x7F) | (value & 0x80)
         elif reg == TX_CONTROL:
@@ -314,6 +346,9 @@ class EmulatedMFRC522:
         self.commands[cmd] += 1
         if cmd == CMD_SOFT_RESET:
             self._reset_registers()
+            self.timer_running = False
+            if self.now_us is not None:
+                self._resetting_until = self.now_us() + RESET_US
             return
         if cmd == CMD_IDLE:
             return
@@ -333,6 +368,8 @@ class EmulatedMFRC522:
             self._send(bits)
             self.regs[COMMAND] &= 0xF0
             self.regs[COM_IRQ] |= IRQ_TX | IRQ_IDLE
+            if self.regs[T_MODE] & 0x80:  # TAuto: the timer starts at the end of every transmission
+                self.timer_running = True
         elif cmd in (CMD_MEM, CMD_RANDOM_ID):
             self.regs[COMMAND] &= 0xF0
             self.regs[COM_IRQ] |= IRQ_IDLE
@@ -356,9 +393,11 @@ class EmulatedMFRC522:
         if self.regs[TX_MODE] & 0x80 and not last:  # TxCRCEn
             crc = crc_coprocessor(data, CRC_PRESETS[self.regs[MODE] & 0x03])
             data += bytes([crc & 0xFF, crc >> 8])
+        bits = to_bits(data, last or 8)
         if len(self.frames) < 10_000:
             self.frames.append(data)
-        return to_bits(data, last or 8)
+            self.frame_bits.append(len(bits))
+        return bits
 
     def _send(self, bits: list[int]) -> list[list[int]]:
         """Put the frame on air; the answers of every powered tag that answered."""
@@ -383,9 +422,10 @@ class EmulatedMFRC522:
         if period is not None:
             self._air(period)
             self.regs[COM_IRQ] |= IRQ_TIMER
+            self.timer_running = False
 
     def _transceive(self) -> None:
-        self.regs[BIT_FRAMING] &= 0x7F  # StartSend is consumed by the transmission
+        # StartSend stays set (see the module docstring): the driver has to clear it before the next command.
         if self.fault == "hung":
             return
         self.regs[ERROR] = 0
@@ -397,6 +437,7 @@ class EmulatedMFRC522:
             self._timeout()
             return
         merged, collision = self._merge(answers)
+        self.timer_running = False  # TAuto: the timer stops when an answer starts
         self._air(FDT_US + frame_us(len(merged)))
         self._receive(merged, collision)
 

@@ -13,7 +13,7 @@ from tablepi.emulator.tags import Iso14443aTag, Ntag213
 @pytest.fixture
 def one(fw: SimpleNamespace) -> SimpleNamespace:
     board = EmulatedBoard(ManualClock())
-    reader = fw.mfrc522.MFRC522(board.bus, board.cs_pins[0])
+    reader = fw.mfrc522.MFRC522(board.bus, board.cs_pins[0], sleep_ms=board.clock.sleep_ms)
     return SimpleNamespace(board=board, chip=board.chips[0], reader=reader, m=fw.mfrc522)
 
 
@@ -110,3 +110,43 @@ def test_select_frames_carry_the_chip_crc(one: SimpleNamespace) -> None:
     for f in selects:
         assert f[1] == 0x70
         assert f[7:] == crc_a(f[:7])
+
+
+def test_init_waits_for_the_soft_reset(fw: SimpleNamespace) -> None:
+    """The chip ignores writes while SoftReset runs: a driver that sets it up at once loses its setup."""
+    board = EmulatedBoard(ManualClock())
+    hasty = fw.mfrc522.MFRC522(board.bus, board.cs_pins[0])  # no sleep: writes land inside the reset
+    assert hasty.init() != fw.mfrc522.OK
+    assert board.chips[0].busy_accesses > 0
+    patient = fw.mfrc522.MFRC522(board.bus, board.cs_pins[1], sleep_ms=board.clock.sleep_ms)
+    assert patient.init() == fw.mfrc522.OK
+    assert board.chips[1].busy_accesses == 0
+
+
+def test_every_frame_goes_out_once_with_its_own_framing(one: SimpleNamespace) -> None:
+    """StartSend stays set on the chip: the driver clears it, so no command starts early with stale framing."""
+    one.chip.place(Ntag213("04A1B2C3D4E5F6"))
+    one.reader.init()
+    one.chip.reset_counters()
+    assert one.reader.wupa() == one.m.OK
+    assert one.reader.read_uid() == one.m.OK
+    assert one.reader.halt() == one.m.OK
+    heads = [f[:2] for f in one.chip.frames]
+    assert heads == [b"\x52", b"\x93\x20", b"\x93\x70", b"\x95\x20", b"\x95\x70", b"\x50\x00"]
+    assert one.chip.frame_bits == [7, 16, 72, 16, 72, 32]
+
+
+def test_hlta_after_a_7_bit_wupa_is_a_full_32_bit_frame(one: SimpleNamespace) -> None:
+    """Transmit starts on the CommandReg write: TxLastBits = 7 left by WUPA must be reset before it."""
+    tag = Ntag213("04A1B2C3D4E5F6")
+    one.chip.place(tag)
+    one.reader.init()
+    one.reader.wupa()
+    one.reader.read_uid()
+    one.reader.halt()
+    one.chip.reset_counters()
+    assert one.reader.wupa() == one.m.OK  # the resting-card check: WUPA, then HLTA at once
+    assert one.reader.halt() == one.m.OK
+    assert one.chip.frames == [b"\x52", b"\x50\x00\x57\xcd"]
+    assert one.chip.frame_bits == [7, 32]
+    assert tag.state.value == "halt"
