@@ -20,7 +20,11 @@ PIN_LED = (10, 11, 12, 13)  # one LED per zone, active high
 SPI_BAUDRATE = 4_000_000  # MFRC522 allows 10 MHz; 4 MHz is safe with ~30 cm of ribbon per module
 
 # --- chip --------------------------------------------------------------------------------------------
-CHIP_VERSIONS = (0x91, 0x92)  # VersionReg of a genuine MFRC522 v1.0 / v2.0; clones report other values
+# VersionReg values accepted by the self-test: NXP MFRC522 v1.0 / v2.0 (0x91, 0x92), the register-compatible
+# Fudan FM17522 family found on many RC522 boards (0x88, 0x89, 0xB2) and the common unbranded copy (0x12).
+# 0x00 / 0xFF (nothing on MISO, or MISO stuck) and anything else fail; the read-back of the timer setup after
+# init is the real test that the chip answers on the bus. hw/README.md (pitfalls: cloned chips) explains.
+CHIP_VERSIONS = (0x91, 0x92, 0x88, 0x89, 0xB2, 0x12)
 RX_GAIN = 0x70  # RFCfgReg RxGain: 0x70 = 48 dB, the maximum (short range antennas under a table top)
 TIMEOUT_TICKS = 40  # chip timer reload, 25 us per tick: 40 = 1 ms without an answer ends a command
 POLL_LIMIT = 500  # ComIrqReg reads before a command counts as hung (chip not answering: FAULT TIMEOUT)

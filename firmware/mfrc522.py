@@ -21,7 +21,7 @@ NONE = const(1)  # no answer before the chip's timer ran out: no tag (or none in
 COLL = const(2)  # answers collided: more than one tag
 ERR = const(3)  # an answer arrived but was damaged (parity, protocol, CRC, BCC, wrong length)
 HUNG = const(4)  # the chip never signalled the end of the command: it is not working
-SELFTEST = const(5)  # init: VersionReg is not a known MFRC522 (or the setup did not read back)
+SELFTEST = const(5)  # init: VersionReg is not a known MFRC522 or compatible (or the setup did not read back)
 RESET = const(6)  # check: the chip lost its setup (brown-out or reset): it must be initialised again
 
 # --- registers (datasheet section 9) ------------------------------------------------------------------
@@ -44,7 +44,7 @@ _TModeReg = const(0x2A)  # timer mode: TAuto starts the timer at the end of ever
 _TPrescalerReg = const(0x2B)  # timer prescaler, low 8 bits
 _TReloadRegH = const(0x2C)  # timer reload value, high byte
 _TReloadRegL = const(0x2D)  # timer reload value, low byte
-_VersionReg = const(0x37)  # chip version: 0x91 (v1.0) or 0x92 (v2.0)
+_VersionReg = const(0x37)  # chip version: 0x91 (v1.0), 0x92 (v2.0); compatible clones: 0x88, 0x89, 0xB2, 0x12
 
 # --- commands (CommandReg) --------------------------------------------------------------------------------
 _CMD_IDLE = const(0x00)  # stop whatever runs
@@ -94,7 +94,7 @@ class MFRC522:
         self,
         spi: object,
         cs: object,
-        versions: tuple = (0x91, 0x92),
+        versions: tuple = (0x91, 0x92, 0x88, 0x89, 0xB2, 0x12),
         timeout_ticks: int = 40,
         poll_limit: int = 500,
         rx_gain: int = 0x70,

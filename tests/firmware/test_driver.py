@@ -25,10 +25,22 @@ def test_init_passes_selftest_and_sets_up_the_timer(one: SimpleNamespace) -> Non
     assert one.reader.check() == one.m.OK
 
 
-@pytest.mark.parametrize("version", [0x00, 0x12, 0xFF])
+@pytest.mark.parametrize("version", [0x00, 0xFF, 0x90, 0x37])
 def test_unknown_version_fails_selftest(one: SimpleNamespace, version: int) -> None:
+    """0x00 / 0xFF: nothing (or a stuck line) on MISO; 0x90: the pre-production v0.0; 0x37: garbage."""
     one.chip.fail("version", version)
     assert one.reader.init() == one.m.SELFTEST
+
+
+@pytest.mark.parametrize("version", [0x91, 0x92, 0x88, 0x89, 0xB2, 0x12])
+def test_genuine_and_compatible_chips_pass_selftest(fw: SimpleNamespace, version: int) -> None:
+    """NXP v1.0/v2.0, Fudan FM17522 (0x88, 0x89, 0xB2) and the common copy (0x12) as sold on RC522 boards."""
+    board = EmulatedBoard(ManualClock(), versions=(version,))
+    reader = fw.mfrc522.MFRC522(
+        board.bus, board.cs_pins[0], fw.config.CHIP_VERSIONS, sleep_ms=board.clock.sleep_ms
+    )
+    assert reader.init() == fw.mfrc522.OK
+    assert reader.version == version
 
 
 def test_absent_chip_fails_selftest(one: SimpleNamespace) -> None:

@@ -131,7 +131,7 @@ def test_slow_swap_is_lift_then_place(rig: Rig) -> None:
 
 
 def test_reader_failing_selftest_is_reported_and_retried(rig: Rig) -> None:
-    rig.chips[1].fail("version", 0x12)
+    rig.chips[1].fail("version", 0x00)
     assert rig.start() == [
         ["HELLO", "1", "tablepi-fw/1.0.0", "4"],
         ["STATE", "-", "FAULT", "-", "-"],
