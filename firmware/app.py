@@ -62,7 +62,7 @@ class App:
             for cs in cs_pins
         ]
         self.readers = readers
-        self.link = link.Link(port, self, self.zones)
+        self.link = link.Link(self, self, self.zones)  # lines go out through write(): it feeds the watchdog
         self.scanner = scanner.Scanner(
             readers,
             clock,
@@ -81,7 +81,10 @@ class App:
         self._beep_until = 0
         now = clock.ticks_ms()
         self._last_tick = now
-        self.uptime_ms = 0
+        # Uptime as seconds + milliseconds: one count of milliseconds would pass the Pico's small-int limit
+        # (2**30) after 12.4 days and then allocate a big int on every step.
+        self.uptime_s = 0
+        self.uptime_rem_ms = 0
         self._hb_at = clock.ticks_add(now, cfg.HEARTBEAT_MS)
         self._hb_prev = now
         self._hb_scans = [0] * self.zones
@@ -116,11 +119,26 @@ class App:
         if self._wdt is not None:
             self._wdt.feed()
 
+    def write(self, data: bytes) -> None:
+        """The link's output: feed the watchdog, then write the line.
+
+        A USB write can wait up to 0.5 s per 64 bytes when the host holds the port open without reading; a
+        step that sends several lines (boot: HELLO, STATE and a FAULT per reader; RESCAN; HB and events)
+        must not add those waits up to the watchdog's timeout.
+        """
+        if self._wdt is not None:
+            self._wdt.feed()
+        self._port.write(data)
+
     def _timers(self) -> None:
         clock = self._clock
         now = clock.ticks_ms()
-        self.uptime_ms += clock.ticks_diff(now, self._last_tick)
+        ms = self.uptime_rem_ms + clock.ticks_diff(now, self._last_tick)
         self._last_tick = now
+        if ms >= 1000:
+            self.uptime_s += ms // 1000
+            ms %= 1000
+        self.uptime_rem_ms = ms
         for i in range(self.zones):
             if self._led_flash[i] and clock.ticks_diff(now, self._led_until[i]) >= 0:
                 self._led_flash[i] = False
@@ -138,9 +156,11 @@ class App:
         self._hb_at = clock.ticks_add(now, self._cfg.HEARTBEAT_MS)
         rates = []
         for z in self.scanner.zones:
-            rates.append(str((z.scans - self._hb_scans[z.index]) * 1000 // elapsed))
+            done = (z.scans - self._hb_scans[z.index]) & scanner.COUNT_MASK  # the counters wrap
+            rates.append(str(done * 1000 // elapsed))
             self._hb_scans[z.index] = z.scans
-        self.link.send("HB %d %d %d %s" % (self.uptime_ms, self.scanner.scans, self.link.errors, " ".join(rates)))
+        uptime = self.uptime_s * 1000 + self.uptime_rem_ms
+        self.link.send("HB %d %d %d %s" % (uptime, self.scanner.scans, self.link.errors, " ".join(rates)))
 
     def _flash(self, zone: int) -> None:
         self._led_flash[zone] = True

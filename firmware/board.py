@@ -1,8 +1,17 @@
-"""The USB serial port of the board as the application sees it: non-blocking reads, plain writes.
+"""The USB serial port of the board as the application sees it: reads and writes that never wait long.
 
-The REPL must never be entered because of a byte on the link: Ctrl-C is disabled (kbd_intr(-1)) and stdin is
-read as raw bytes through select.poll, so a stray 0x03 or a line of Python is just data for the protocol
+Reading: the REPL must never be entered because of a byte on the link. Ctrl-C is disabled (kbd_intr(-1)) and
+stdin is read as raw bytes (``sys.stdin.buffer``: the text stream would turn \\r into \\n) one at a time, only
+while ``select.poll`` says one is there, so a stray 0x03 or a line of Python is just data for the protocol
 parser. ``ipoll`` is used because it allocates nothing per call, unlike ``poll``.
+
+Writing: on the rp2 port a write to USB CDC while the host has the port open (DTR set) but does not read waits
+up to 500 ms per 64 bytes for room, then drops the rest; with the port closed it goes into a small buffer
+that keeps the newest bytes (what the host gets when it opens the port: it ignores lines before the HELLO
+that answers its ``HELLO?``). So a line is written only when poll reports the port writable; otherwise it is
+dropped and counted — its sequence number is used all the same, so the host sees the gap and asks for
+``STATE?``. A host that reads a little now and then can still make one write wait; the application feeds the
+watchdog before every line for that reason.
 """
 
 import select
@@ -22,8 +31,11 @@ class UsbPort:
         self._out = out.buffer if hasattr(out, "buffer") else out
         self._poll = select.poll()
         self._poll.register(stdin, select.POLLIN)
+        self._out_poll = select.poll()
+        self._out_poll.register(out, select.POLLOUT)
         self._one = bytearray(1)
         self.closed = False  # stdin reached its end (only on the unix port: USB never ends)
+        self.dropped = 0  # lines not written because the host was not reading
 
     def readinto(self, buf: bytearray) -> int:
         """Read what has arrived, at most len(buf) bytes, without waiting."""
@@ -46,4 +58,9 @@ class UsbPort:
         return n
 
     def write(self, data: bytes) -> None:
-        self._out.write(data)
+        """Write one line if the port can take it now; else drop it (counted in ``dropped``)."""
+        for _obj, event in self._out_poll.ipoll(0):
+            if event & select.POLLOUT:
+                self._out.write(data)
+                return
+        self.dropped += 1

@@ -37,6 +37,10 @@ PRESENT = const(1)  # one tag, uid[:uid_len], reported with PLACE
 MULTI = const(2)  # two or more tags answer
 FAULT = const(3)  # the reader is not working
 
+# Scan counters wrap here: the Pico's small ints end at 2**30, and a big int would be allocated on every scan
+# after about a month of uptime. HB's SCANS field therefore counts modulo 2**30.
+COUNT_MASK = const(0x3FFFFFFF)
+
 # --- what one scan saw ----------------------------------------------------------------------------------
 _SEEN_NOTHING = const(0)  # no valid answer
 _SEEN_SAME = const(1)  # the zone's own tag answered
@@ -142,8 +146,8 @@ class Scanner:
             if clock.ticks_diff(now, z.retry_at) >= 0 and self._init(z, now, z.code):
                 self._sink.ok(index)
             return
-        z.scans += 1
-        self.scans += 1
+        z.scans = (z.scans + 1) & COUNT_MASK
+        self.scans = (self.scans + 1) & COUNT_MASK
         if clock.ticks_diff(now, z.health_at) >= 0:
             z.health_at = clock.ticks_add(now, self._health)
             if self._unhealthy(z, now):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 
 from tablepi.emulator.board import EmulatedBoard, ManualClock
@@ -63,11 +64,13 @@ def parse(line: str) -> tuple[int, list[str]]:
 class Rig:
     """The firmware App on an emulated board with a manual clock."""
 
-    def __init__(self, fw: SimpleNamespace, **config: object) -> None:
+    def __init__(
+        self, fw: SimpleNamespace, port: Callable[[ManualClock], FakePort] | None = None, **config: object
+    ) -> None:
         self.fw = fw
         self.clock = ManualClock(start_ms=1000)
         self.board = EmulatedBoard(self.clock, spi_cost_us=SPI_COST_US, spi_byte_us=SPI_BYTE_US)
-        self.port = FakePort()
+        self.port = port(self.clock) if port is not None else FakePort()
         cfg = SimpleNamespace(**{k: getattr(fw.config, k) for k in dir(fw.config) if k.isupper()})
         for key, value in config.items():
             setattr(cfg, key, value)

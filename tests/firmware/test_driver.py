@@ -36,9 +36,7 @@ def test_unknown_version_fails_selftest(one: SimpleNamespace, version: int) -> N
 def test_genuine_and_compatible_chips_pass_selftest(fw: SimpleNamespace, version: int) -> None:
     """NXP v1.0/v2.0, Fudan FM17522 (0x88, 0x89, 0xB2) and the common copy (0x12) as sold on RC522 boards."""
     board = EmulatedBoard(ManualClock(), versions=(version,))
-    reader = fw.mfrc522.MFRC522(
-        board.bus, board.cs_pins[0], fw.config.CHIP_VERSIONS, sleep_ms=board.clock.sleep_ms
-    )
+    reader = fw.mfrc522.MFRC522(board.bus, board.cs_pins[0], fw.config.CHIP_VERSIONS, sleep_ms=board.clock.sleep_ms)
     assert reader.init() == fw.mfrc522.OK
     assert reader.version == version
 

@@ -97,3 +97,38 @@ def test_protocol_under_micropython(mp_run: tuple[list[str], list]) -> None:
     hello_seqs = [seq for seq, f in lines if f[0] == "HELLO"]
     assert hello_seqs == [0, 0]
     assert notes[-1] == "done errors 3"
+
+
+@pytest.fixture(scope="module")
+def mp_heap() -> list[str]:
+    """run_heap.py with stdin an open pipe nobody writes to: the port polls the real stdin and finds nothing."""
+    proc = subprocess.Popen(
+        [tool("micropython"), str(MP_DIR / "run_heap.py"), str(FIRMWARE), str(MP_DIR)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        out = proc.stdout.read()  # the script ends by itself; stdin stays open (and silent) until then
+    finally:
+        proc.stdin.close()
+        err = proc.stderr.read()
+        proc.wait(timeout=60)
+    assert proc.returncode == 0, err.decode(errors="replace")
+    return [line[2:] for line in out.decode("ascii").splitlines() if line.startswith("# ")]
+
+
+def test_a_line_the_host_cannot_take_is_dropped_not_waited_for(mp_heap: list[str]) -> None:
+    assert "stalled dropped 1 written 0" in mp_heap
+    assert "free dropped 1 written 11" in mp_heap
+
+
+def test_whole_loop_step_allocates_nothing_under_micropython(mp_heap: list[str]) -> None:
+    """Scan, stdin poll, link, LED/buzzer timers and uptime: 1200 steps with the heap locked."""
+    assert "heap none steps 1200 state1 1" in mp_heap
+
+
+def test_loop_allocates_nothing_after_weeks_of_uptime(mp_heap: list[str]) -> None:
+    """Uptime and scan counters at the small-int limit: they must not turn into big ints (one per step)."""
+    assert "heap-weeks none steps 400 state1 1" in mp_heap

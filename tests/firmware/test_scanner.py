@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from tablepi.emulator.board import ManualClock
 from tablepi.emulator.tags import Ntag213
-from tests.firmware.firmware_rig import Rig
+from tests.firmware.firmware_rig import FakePort, Rig
 
 A = Ntag213("04A1B2C3D4E5F6")
 B = Ntag213("04A1B2C3D4E5F7")
@@ -212,3 +213,27 @@ def test_watchdog_is_fed_every_step(rig: Rig) -> None:
 def test_module_that_does_not_tristate_miso_breaks_the_others(rig: Rig) -> None:
     rig.chips[1].tristate_miso = False  # the pitfall in hw/README.md: it drags the shared MISO low
     assert rig.start()[1] == ["STATE", "FAULT", "-", "FAULT", "FAULT"]
+
+
+class StalledHostPort(FakePort):
+    """USB CDC with the host holding the port open but not reading: every write waits its 500 ms timeout."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def write(self, data: bytes) -> None:
+        self.clock.advance_ms(500)
+        super().write(data)
+
+
+def test_a_host_that_does_not_read_cannot_starve_the_watchdog(fw: SimpleNamespace) -> None:
+    """Boot with four dead readers sends six lines; at 500 ms each they must not add up to the 3 s timeout."""
+    rig = Rig(fw, port=StalledHostPort)
+    for chip in rig.chips:
+        chip.fail("absent")
+    lines = rig.start()
+    assert [f[0] for f in lines] == ["HELLO", "STATE", "FAULT", "FAULT", "FAULT", "FAULT"]
+    rig.app.step()
+    rig.send("1 RESCAN")
+    assert rig.board.wdt.longest_gap_ms < rig.cfg.WDT_MS / 2
