@@ -65,10 +65,14 @@ class Rig:
     """The firmware App on an emulated board with a manual clock."""
 
     def __init__(
-        self, fw: SimpleNamespace, port: Callable[[ManualClock], FakePort] | None = None, **config: object
+        self,
+        fw: SimpleNamespace,
+        port: Callable[[ManualClock], FakePort] | None = None,
+        start_ms: int = 1000,
+        **config: object,
     ) -> None:
         self.fw = fw
-        self.clock = ManualClock(start_ms=1000)
+        self.clock = ManualClock(start_ms=start_ms)
         self.board = EmulatedBoard(self.clock, spi_cost_us=SPI_COST_US, spi_byte_us=SPI_BYTE_US)
         self.port = port(self.clock) if port is not None else FakePort()
         cfg = SimpleNamespace(**{k: getattr(fw.config, k) for k in dir(fw.config) if k.isupper()})

@@ -132,3 +132,51 @@ def test_whole_loop_step_allocates_nothing_under_micropython(mp_heap: list[str])
 def test_loop_allocates_nothing_after_weeks_of_uptime(mp_heap: list[str]) -> None:
     """Uptime and scan counters at the small-int limit: they must not turn into big ints (one per step)."""
     assert "heap-weeks none steps 400 state1 1" in mp_heap
+
+
+def run_main(service_level: int, crash_after: int = -1) -> tuple[int, list[str], list[list[str]]]:
+    """firmware/main.py on the unix port with the stand-in machine module (mp/machine.py): exit code,
+    '# ' notes, and the protocol lines it sent (parsed)."""
+    args = [str(FIRMWARE), str(MP_DIR), str(service_level), str(crash_after)]
+    result = subprocess.run(
+        [tool("micropython"), str(MP_DIR / "run_main.py"), *args],
+        input=b"",
+        capture_output=True,
+        timeout=60,
+    )
+    notes: list[str] = []
+    lines: list[list[str]] = []
+    for raw in result.stdout.decode("ascii").splitlines():
+        if raw.startswith("# "):
+            notes.append(raw[2:])
+        elif raw[:1].isdigit():
+            lines.append(parse(raw)[1])
+    return result.returncode, notes, lines
+
+
+def test_boot_path_uses_the_rp2_calls_and_reports_a_missing_module() -> None:
+    """Real main.py: SPI0 on valid pins in mode 0, WDT within the RP2040 limit, zone 3 unplugged at boot."""
+    code, notes, lines = run_main(service_level=1)
+    assert code == 0, notes
+    assert notes[:2] == ["spi 0 4000000", "wdt 3000"]
+    assert lines[:3] == [
+        ["HELLO", "1", "tablepi-fw/1.0.0", "4"],
+        ["STATE", "-", "-", "-", "FAULT"],
+        ["FAULT", "3", "SELFTEST"],
+    ]
+    assert ["PLACE", "2", "04A1B2C3D4E5F6"] in lines
+    gap = int(notes[-1].split()[-1])
+    assert notes[-1].startswith("fed 300") and gap < 1000  # fed every step, boot included
+
+
+def test_service_jumper_leaves_the_repl_and_never_arms_the_watchdog() -> None:
+    code, notes, lines = run_main(service_level=0)
+    assert code == 0
+    assert notes == [] and lines == []  # no SPI, no WDT, no protocol: just the REPL
+
+
+def test_an_exception_in_the_loop_resets_the_board() -> None:
+    code, notes, lines = run_main(service_level=1, crash_after=500)
+    assert code == 3, notes  # machine.reset() in the stand-in
+    assert notes[-1] == "machine.reset"
+    assert lines[0][0] == "HELLO"

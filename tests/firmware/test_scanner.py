@@ -187,6 +187,21 @@ def test_heartbeat_carries_scan_statistics(rig: Rig) -> None:
     assert scans >= sum(rates)
 
 
+def test_heartbeat_and_quiet_times_across_the_ticks_wrap(fw: SimpleNamespace) -> None:
+    """ticks_ms wraps at 2**30 ms (12.4 days): uptime, rates and the quiet time must go on through it."""
+    rig = Rig(fw, start_ms=(1 << 30) - 700)
+    rig.start()
+    rig.chips[0].place(A)
+    assert rig.run_ms(2050) == [["PLACE", "0", "04A1B2C3D4E5F6"]]
+    assert rig.clock.ticks_ms() < 2000  # wrapped
+    rig.chips[0].lift(A)
+    assert rig.run_ms(rig.cfg.REMOVE_QUIET_MS + 50) == [["LIFT", "0", "04A1B2C3D4E5F6"]]
+    beats = [fields for _, fields in rig.log if fields[0] == "HB"]
+    uptime, _scans, _errors, *rates = (int(x) for x in beats[1][1:])
+    assert 1900 <= uptime <= 2100
+    assert all(50 <= rate < 1000 for rate in rates)
+
+
 def test_every_zone_is_scanned_50_times_a_second_with_a_card_on_each(rig: Rig) -> None:
     rig.start()
     for chip in rig.chips:

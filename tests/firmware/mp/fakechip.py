@@ -28,6 +28,7 @@ class FakeChip:
         self.n = 0
         self.rd = 0
         self.card = False
+        self.absent = False  # no module on this chip select: nothing drives MISO (reads 0x00)
         self.state = 0  # 0 idle, 1 ready, 2 active, 3 halt
         self.level = 0
         self.levels = (bytearray(5), bytearray(5))
@@ -157,6 +158,8 @@ class FakeBus:
         if self.sel < 0:
             return 0
         chip = self.chips[self.sel]
+        if chip.absent:
+            return 0
         if self.mode == 0:
             self.addr = (b >> 1) & 0x3F
             self.mode = 1 if b & 0x80 else 2
