@@ -53,6 +53,17 @@ def make(fw: SimpleNamespace) -> SimpleNamespace:
     return SimpleNamespace(clock=clock, board=board, port=port, app=app)
 
 
+def make_with_missing(fw: SimpleNamespace) -> SimpleNamespace:
+    """Like make(), but the module of zone 3 is not there at boot (FAULT, retried every FAULT_RETRY_MS)."""
+    clock = ManualClock(start_ms=5000)
+    board = EmulatedBoard(clock, spi_cost_us=PER_ACCESS_US, spi_byte_us=8e6 / SPI_HZ)
+    board.chips[3].fail("absent")
+    port = NullPort()
+    app = fw.app.App(fw.config, board.bus, board.cs_pins, board.led_pins, board.buzzer, port, clock, board.wdt)
+    app.start()
+    return SimpleNamespace(clock=clock, board=board, port=port, app=app)
+
+
 def step(rig: SimpleNamespace) -> None:
     rig.app.step()
     rig.clock.advance_us(STEP_US)
@@ -135,6 +146,13 @@ def main() -> None:
         f"{resting['accesses']:5.1f}/round, air {resting['air_us'] / 1000:.2f} ms/round, "
         f"round {resting['round_us'] / 1000:.2f} ms -> {resting['rate']:.0f} scans/s per zone"
         f" (incl. one full UID verify per zone per second)"
+    )
+
+    rig = make_with_missing(fw)
+    missing = round_cost(rig, rounds=1000)
+    print(
+        f"zone 3 unplugged    : {missing['round_us'] / 1000:5.2f} ms/round -> {missing['rate']:.0f} scans/s per"
+        f" working zone (re-initialised every {fw.config.FAULT_RETRY_MS} ms, {fw.config.RESET_MS} ms reset wait)"
     )
 
     det = detection(fw)
