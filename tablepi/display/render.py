@@ -30,9 +30,14 @@ from tablepi.display.view import (
     View,
     line_is_open,
 )
+from tablepi.errors import TablepiError
 from tablepi.rules.cards import Suit
 
 Color = tuple[int, int, int]
+
+
+class RenderError(TablepiError, OSError):
+    """A screen image could not be written (``tablepi screenshot --out`` somewhere unwritable)."""
 
 FELT: Color = (6, 44, 26)
 BLACK: Color = (0, 0, 0)
@@ -96,13 +101,19 @@ class Renderer:
             self._texts[key] = image
         return image
 
-    def wrap(self, text: str, size: int, width: int, bold: bool = True) -> list[str]:
-        """Break ``text`` into lines no wider than ``width`` (a word longer than a line stands alone)."""
+    def wrap(self, text: str, size: int, width: int, bold: bool = True, glue: bool = True) -> list[str]:
+        """Break ``text`` into lines no wider than ``width`` (a word longer than a line stands alone).
+
+        A number stays with the words either side of it (:func:`_glue_numbers`): "24 to 16", "trick 3:",
+        "1 line" are never split across lines, which read as nonsense ("... 24 to" / "16"). The learner's small
+        print, in a narrow box, passes ``glue=False`` to keep every line it can.
+        """
         font = self.font(size, bold)
         lines: list[str] = []
         for paragraph in text.split("\n"):
             line = ""
-            for word in paragraph.split():
+            words = paragraph.split()
+            for word in _glue_numbers(words) if glue else words:
                 candidate = f"{line} {word}" if line else word
                 if line and font.size(candidate)[0] > width:
                     lines.append(line)
@@ -266,6 +277,10 @@ class Renderer:
         # The card on the seat's zone, or the empty zone.
         if seat.card is not None:
             self._card(seat.card, slot.card, surface, layout)
+        elif seat.reader_off:
+            # The zone senses nothing: say so where the card would go, whatever warning the bar shows now.
+            _dashed_rect(surface, RED_ON_DARK, slot.card, layout.border, max(6, slot.card.w // 6))
+            self.blit_text(surface, seat.reader_off, f.chip, RED_ON_DARK, slot.card.inset(layout.border + 2))
         else:
             color = YELLOW if seat.to_play else SLOT
             pygame.draw.rect(surface, color, slot.card, width=layout.border if seat.to_play else 2,
@@ -293,14 +308,17 @@ class Renderer:
                                                   rect.h + 2 * b + 4), border_radius=layout.radius + b)
         face = WHITE if not card_view.tentative else (255, 244, 214)
         pygame.draw.rect(surface, face, rect, border_radius=layout.radius)
-        color = _suit_color(card.suit, on_dark=False)
-        suit_img = self.text(card.suit.symbol, f.card_suit, color)
-        rank_img = self.text(card.rank.display, f.card_rank, color)
-        total = suit_img.get_height() + rank_img.get_height() - f.card_rank // 4
-        y = rect.y + (rect.h - total) // 2
-        surface.blit(suit_img, (rect.x + (rect.w - suit_img.get_width()) // 2, y))
-        y += suit_img.get_height() - f.card_rank // 4
-        surface.blit(rank_img, (rect.x + (rect.w - rank_img.get_width()) // 2, y))
+        if card is None:  # a tag that is no card of the deck: a red "?" where it lies
+            self.blit_text(surface, "?", f.card_suit + f.card_rank // 2, RED_ON_CARD, rect)
+        else:
+            color = _suit_color(card.suit, on_dark=False)
+            suit_img = self.text(card.suit.symbol, f.card_suit, color)
+            rank_img = self.text(card.rank.display, f.card_rank, color)
+            total = suit_img.get_height() + rank_img.get_height() - f.card_rank // 4
+            y = rect.y + (rect.h - total) // 2
+            surface.blit(suit_img, (rect.x + (rect.w - suit_img.get_width()) // 2, y))
+            y += suit_img.get_height() - f.card_rank // 4
+            surface.blit(rank_img, (rect.x + (rect.w - rank_img.get_width()) // 2, y))
         if card_view.illegal:
             badge = self.text("!", f.chip + b, WHITE)
             r = max(badge.get_width(), badge.get_height()) // 2 + 2
@@ -313,8 +331,10 @@ class Renderer:
     def _center(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         c, f, g = layout.center, layout.fonts, layout.gap
         if view.teams:
-            self._team_line(view, surface, Rect(c.x, c.y + (c.h - f.center - g) // 2, c.w, f.center + g),
-                            f.center, show_points=False)
+            # Keep clear of the red/green frames drawn round the side seats' cards (border + 2 outside them).
+            pad = layout.border + 2
+            self._team_line(view, surface, Rect(c.x + pad, c.y + (c.h - f.center - g) // 2, c.w - 2 * pad,
+                                                f.center + g), f.center, show_points=False)
 
     def _learner(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         """Learner extras fill the panel below the buttons: live points, trumps still out, cards in play."""
@@ -331,7 +351,7 @@ class Renderer:
         line_h = self.font(f.small).get_linesize()
         y = inner.y
         for text in (learner.points_label, learner.in_play_label, learner.trumps_out_label):
-            lines = self.wrap(text, f.small, inner.w)
+            lines = self.wrap(text, f.small, inner.w, glue=False)
             for line in lines:
                 if y + line_h > inner.bottom:
                     return
@@ -358,17 +378,26 @@ class Renderer:
         mark = f"{view.trump.suit.symbol} " if view.trump is not None and view.trump.suit is not None else ""
         left = f"{mark if a.trump_team else ''}{a.label}  {va}"
         right = f"{vb}  {b.label}{' ' + mark.strip() if b.trump_team and mark else ''}"
+        sep = 6  # pixels either side of the colon
         font = self.font(size)
-        while size > 10 and font.size(f"{left} : {right}")[0] + 12 > rect.w:
+        while size > 10 and sum(font.size(t)[0] for t in (left, ":", right)) + 2 * sep > rect.w:
             size -= 1
             font = self.font(size)
         colon = self.text(":", size, WHITE)
         li, ri = self.text(left, size, WHITE), self.text(right, size, WHITE)
+        # The colon sits in the middle when both sides fit there; when one team's names are much longer the
+        # line slides towards the shorter side instead of running out of its box (the deal-over panel once
+        # lost the first letters of a long team at its left edge).
+        total = li.get_width() + colon.get_width() + ri.get_width() + 2 * sep
         cx = rect.x + rect.w // 2
+        colon_x = cx - colon.get_width() // 2
+        start = colon_x - sep - li.get_width()
+        start = max(rect.x, min(start, rect.right - total))
+        colon_x = start + li.get_width() + sep
         y = rect.y + (rect.h - li.get_height()) // 2
-        surface.blit(li, (cx - colon.get_width() // 2 - li.get_width() - 6, y))
-        surface.blit(colon, (cx - colon.get_width() // 2, y))
-        surface.blit(ri, (cx + colon.get_width() // 2 + 6, y))
+        surface.blit(li, (start, y))
+        surface.blit(colon, (colon_x, y))
+        surface.blit(ri, (colon_x + colon.get_width() + sep, y))
 
     def _result(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         f, g = layout.fonts, layout.gap
@@ -396,7 +425,10 @@ class Renderer:
 
     def _slate(self, slate: SlateView, surface: pygame.Surface, layout: Layout) -> None:
         t, f, g = layout.table, layout.fonts, layout.gap
-        result_h = 2 * self.font(f.result).get_linesize() + g if slate.last_result else 0
+        # Room for every line of the last result (up to four: won, claimed, stake, lines added), so it is not
+        # squeezed into small type or broken mid-phrase; the rows of tally lines give up the height.
+        result_lines = min(4, max(2, slate.last_result.count("\n") + 1))
+        result_h = result_lines * self.font(f.result).get_linesize() + g if slate.last_result else 0
         body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h)
         row_h = (body.h - g) // 2
         widest = max(self.font(f.slate_label).size(r.label)[0] for r in slate.rows)
@@ -487,6 +519,25 @@ class Renderer:
             pygame.draw.rect(surface, BLACK, bar)
 
 
+def _glue_numbers(words: list[str]) -> list[str]:
+    """Join each word that starts with a digit to its neighbours, so a line break never separates them.
+
+    A separator after a number (``·``) is not glued: a line may well break there.
+
+    >>> _glue_numbers("N+S win the deal, 24 to 16 · N+S 11".split())
+    ['N+S', 'win', 'the', 'deal, 24 to 16', '·', 'N+S 11']
+    """
+    units: list[str] = []
+    previous = ""
+    for word in words:
+        if units and (word[:1].isdigit() or (previous[:1].isdigit() and word[:1].isalnum())):
+            units[-1] = f"{units[-1]} {word}"
+        else:
+            units.append(word)
+        previous = word
+    return units
+
+
 def _stroke_geometry(count: int, width: int) -> tuple[int, int, int]:
     """Spacing, extra gap between groups of five, and stroke width for ``count`` tally lines in ``width``."""
     count = max(count, 5)
@@ -575,8 +626,15 @@ def render_to_png(view: View, path: str | os.PathLike[str], size: tuple[int, int
     """Draw ``view`` at ``size`` and save it as a PNG (for ``tablepi screenshot`` and the reference images)."""
     target = Path(path)
     surface = render_surface(view, size, renderer)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surface, str(target))
+    if target.parent.exists() and not target.parent.is_dir():
+        raise RenderError(f"{target.parent}: not a folder, cannot write {target.name} there")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(surface, str(target))
+    except (OSError, pygame.error) as err:
+        # A folder that is a file, a read-only place, a full disk: one line naming the path, not a traceback.
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise RenderError(f"{target}: cannot write the PNG: {why}") from err
     return target
 
 

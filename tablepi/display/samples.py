@@ -110,21 +110,22 @@ def mid_trick(tr: Translator) -> View:
 
 
 def warning(tr: Translator) -> View:
-    """Trick 4, spades trumps: N led ♥K, E discarded ♣9 while holding hearts (known from the hand scan)."""
+    """Trick 4, spades trumps: N led ♥K, W took it with ♥A, S followed, and E, last, discarded ♣9 while holding
+    hearts (known from the hand scan). The trick still lies; Confirm acknowledges the revoke, as the bar says."""
     seats = (
         tx.seat_view(tr, Seat.N, NAMES, card=CardView(_c("KH"))),
         tx.seat_view(tr, Seat.E, NAMES, highlighted=True, card=CardView(_c("9C"), illegal=True)),
-        tx.seat_view(tr, Seat.S, NAMES, forehand=True),
-        tx.seat_view(tr, Seat.W, NAMES, dealer=True, card=CardView(_c("AH"))),
+        tx.seat_view(tr, Seat.S, NAMES, forehand=True, card=CardView(_c("9H"))),
+        tx.seat_view(tr, Seat.W, NAMES, dealer=True, to_play=True, card=CardView(_c("AH"), winning=True)),
     )
     params = {"seat": Seat.E, "card": _c("9C"), "trick": 4, "rule": 13}
-    english = "Revoke by E in trick 4: ♣9 breaks rule 13."
+    english = "Revoke by E in trick 4: ♣9 (rule 13). Press Confirm to play on."
     return View(
         ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.SPADES, tx.trumps_label(tr)),
-        trick_label=tx.trick_label(tr, 4), teams=_teams(tr, 2, 1, trump_team=Team.NS),
+        trick_label=tx.trick_label(tr, 4), teams=_teams(tr, 2, 2, trump_team=Team.NS),
         warning=WarningBanner("revoke", tx.warning_text(tr, "revoke", params, english, NAMES), Seat.E),
-        prompt=tx.prompt_text(tr, "play", Seat.E, NAMES),
-        buttons=(tx.button(tr, Action.CLAIM), tx.button(tr, Action.UNDO)),
+        prompt=tx.prompt_text(tr, "sweep", Seat.W, NAMES),
+        buttons=(tx.button(tr, Action.CONFIRM), tx.button(tr, Action.UNDO)),
     )
 
 

@@ -18,23 +18,32 @@ from tablepi.rules.cards import Card, Suit
 from tablepi.rules.seats import Seat, Team
 
 #: Warning code -> English template (the message id). Fields: seat, card, trick, rule, and where the table
-#: sends them expected (the seat to play), holder (who showed a card) and announcement.
+#: sends them expected (the seat to play), holder (who showed a card) and announcement. Each sentence says what
+#: went wrong and, unless the gesture is obvious, what the table does next (take it away, press Confirm).
 WARNING_TEMPLATES: dict[str, str] = {
     "out_of_turn": N_("{seat}: not your turn. Take {card} back."),
-    "unknown_tag": N_("Unknown card on {seat}'s zone: its tag is not in this deck."),
+    "unknown_tag": N_("Unknown card on {seat}'s zone: its tag is not in this deck. Take it away."),
     "card_already_played": N_("{card} was already played in this deal. Take it off {seat}'s zone."),
     "two_cards_on_zone": N_("Two cards on {seat}'s zone. Leave only one."),
     "lifted_early": N_("{seat} lifted {card} before the trick was complete. Lay it back."),
-    "announcement_without_cards": N_("{seat} announced without showing the queens."),
+    "announcement_without_cards": N_("{seat} announced without the queens: it does not count. Press Confirm."),
     "announcement_too_late": N_("{seat}: {announcement} comes too late, only before your first card."),
-    "queen_shown_by_other_seat": N_("{seat} has {card}, but another player showed it."),
-    "card_in_two_hands": N_("{seat} has {card}, but another player holds it."),
-    "too_many_cards": N_("{seat} scanned more than six cards."),
-    "revoke": N_("Revoke by {seat} in trick {trick}: {card} breaks rule {rule}."),
+    "queen_shown_by_other_seat": N_("{seat} has {card}, but another player showed it. Check, then press Confirm."),
+    "card_in_two_hands": N_("{seat} has {card}, but another player holds it. Check, then press Confirm."),
+    "too_many_cards": N_("{seat} scanned more than six cards. Check the hand, then press Confirm."),
+    "revoke": N_("Revoke by {seat} in trick {trick}: {card} (rule {rule}). Press Confirm to play on."),
     "illegal_play": N_("{seat} may not play {card} now. Take it back."),
     "claim_refused": N_("No claim yet: a team needs 21 points."),
     "not_now": N_("That button does nothing now."),
     "reader_offline": N_("The card reader at {seat} is not answering. Check its cable."),
+}
+
+#: Variants the view model picks from a warning and the state (not table codes of their own): a revoke under
+#: house rule ``revoke_penalty = "lose_deal"`` ends the deal, so "press Confirm to play on" would be wrong.
+WARNING_VARIANTS: dict[str, str] = {
+    "revoke_lose_deal": N_("Revoke by {seat} in trick {trick}: {card} (rule {rule}). The deal is lost."),
+    # Every zone offline at once (one Pico for all four, its cable out): naming only the newest seat misleads.
+    "all_readers_offline": N_("The card readers are not answering. Check their cable."),
 }
 
 #: Prompt code -> English template: the gesture the table expects now. Fields: seat, card.
@@ -122,7 +131,7 @@ def warning_text(
     names: Mapping[Seat, str] | None = None,
 ) -> str:
     """The warning ``code`` as a sentence in the translator's language; ``english`` if it cannot be built."""
-    template = WARNING_TEMPLATES.get(code)
+    template = WARNING_TEMPLATES.get(code) or WARNING_VARIANTS.get(code)
     if template is None:
         return english
     text = _fill(tr, template, params, names or {})
@@ -187,11 +196,17 @@ def seat_view(
     highlighted: bool = False,
     card: CardView | None = None,
     announcement: str = "",
+    reader_off: str = "",
 ) -> SeatView:
     """A seat with its name and its dealer/forehand marks in the translator's language."""
     marks = tuple(m for m, on in ((dealer_mark(tr), dealer), (forehand_mark(tr), forehand)) if on)
     return SeatView(seat, seat_name(tr, seat, names or {}), dealer, forehand, to_play, highlighted, card, marks,
-                    announcement)
+                    announcement, reader_off)
+
+
+def reader_off_label(tr: Translator) -> str:
+    """Drawn inside a zone whose reader is offline or faulty: cards laid there are not seen."""
+    return tr.gettext("reader off")
 
 
 def slate_title(tr: Translator) -> str:

@@ -70,9 +70,13 @@ class TrumpView:
 
 @dataclass(frozen=True, slots=True)
 class CardView:
-    """A card lying on a seat's zone in the current trick."""
+    """A card lying on a seat's zone in the current trick.
 
-    card: Card
+    ``card`` is None for a tag that is no card of the deck (a phone, a bank card, a card of another deck): the
+    zone shows a red ``?`` so the table sees where the stray thing lies.
+    """
+
+    card: Card | None
     tentative: bool = False  # just placed: may still become a show if lifted within the tap window
     winning: bool = False  # the card that takes the trick (shown once the fourth card is down)
     illegal: bool = False  # the table flagged this card
@@ -91,6 +95,7 @@ class SeatView:
     card: CardView | None = None
     marks: tuple[str, ...] = ()  # the words for the dealer/forehand marks, in the chosen language
     announcement: str = ""  # "Matt" / "Konter" / "Konter a Matt" once announced, else empty
+    reader_off: str = ""  # "no reader" (translated) while the zone's reader is offline or faulty, else empty
 
 
 @dataclass(frozen=True, slots=True)

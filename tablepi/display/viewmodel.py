@@ -40,6 +40,7 @@ from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import SlateEntry
+from tablepi.table.events import ReaderState
 from tablepi.table.state import TablePhase, TableState, Zone, ZoneCardStatus
 from tablepi.table.warnings import TableWarning
 
@@ -108,8 +109,27 @@ def _deal_screen(state: TableState, settings: ViewSettings, tr: Translator) -> V
 def _trick_label(state: TableState, tr: Translator) -> str:
     if state.trump is None or state.phase is TablePhase.HAND_SCAN:
         return ""
-    number = len(state.tricks) if state.phase is TablePhase.DEAL_OVER else max(1, state.trick_number)
+    if state.phase is TablePhase.DEAL_OVER:
+        number = len(state.tricks)
+    elif _complete_trick_lies(state):
+        number = state.tricks[-1].number  # the cards on the table are this trick's, not the next one's
+    else:
+        number = max(1, state.trick_number)
     return tx.trick_label(tr, number) if number else ""
+
+
+def _complete_trick_lies(state: TableState) -> bool:
+    """Whether the last trick is complete and some of its cards still lie on their zones (not swept yet)."""
+    if not state.tricks:
+        return False
+    last = state.tricks[-1]
+    if len(last.plays) < 4:
+        return False
+    return any(
+        zc.card == card and zc.status is ZoneCardStatus.PLAYED
+        for seat, card in last.plays
+        for zc in state.zone(seat).cards
+    )
 
 
 def _seat(state: TableState, seat: Seat, tr: Translator, names: Mapping[Seat, str]) -> SeatView:
@@ -123,24 +143,28 @@ def _seat(state: TableState, seat: Seat, tr: Translator, names: Mapping[Seat, st
         highlighted=warned,
         card=_zone_card(state, state.zone(seat), warned),
         announcement=_announced(state, seat, tr),
+        reader_off=tx.reader_off_label(tr) if state.zone(seat).reader in _READER_DOWN else "",
     )
+
+
+#: Reader states in which the zone senses nothing: drawn as such, whatever warning the bar shows.
+_READER_DOWN = frozenset({ReaderState.OFFLINE, ReaderState.FAULT})
 
 
 def _zone_card(state: TableState, zone: Zone, warned: bool) -> CardView | None:
     """What to draw on a seat's zone: the card lying there, marked as it stands with the table.
 
-    A stray card (out of turn, already played...) is drawn red so its owner sees which one to lift; a card just
-    placed is drawn dashed until it counts as played; the card that took a complete trick is framed green.
+    A stray card (out of turn, already played...) is drawn red so its owner sees which one to lift, and so is a
+    tag that is no card of the deck (as a ``?``); a card just placed is drawn dashed until it counts as played;
+    the card that took a complete trick is framed green.
     """
-    known = [zc for zc in zone.cards if zc.card is not None]
-    if not known:
+    if not zone.cards:
         return None
-    stray = [zc for zc in known if zc.status is ZoneCardStatus.STRAY]
-    zc = stray[-1] if stray else known[-1]
+    stray = [zc for zc in zone.cards if zc.status is ZoneCardStatus.STRAY or zc.card is None]
+    zc = stray[-1] if stray else zone.cards[-1]
     card = zc.card
-    assert card is not None
-    if zc.status is ZoneCardStatus.STRAY:
-        return CardView(card, illegal=True)
+    if card is None or zc.status is ZoneCardStatus.STRAY:
+        return CardView(card, illegal=True)  # an unknown tag (card None) is drawn as a red "?"
     if zc.status in (ZoneCardStatus.TENTATIVE, ZoneCardStatus.SHOWN):
         tentative_warning = any(w.tentative and w.seat is zone.seat for w in state.warnings)
         return CardView(card, tentative=True, illegal=tentative_warning)
@@ -181,7 +205,10 @@ def _banner(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> War
     if not state.warnings:
         return None
     warning = state.warnings[-1]
-    return WarningBanner(warning.code.value, warning_sentence(tr, warning, names), warning.seat)
+    text = warning_sentence(tr, warning, names)
+    if warning.code.value == "reader_offline" and all(zone.reader in _READER_DOWN for zone in state.zones):
+        text = tx.warning_text(tr, "all_readers_offline", {}, text)
+    return WarningBanner(warning.code.value, text, warning.seat)
 
 
 def warning_sentence(tr: Translator, warning: TableWarning, names: Mapping[Seat, str] | None = None) -> str:
@@ -196,7 +223,10 @@ def warning_sentence(tr: Translator, warning: TableWarning, names: Mapping[Seat,
             params[key] = _announcement_label(value, tr)
         else:
             params[key] = value
-    return tx.warning_text(tr, warning.code.value, params, warning.message, names)
+    code = warning.code.value
+    if code == "revoke" and warning.param("penalty") == "lose_deal":
+        code = "revoke_lose_deal"  # the house rule ends the deal: "press Confirm to play on" would be wrong
+    return tx.warning_text(tr, code, params, warning.message, names)
 
 
 def _parse_seat(text: str) -> Seat | None:
@@ -307,7 +337,7 @@ def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateVi
     last = state.slate[-1] if state.slate else None
     return SlateView(
         tx.slate_title(tr), top=rows[bottom.other], bottom=rows[bottom],
-        last_result="" if last is None else result_text(tr, last, names).replace("\n", " · ", 1),
+        last_result="" if last is None else result_text(tr, last, names),
         winner=state.match_winner,
     )
 

@@ -39,7 +39,7 @@ def test_extraction_finds_the_screen_messages() -> None:
     messages = _code_messages()
     assert (None, "Trumps") in messages
     assert ("seat", "E") in messages
-    assert (None, "Revoke by {seat} in trick {trick}: {card} breaks rule {rule}.") in messages
+    assert (None, "Revoke by {seat} in trick {trick}: {card} (rule {rule}). Press Confirm to play on.") in messages
     assert len(messages) > 40
 
 

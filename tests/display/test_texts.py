@@ -53,11 +53,16 @@ def test_warning_missing_a_parameter_falls_back_to_english(en: Translator) -> No
     assert tx.warning_text(en, "revoke", {**PARAMS, "rule": None}, sentence) == sentence
 
 
-def test_revoke_reads_naturally_in_english_and_german() -> None:
+def test_revoke_reads_naturally_in_english_and_german_and_says_what_to_do() -> None:
     params = {"seat": Seat.E, "card": Card.parse("9C"), "trick": 4, "rule": 13}
-    assert tx.warning_text(translator("en"), "revoke", params, "") == "Revoke by E in trick 4: ♣9 breaks rule 13."
+    assert tx.warning_text(translator("en"), "revoke", params, "") == (
+        "Revoke by E in trick 4: ♣9 (rule 13). Press Confirm to play on."
+    )
     assert tx.warning_text(translator("de"), "revoke", params, "") == (
-        "Nicht bedient: O im Stich 4, ♣9 verstößt gegen Regel 13."
+        "Nicht bedient: O im Stich 4, ♣9 (Regel 13). Weiter mit Bestätigen."
+    )
+    assert tx.warning_text(translator("en"), "revoke_lose_deal", params, "") == (
+        "Revoke by E in trick 4: ♣9 (rule 13). The deal is lost."
     )
 
 

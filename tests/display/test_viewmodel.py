@@ -138,7 +138,7 @@ def test_unknown_warning_code_params_fall_back_to_english() -> None:
     table.apply(CardPlaced(clock(), Seat.S, None, uid="04AABBCCDD"))
     view = build_view(table.state, DisplaySettings(language="fr"))
     assert view.warning is not None and view.warning.code == "unknown_tag"
-    assert view.warning.text == "Carte inconnue sur la zone de S : sa puce n'est pas de ce jeu."
+    assert view.warning.text == "Carte inconnue sur la zone de S : sa puce n'est pas de ce jeu. Retire-la."
 
 
 def play_deal(table: Table, clock: Clock) -> list[View]:
@@ -184,7 +184,7 @@ def test_deal_result_then_slate() -> None:
     assert slate.bottom.team is Team.NS and slate.top.team is Team.EW  # the scorer's team at the bottom
     assert slate.top.open_count == 7 and slate.top.lines.count(Line.STRUCK) == 2
     assert slate.bottom.open_count == 9 and all(line_is_open(x) for x in slate.bottom.lines)
-    assert slate.last_result == "O+W gewannen d'Spill, 40 zu 0 · Kapo: 2 Strécher"
+    assert slate.last_result == "O+W gewannen d'Spill, 40 zu 0\nKapo: 2 Strécher"
     assert slate_view.prompt == "Nächst Spill: W gëtt"  # the next dealer is this deal's forehand (rule 22)
 
 

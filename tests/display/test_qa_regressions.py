@@ -1,0 +1,232 @@
+"""Regressions found by looking at the demo's frames as a player would (the QA pass).
+
+Each test names what was wrong on screen: a team line clipped at the deal-over panel's left edge, the header
+counting the next trick while the last one still lay, an unknown tag invisible on its zone, offline zones drawn
+as ready ones, warnings that did not say what to do, results broken mid-number, a traceback for an unwritable
+screenshot folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+import pytest
+
+from tablepi.display import texts as tx
+from tablepi.display.i18n import LANGUAGES, translator
+from tablepi.display.layout import layout_for
+from tablepi.display.render import (
+    BLACK,
+    FELT,
+    RED_ON_CARD,
+    RED_ON_DARK,
+    Renderer,
+    RenderError,
+    _glue_numbers,
+    render_surface,
+    render_to_png,
+)
+from tablepi.display.samples import sample
+from tablepi.display.view import Action, DisplaySettings, ScreenKind, SlateView
+from tablepi.display.viewmodel import build_view, warning_sentence
+from tablepi.errors import TablepiError
+from tablepi.rules.cards import Card
+from tablepi.rules.seats import Seat
+from tablepi.table.events import CardPlaced, ReaderState, ReaderStatus
+from tablepi.table.machine import Table
+from tablepi.table.warnings import TableWarning, WarningCode
+from tests.display.test_viewmodel import ORDER, TRICKS, Clock, lay, name_trumps, sweep
+
+
+def _colors_in(surface: pygame.Surface, x0: int, x1: int, y0: int, y1: int) -> set[tuple[int, int, int]]:
+    return {tuple(surface.get_at((x, y)))[:3] for x in range(x0, x1) for y in range(y0, y1)}
+
+
+# ---- the deal-over panel: the score line stays inside it ---------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 320)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("left_long", [True, False], ids=["long-left", "long-right"])
+def test_deal_over_score_line_stays_inside_the_panel_with_lopsided_team_names(
+    size: tuple[int, int], left_long: bool, renderer: Renderer
+) -> None:
+    """The score line was centred on its colon, so a long team on one side ran out of the panel (once clipped
+    at the left edge in the demo: "Anna+Marie  24:16  Jos+Pit ♠")."""
+    long, short = "Anne-Marie+Jean-Claude", "Jo+Al"
+    base = sample("deal_result")
+    a, b = base.teams
+    teams = (replace(a, label=long if left_long else short), replace(b, label=short if left_long else long))
+    surface = render_surface(replace(base, teams=teams), size, renderer)
+    layout = layout_for(size)
+    g = layout.gap
+    panel = layout.table.inset(g)
+    band = (panel.y + 2 * g, panel.y + 2 * g + layout.fonts.title // 2)  # through the score line's letters
+    # No ink left or right of the gold frame: only felt there.
+    assert _colors_in(surface, 0, panel.x, *band) <= {FELT}
+    assert _colors_in(surface, panel.right + 1, layout.panel.x, *band) <= {FELT}
+    # Inside the frame, the score line keeps off the border: between frame and text only black.
+    assert _colors_in(surface, panel.x + 3, panel.x + g, *band) <= {BLACK}
+    assert _colors_in(surface, panel.right - g, panel.right - 3, *band) <= {BLACK}
+    assert len(_colors_in(surface, panel.x + g, panel.right - g, *band)) > 2  # and it is drawn at all
+
+
+def test_mid_table_team_line_keeps_clear_of_the_side_cards_frames(renderer: Renderer) -> None:
+    view = sample("warning")  # E's card has a red frame, W's a green one
+    a, b = view.teams
+    view = replace(view, teams=(replace(a, label="Anne-Marie+Jean"), replace(b, label="Jos+Pit")))
+    surface = render_surface(view, (800, 480), renderer)
+    layout = layout_for((800, 480))
+    slots = layout.slots(view.bottom_seat)
+    left, right = slots[Seat.W].card, slots[Seat.E].card
+    frame = layout.border + 2
+    y0 = layout.center.y + layout.center.h // 2 - 4
+    white = (255, 255, 255)
+    gap_left = _colors_in(surface, left.right + frame, left.right + frame + 4, y0, y0 + 8)
+    gap_right = _colors_in(surface, right.x - frame - 4, right.x - frame, y0, y0 + 8)
+    assert white not in gap_left and white not in gap_right
+
+
+# ---- the header counts the trick that lies on the table -----------------------------------------------------
+
+
+def test_trick_label_counts_the_complete_trick_until_it_is_swept() -> None:
+    table, clock = Table(dealer=Seat.N), Clock()
+    name_trumps(table, clock)
+    for seat, card in zip(ORDER, TRICKS[0], strict=True):
+        view = lay(table, clock, seat, card)
+    assert view.prompt.startswith("Sweep the trick off")
+    assert view.trick_label == "Trick 1/6"  # was "Trick 2/6" while trick 1's four cards still lay there
+    sweep(table, clock, TRICKS[0])
+    assert build_view(table.state, DisplaySettings(language="en")).trick_label == "Trick 2/6"
+
+
+# ---- an unknown tag is drawn where it lies ------------------------------------------------------------------
+
+
+def test_an_unknown_tag_shows_as_a_red_question_mark_on_its_zone(renderer: Renderer) -> None:
+    table, clock = Table(dealer=Seat.N), Clock()
+    table.apply(CardPlaced(clock(), Seat.S, None, uid="04AABBCCDD"))
+    view = build_view(table.state, DisplaySettings(language="en"))
+    south = view.seat(Seat.S)
+    assert south is not None and south.card is not None
+    assert south.card.card is None and south.card.illegal
+    surface = render_surface(view, (800, 480), renderer)
+    card = layout_for((800, 480)).slots(view.bottom_seat)[Seat.S].card
+    assert RED_ON_CARD in _colors_in(surface, card.x + 4, card.right - 4, card.y + 4, card.bottom - 4)
+
+
+# ---- offline readers ----------------------------------------------------------------------------------------
+
+
+def test_offline_zones_say_so_and_all_readers_down_is_one_sentence(renderer: Renderer) -> None:
+    table = Table(dealer=Seat.N)
+    table.apply(ReaderStatus(1.0, Seat.E, ReaderState.FAULT, "antenna"))
+    view = build_view(table.state, DisplaySettings(language="de"))
+    east, west = view.seat(Seat.E), view.seat(Seat.W)
+    assert east is not None and east.reader_off == "Leser aus"
+    assert west is not None and west.reader_off == ""
+    assert view.warning is not None and view.warning.text.startswith("Der Kartenleser bei O")
+    surface = render_surface(view, (800, 480), renderer)
+    zone = layout_for((800, 480)).slots(view.bottom_seat)[Seat.E].card
+    assert RED_ON_DARK in _colors_in(surface, zone.x, zone.right, zone.y, zone.y + layout_for((800, 480)).border)
+
+    for seat in (Seat.N, Seat.S, Seat.W):
+        table.apply(ReaderStatus(2.0, seat, ReaderState.OFFLINE, "reader link down"))
+    view = build_view(table.state, DisplaySettings(language="en"))
+    assert all(s.reader_off == "reader off" for s in view.seats)
+    assert view.warning is not None and view.warning.code == "reader_offline"
+    assert view.warning.text == "The card readers are not answering. Check their cable."
+
+    table.apply(ReaderStatus(3.0, Seat.N, ReaderState.ONLINE))
+    view = build_view(table.state, DisplaySettings(language="en"))
+    north = view.seat(Seat.N)
+    assert north is not None and north.reader_off == ""
+    assert view.warning is not None and "readers are" not in view.warning.text
+
+
+# ---- warnings say what to do -------------------------------------------------------------------------------
+
+PARAMS = {"seat": Seat.E, "card": Card.parse("QH"), "trick": 3, "rule": 13, "announcement": "Matt"}
+CONFIRM_TO_GO_ON = ("revoke", "announcement_without_cards", "queen_shown_by_other_seat", "card_in_two_hands",
+                    "too_many_cards")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("code", CONFIRM_TO_GO_ON)
+def test_warnings_cleared_only_by_confirm_name_the_confirm_button(code: str, lang: str) -> None:
+    tr = translator(lang)
+    text = tx.warning_text(tr, code, PARAMS, "ENGLISH")
+    assert text != "ENGLISH"
+    assert tx.button(tr, Action.CONFIRM).label in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_revoke_under_lose_deal_says_the_deal_is_lost_not_play_on(lang: str) -> None:
+    tr = translator(lang)
+    warning = TableWarning(WarningCode.REVOKE, 15, Seat.E, 3, "E revokes; EW lose the deal",
+                           (("card", "JH"), ("penalty", "lose_deal")), deal=1)
+    text = warning_sentence(tr, warning)
+    assert tx.button(tr, Action.CONFIRM).label not in text
+    assert text == tx.warning_text(tr, "revoke_lose_deal", {**PARAMS, "card": Card.parse("JH"), "rule": 15}, "")
+    plain = warning_sentence(tr, replace(warning, params=(("card", "JH"),)))
+    assert tx.button(tr, Action.CONFIRM).label in plain
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_unknown_tag_says_to_take_it_away(lang: str) -> None:
+    english = tx.warning_text(translator("en"), "unknown_tag", PARAMS, "")
+    assert english.endswith("Take it away.")
+    assert tx.warning_text(translator(lang), "unknown_tag", PARAMS, "") != ""
+
+
+# ---- wrapping keeps numbers with their words ---------------------------------------------------------------
+
+
+def test_glue_numbers_keeps_scores_and_counts_together() -> None:
+    assert _glue_numbers(["Jos+Pit", "gagnent", "la", "donne,", "22", "à", "4"])[-1] == "donne, 22 à 4"
+    assert _glue_numbers(["1", "line", "added", "to", "E+W"])[0] == "1 line"
+    assert _glue_numbers(["N+S", "11", "·", "E+W", "6"]) == ["N+S 11", "·", "E+W 6"]
+
+
+@pytest.mark.parametrize("width", range(120, 420, 20))
+def test_a_wrapped_result_never_splits_a_score(width: int, renderer: Renderer) -> None:
+    """The slate once read "... la donne, 22 à" / "4 · ...": a score is one unit, whatever the width."""
+    text = "Anna+Marie gagnent la donne, 22 à 4\nAnna+Marie ont abattu leur jeu\nMatt: 2 traits"
+    lines = renderer.balanced_wrap(text, 18, width)
+    assert any("22 à 4" in line for line in lines), lines
+    assert any("2 traits" in line for line in lines), lines
+    assert not any(line.split()[-1] in ("à", "22", "Matt:") for line in lines), lines
+
+
+def test_slate_result_has_a_line_per_fact_and_room_for_them(renderer: Renderer) -> None:
+    slate = SlateView("Slate", top=sample("slate").slate.top, bottom=sample("slate").slate.bottom,  # type: ignore[union-attr]
+                      last_result="Anna+Marie win the deal, 22 to 4\nAnna+Marie claimed the deal\nMatt: 2 lines")
+    view = replace(sample("slate"), slate=slate)
+    assert view.kind is ScreenKind.SLATE
+    size = (800, 480)
+    surface = render_surface(view, size, renderer)
+    layout = layout_for(size)
+    font = renderer.font(layout.fonts.result)
+    # Three lines at full size need this much height above the bar; the text must be drawn there in yellow.
+    needed = 3 * font.get_linesize()
+    y0 = layout.bar.y - needed
+    yellow = (255, 212, 0)
+    rows_with_yellow = [y for y in range(y0, layout.bar.y)
+                        if yellow in _colors_in(surface, layout.table.x, layout.table.right, y, y + 1)]
+    assert rows_with_yellow and rows_with_yellow[0] - y0 < font.get_linesize()  # the first line starts high
+
+
+# ---- an unwritable screenshot place is one clear error -----------------------------------------------------
+
+
+def test_render_to_png_into_a_file_instead_of_a_folder_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "frames"
+    blocker.write_text("not a folder")
+    with pytest.raises(RenderError, match="frames: not a folder") as caught:
+        render_to_png(sample("idle"), blocker / "x.png")
+    assert isinstance(caught.value, TablepiError) and isinstance(caught.value, OSError)
+    with pytest.raises(RenderError, match="cannot write the PNG"):
+        render_to_png(sample("idle"), blocker / "deeper" / "x.png")
+
