@@ -139,7 +139,9 @@ class Layout:
             card = Rect(cx - cw // 2, tag.y - g // 2 - ch, cw, ch)
             chip = Rect(card.right + g, card.bottom - ah, tag_w // 2, ah)
         else:
-            side_tag_w = cw * 5 // 2
+            # A side seat's tag may reach to the top seat's card (it sits beside it, lower down): room for a long
+            # name and its Dealer/Forehand mark ("Guillaume [Forehand]" lost its mark at 2.5 card widths).
+            side_tag_w = max(cw * 5 // 2, (cx - cw // 2 - g) - (t.x + g // 2))
             cy = t.y + t.h // 2 + g
             card_y = cy - ch // 2
             if side is LEFT:

@@ -248,10 +248,11 @@ class Renderer:
         else:
             bg, fg = TAG, WHITE
         marks = seat.marks
-        name_img = self.text(seat.name, f.name, fg)
         chip_imgs = [self.text(m, f.chip, fg if bg != TAG else GOLD) for m in marks]
         pad = g
-        width = name_img.get_width() + 2 * pad + sum(c.get_width() + 2 * pad for c in chip_imgs)
+        chips_w = sum(c.get_width() + 2 * pad for c in chip_imgs)
+        name_img = self._fitted_name(seat.name, f.name, fg, slot.tag.w - chips_w - 2 * pad)
+        width = name_img.get_width() + 2 * pad + chips_w
         width = min(width, slot.tag.w)
         if slot.side is LEFT:
             x = slot.tag.x
@@ -296,6 +297,20 @@ class Renderer:
                 box = Rect(slot.chip.x, slot.chip.y, w, slot.chip.h)
             pygame.draw.rect(surface, GOLD, box, border_radius=layout.radius // 2)
             self.blit_text(surface, seat.announcement, f.name * 4 // 5, BLACK, box.inset(2))
+
+    def _fitted_name(self, name: str, size: int, color: Color, width: int) -> pygame.Surface:
+        """The name at the largest size down to 3/4 of ``size`` that fits ``width``, else shortened with "…".
+
+        The Dealer/Forehand marks beside it must stay whole: they say who deals and who names trumps.
+        """
+        smallest = max(8, size * 3 // 4)
+        for s in range(size, smallest - 1, -1):
+            if self.font(s).size(name)[0] <= width:
+                return self.text(name, s, color)
+        cut = name
+        while len(cut) > 1 and self.font(smallest).size(cut + "…")[0] > width:
+            cut = cut[:-1]
+        return self.text(cut.rstrip() + "…", smallest, color)
 
     def _card(self, card_view: CardView, rect: Rect, surface: pygame.Surface, layout: Layout) -> None:
         f, b = layout.fonts, layout.border

@@ -230,3 +230,33 @@ def test_render_to_png_into_a_file_instead_of_a_folder_is_a_clear_error(tmp_path
     with pytest.raises(RenderError, match="cannot write the PNG"):
         render_to_png(sample("idle"), blocker / "deeper" / "x.png")
 
+
+
+# ---- long names keep their Dealer / Forehand mark whole ------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 320)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_long_side_seat_name_keeps_its_mark_whole(size: tuple[int, int], lang: str, renderer: Renderer) -> None:
+    """'Guillaume [Forehand]' on the left lost the right half of its mark (the tag clips what does not fit)."""
+    tr = translator(lang)
+    names = {Seat.N: "Marie-Thérèse", Seat.E: "Jean-Claude", Seat.S: "Maximilian", Seat.W: "Guillaume"}
+    base = sample("match_start", lang)
+    seats = tuple(tx.seat_view(tr, s.seat, names, dealer=s.seat is Seat.E, forehand=s.seat is Seat.W)
+                  for s in base.seats)
+    surface = render_surface(replace(base, seats=seats), size, renderer)
+    slot = layout_for(size).slots(base.bottom_seat)[Seat.W].tag
+    gold = (255, 190, 40)
+    columns = [x for x in range(slot.x, slot.right)
+               if any(tuple(surface.get_at((x, y)))[:3] == gold for y in range(slot.y, slot.bottom))]
+    assert columns, "the Forehand mark is drawn"
+    right = columns[-1]
+    edge = sum(1 for y in range(slot.y, slot.bottom) if tuple(surface.get_at((right, y)))[:3] == gold)
+    assert edge >= slot.h // 3, "the mark's right border is drawn, not clipped away"
+
+
+def test_a_name_too_long_even_at_three_quarters_size_is_shortened_with_an_ellipsis(renderer: Renderer) -> None:
+    image = renderer._fitted_name("Bartholomäus-Maximilian", 25, (255, 255, 255), 120)
+    assert image.get_width() <= 120
+    short = renderer._fitted_name("Jos", 25, (255, 255, 255), 120)
+    assert short.get_height() == renderer.text("Jos", 25, (255, 255, 255)).get_height()
