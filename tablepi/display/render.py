@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -451,17 +452,30 @@ class Renderer:
         lines_area_w = body.w - label_w - g
         count = max((len(r.lines) for r in slate.rows), default=0)
         stroke = _stroke_geometry(count, lines_area_w)
-        label_size = min(self.fit(r.label, f.slate_label, Rect(0, 0, label_w, row_h * 3 // 5))[0]
-                         for r in slate.rows)
+        label_box = Rect(0, 0, label_w, row_h * 3 // 5)
+        labels = [self._team_label_lines(r.label, f.slate_label, label_box) for r in slate.rows]
+        label_size = min(size for size, _ in labels)
         for i, row in enumerate(slate.rows):
             rect = Rect(body.x, body.y + i * (row_h + g), body.w, row_h)
-            self._slate_row(row, rect, label_w, label_size, stroke, surface, layout,
+            self._slate_row(replace(row, label=labels[i][1]), rect, label_w, label_size, stroke, surface, layout,
                             winner=slate.winner is row.team)
         mid = body.y + row_h + g // 2
         pygame.draw.line(surface, LIGHT, (body.x, mid), (body.right, mid), 3)
         if slate.last_result:
             rect = Rect(body.x, body.bottom + g, body.w, result_h)
             self.blit_text(surface, slate.last_result, f.result, YELLOW, rect)
+
+    def _team_label_lines(self, label: str, size: int, box: Rect) -> tuple[int, str]:
+        """A team label for the slate's narrow column: on one line, or broken after the ``+`` of the two names
+        when one line would shrink it below 4/5 of its size and two lines draw it larger
+        ("Marie-Thérèse+Maximilian" was squeezed to 8 px on the small screen)."""
+        one = self.fit(label, size, box)[0]
+        first, plus, second = label.partition("+")
+        if not plus or not first or not second or one * 5 >= size * 4:
+            return one, label  # one line reads best as long as it keeps 4/5 of the size
+        broken = f"{first}+\n{second}"
+        two = self.fit(broken, size, box)[0]
+        return (two, broken) if two > one else (one, label)
 
     def _slate_row(self, row: SlateRow, rect: Rect, label_w: int, label_size: int,
                    stroke: tuple[int, int, int], surface: pygame.Surface, layout: Layout, winner: bool) -> None:

@@ -260,3 +260,18 @@ def test_a_name_too_long_even_at_three_quarters_size_is_shortened_with_an_ellips
     assert image.get_width() <= 120
     short = renderer._fitted_name("Jos", 25, (255, 255, 255), 120)
     assert short.get_height() == renderer.text("Jos", 25, (255, 255, 255)).get_height()
+
+
+# ---- long team names on the slate --------------------------------------------------------------------------
+
+
+def test_a_long_team_label_breaks_after_the_plus_instead_of_shrinking_to_nothing(renderer: Renderer) -> None:
+    layout = layout_for((480, 320))
+    box_w = (layout.table.w - 2 * layout.gap) // 3  # the widest the label column gets
+    box = type(layout.table)(0, 0, box_w, 40)
+    size, text = renderer._team_label_lines("Marie-Thérèse+Maximilian", layout.fonts.slate_label, box)
+    one_line = renderer.fit("Marie-Thérèse+Maximilian", layout.fonts.slate_label, box)[0]
+    assert text == "Marie-Thérèse+\nMaximilian" and size > one_line
+    assert renderer._team_label_lines("N+S", layout.fonts.slate_label, box) == (layout.fonts.slate_label, "N+S")
+    widest = max(renderer.font(size).size(line)[0] for line in text.split("\n"))
+    assert widest <= box_w  # it fits its column: no overlap with the tally lines
