@@ -197,9 +197,15 @@ def seat_view(
     card: CardView | None = None,
     announcement: str = "",
     reader_off: str = "",
+    scanned: int | None = None,
 ) -> SeatView:
-    """A seat with its name and its dealer/forehand marks in the translator's language."""
+    """A seat with its name and its dealer/forehand marks in the translator's language.
+
+    ``scanned``: in hand-scan mode, how many of his six cards the seat has tapped (shown as ``3/6``).
+    """
     marks = tuple(m for m, on in ((dealer_mark(tr), dealer), (forehand_mark(tr), forehand)) if on)
+    if scanned is not None:
+        marks += (f"{scanned}/6",)
     return SeatView(seat, seat_name(tr, seat, names or {}), dealer, forehand, to_play, highlighted, card, marks,
                     announcement, reader_off)
 

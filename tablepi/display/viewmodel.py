@@ -144,6 +144,7 @@ def _seat(state: TableState, seat: Seat, tr: Translator, names: Mapping[Seat, st
         card=_zone_card(state, state.zone(seat), warned),
         announcement=_announced(state, seat, tr),
         reader_off=tx.reader_off_label(tr) if state.zone(seat).reader in _READER_DOWN else "",
+        scanned=dict(state.scanned).get(seat, 0) if state.phase is TablePhase.HAND_SCAN else None,
     )
 
 
@@ -286,7 +287,9 @@ def _buttons(state: TableState, tr: Translator) -> tuple[Button, ...]:
             buttons.extend(tx.announce_buttons(tr))
         if any(points >= CLAIM_POINTS for _, points in state.points):
             buttons.append(tx.button(tr, Action.CLAIM))
-    if state.warnings:
+    if state.warnings or state.phase is TablePhase.HAND_SCAN:
+        # During the hand scan Confirm means "play on with what was scanned" (a sticker that will not read must
+        # not hold up the table: docs/table.md).
         buttons.append(tx.button(tr, Action.CONFIRM))
     if state.can_undo:
         buttons.append(tx.button(tr, Action.UNDO))

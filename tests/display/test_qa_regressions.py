@@ -275,3 +275,27 @@ def test_a_long_team_label_breaks_after_the_plus_instead_of_shrinking_to_nothing
     assert renderer._team_label_lines("N+S", layout.fonts.slate_label, box) == (layout.fonts.slate_label, "N+S")
     widest = max(renderer.font(size).size(line)[0] for line in text.split("\n"))
     assert widest <= box_w  # it fits its column: no overlap with the tally lines
+
+
+# ---- hand scan: progress per seat and a way to play on --------------------------------------------------------
+
+
+def test_hand_scan_counts_each_seats_cards_and_offers_confirm() -> None:
+    from tablepi.table.events import CardLifted
+    from tablepi.table.state import TableConfig, TablePhase
+
+    table, clock = Table(dealer=Seat.N, config=TableConfig(hand_scan=True)), Clock()
+    name_trumps(table, clock)
+    assert table.state.phase is TablePhase.HAND_SCAN
+    view = build_view(table.state, DisplaySettings(language="en"))
+    assert view.button(Action.CONFIRM) is not None  # play on with what was scanned (docs/table.md)
+    scanning = table.state.prompt.seat
+    assert scanning is not None
+    seat_view = view.seat(scanning)
+    assert seat_view is not None and seat_view.marks[-1] == "0/6"
+    for card in ("KH", "9S"):
+        t = clock()
+        table.apply(CardPlaced(t, scanning, Card.parse(card)))
+        table.apply(CardLifted(t + 0.2, scanning, Card.parse(card)))
+    seat_view = build_view(table.state, DisplaySettings(language="en")).seat(scanning)
+    assert seat_view is not None and seat_view.marks[-1] == "2/6"
