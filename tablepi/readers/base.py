@@ -77,6 +77,7 @@ class Reader(abc.ABC):
         self._clock = clock
         self._told: list[str | None] = [None] * zones
         self._states: list[ZoneState] = [ZoneState.OFFLINE] * zones
+        self._reported = [False] * zones  # a zone's first status always goes out: the table starts knowing nothing
         self._pending: dict[int, _PendingLift] = {}
         self._out: collections.deque[ReaderEvent] = collections.deque()
         self._counters: collections.Counter[str] = collections.Counter()
@@ -212,10 +213,11 @@ class Reader(abc.ABC):
             self._accept_lift(item)
 
     def _accept_status(self, status: ZoneStatus) -> None:
-        if self._states[status.zone] is status.state:
+        if self._states[status.zone] is status.state and self._reported[status.zone]:
             self._count("repeated_status")
             return
         self._states[status.zone] = status.state
+        self._reported[status.zone] = True
         level = logging.INFO if status.state is ZoneState.ONLINE else logging.WARNING
         log.log(level, "%s reader: %s", self.backend, status)
         self._emit(status)

@@ -136,7 +136,7 @@ class SerialReader(Reader):
         self._next_attempt = clock()
         self._backoff = self.backoff_initial
         self._commands: dict[int, Command] = {}
-        self._zone_state: list[ZoneState] = [ZoneState.OFFLINE] * zones
+        self._zone_state: list[ZoneState | None] = [None] * zones  # None: nothing said about the zone yet
         self.firmware: str | None = None
         self.device_stats: p.Heartbeat | None = None
 
@@ -251,6 +251,9 @@ class SerialReader(Reader):
 
     def _schedule_retry(self, why: str) -> None:
         self._count("open_failed")
+        now = self._now()
+        for zone in range(self.zones):  # said once (at the first failure), not at every retry
+            self._set_state(zone, ZoneState.OFFLINE, why, now)
         log.debug("reader link: %s; retry in %.1f s", why, self._backoff)
         self._next_attempt = self._now() + self._backoff
         self._backoff = min(self._backoff * 2, self.backoff_max)

@@ -176,7 +176,11 @@ def test_unsupported_protocol_version_is_a_fault_not_events(pty_device: PtyDevic
 
 def test_missing_port_means_offline_not_a_crash(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with open_reader("serial", port=str(tmp_path / "nothing"), backoff_initial=0.01) as r:
-        assert r.recv(0.1) is None
+        # Said once, so the table shows the zones offline instead of a table that looks ready.
+        said = [r.recv(0.1) for _ in range(4)]
+        assert [(s.zone, s.state) for s in said] == [(z, ZoneState.OFFLINE) for z in range(4)]  # type: ignore[union-attr]
+        assert "nothing" in said[0].detail  # type: ignore[union-attr]
+        assert r.recv(0.1) is None  # not again at every retry
         assert r.states == (ZoneState.OFFLINE,) * 4
         assert r.health().counters["open_failed"] >= 2
         with pytest.raises(ReaderError, match="link is down"):
