@@ -38,3 +38,7 @@ class ReaderError(TablepiError, OSError):
 
 class ProtocolError(TablepiError, ValueError):
     """A line on the reader link broke the protocol (bad checksum, unknown message)."""
+
+
+class OutputError(TablepiError, OSError):
+    """A file tablepi was asked to write (a record, a frame, a deck) could not be written; names the path."""

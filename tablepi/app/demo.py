@@ -73,7 +73,7 @@ class DemoSummary:
 
     def lines(self) -> list[str]:
         """The summary printed at the end of the demo."""
-        out = [f"demo: {self.deals} deals, {self.events} table events"]
+        out = [f"demo: {self.deals} deal{'s' if self.deals != 1 else ''}, {self.events} table events"]
         state = self.state
         if state is not None:
             for entry in state.slate:

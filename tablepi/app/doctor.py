@@ -48,11 +48,18 @@ def check_config(config: Config) -> Iterator[Finding]:
 
 def check_deck(config: Config) -> Iterator[Finding]:
     from tablepi.app.build import load_decks
+    from tablepi.errors import ConfigError
 
-    registry, problems = load_decks(config.decks)
+    try:
+        registry, problems = load_decks(config.decks)
+    except ConfigError as error:
+        yield Finding("deck", Status.FAIL, str(error),
+                      "correct that line of the deck file, or tag the deck again: tablepi enroll NAME --config FILE")
+        return
     for problem in problems:
         yield Finding("deck", Status.FAIL, problem,
-                      "lay each card on a zone when asked: sudo -u tablepi tablepi enroll NAME")
+                      "tag a deck, laying each card on a zone when asked: "
+                      f"sudo -u tablepi /opt/tablepi/venv/bin/tablepi enroll NAME --config {config.source or 'FILE'}")
     for name, deck in registry.decks.items():
         yield Finding("deck", Status.OK, f"deck {name!r}: all {len(deck.cards)} cards enrolled ({deck.source})")
 

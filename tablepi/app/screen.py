@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.config import DisplayConfig
+from tablepi.errors import OutputError
 from tablepi.table import TableState
 from tablepi.table.state import TablePhase
 
@@ -36,13 +37,18 @@ class FrameSaver:
     _warnings_seen: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise OutputError(f"{self.directory}: cannot keep frames there: {err.strerror or err}") from None
+        if not self.directory.is_dir():
+            raise OutputError(f"{self.directory}: not a folder, cannot keep frames there")
 
     def wants(self, state: TableState) -> str | None:
         """A file label if ``state`` is a key frame, else None."""
         trick = state.tricks[-1] if state.tricks else None
         complete = trick is not None and len(trick.plays) == 4
-        key = (state.match_number, state.deal_number, state.phase, state.trump is None, complete,
+        key = (state.match_number, state.deal_number, state.phase, state.prompt.code, state.trump is None, complete,
                trick.number if complete and trick else 0)
         new_warnings = [w for w in state.warnings if f"{w.deal}:{w.code.value}:{w.message}" not in self._warnings_seen]
         for w in new_warnings:
@@ -55,6 +61,8 @@ class FrameSaver:
                 label = f"trick{trick.number}-complete"
             elif state.phase is TablePhase.PLAY and state.trump is not None and not state.tricks:
                 label = "trump-chosen"
+            elif state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+                label = "slate"  # the last trick swept: the slate between deals
             elif state.phase is not TablePhase.PLAY:
                 label = state.phase.value  # a sweep between tricks is not worth a frame; a new phase is
         self._last_key = key
@@ -67,7 +75,10 @@ class FrameSaver:
 
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", label)
         path = self.directory / f"{len(self.saved) + 1:04d}-{safe}.png"
-        pygame.image.save(surface, str(path))
+        try:
+            pygame.image.save(surface, str(path))
+        except (pygame.error, OSError) as err:
+            raise OutputError(f"{path}: cannot write the frame: {err}") from None
         self.saved.append(path)
         return path
 

@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--size: expected WIDTHxHEIGHT such as 800x480, got {args.size!r}") from None
     if args.speed <= 0:
         raise ConfigError(f"--speed: expected a positive number, got {args.speed}")
+    if args.deals is not None and args.deals < 1:
+        raise ConfigError(f"--deals: expected a whole number of at least 1, got {args.deals}")
     summary = run_demo(
         headless=args.headless,
         out=args.out,

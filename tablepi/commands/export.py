@@ -12,7 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tablepi.errors import RecordError
+from tablepi.errors import OutputError, RecordError
+from tablepi.journal import Journal
 
 HELP = "write the journal as a game record (JSON Lines) to a file or standard output"
 
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablepi.journal import DEFAULT_JOURNAL, Journal
+    from tablepi.journal import DEFAULT_JOURNAL
 
     if args.journal:
         path = Path(args.journal)
@@ -48,16 +49,31 @@ def run(args: argparse.Namespace) -> int:
             count = journal.export(sys.stdout)
         else:
             out = Path(args.out)
-            fd, tmp = tempfile.mkstemp(prefix=out.name + ".", dir=str(out.parent))
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    count = journal.export(handle)
-                os.replace(tmp, out)
-            except BaseException:
-                os.unlink(tmp)
-                raise
+                count = _write(journal, out)
+            except OSError as err:
+                raise OutputError(f"{out}: cannot write the record: {err.strerror or err}") from None
             print(f"tablepi export: {count} events written to {out}", file=sys.stderr)
     if damaged:
         print(f"tablepi export: warning: {damaged} (exported as stored)", file=sys.stderr)
         return 1
     return 0
+
+
+def _write(journal: Journal, out: Path) -> int:
+    """A regular file (or a new one) is replaced atomically; anything else (a pipe, /dev/stdout) is written into,
+    never replaced: a device node must stay a device node."""
+    if out.exists() and not out.is_file():
+        with out.open("w", encoding="utf-8") as handle:
+            return journal.export(handle)
+    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", dir=str(out.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            count = journal.export(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return count

@@ -14,10 +14,12 @@ DEFAULT_CONFIG_PATH = Path("/etc/tablepi/tablepi.toml")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG_PATH, help="configuration file (TOML)")
+    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG_PATH,
+                        help="configuration file (TOML; default: %(default)s)")
     parser.add_argument("--headless", action="store_true", help="no screen (draw off-screen): for tests")
     parser.add_argument("--journal", type=Path, help="journal file (overrides table.journal of the config)")
-    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="how much to log (default: %(default)s; the service's log is journalctl -u tablepi)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,25 +10,29 @@ HELP = "render the screen at chosen moments of a game record to PNG (for docs an
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", type=Path, help="a game record (.jsonl), e.g. from `tablepi export`")
-    parser.add_argument("--out", type=Path, default=Path("screenshots"), help="folder for the PNG files")
+    parser.add_argument("--out", type=Path, default=Path("screenshots"),
+                        help="folder for the PNG files (default: %(default)s)")
     parser.add_argument("--at", type=int, action="append", default=[],
                         help="event number to render after (repeatable; default: the end of the record)")
     parser.add_argument("--key-frames", action="store_true",
                         help="render every key moment instead: each phase, completed trick and warning")
-    parser.add_argument("--size", default="800x480", help="screen size, e.g. 800x480 or 480x320")
-    parser.add_argument("--language", default="en", choices=("lb", "de", "fr", "en"))
+    parser.add_argument("--size", default="800x480", help="screen size, e.g. 800x480 or 480x320 (default: %(default)s)")
+    parser.add_argument("--language", default="en", choices=("lb", "de", "fr", "en"),
+                        help="screen language (default: %(default)s)")
     parser.add_argument("--bottom-seat", default="S", help="the seat on the screen's side of the table")
 
 
 def run(args: argparse.Namespace) -> int:
     import os
+    import sys
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # standard output lists the PNG files, nothing else
     from tablepi.app.screen import FrameSaver
     from tablepi.config import DisplayConfig
     from tablepi.display.render import render_to_png
     from tablepi.display.viewmodel import build_view
-    from tablepi.errors import ConfigError
+    from tablepi.errors import ConfigError, ParseError
     from tablepi.record import load_record
     from tablepi.rules.seats import Seat
     from tablepi.table import Table
@@ -38,7 +42,11 @@ def run(args: argparse.Namespace) -> int:
         assert len(size) == 2
     except (ValueError, AssertionError):
         raise ConfigError(f"--size: expected WIDTHxHEIGHT such as 800x480, got {args.size!r}") from None
-    settings = DisplayConfig(language=args.language, bottom_seat=Seat.parse(args.bottom_seat))
+    try:
+        bottom = Seat.parse(args.bottom_seat)
+    except ParseError as error:
+        raise ConfigError(f"--bottom-seat: {error}") from None
+    settings = DisplayConfig(language=args.language, bottom_seat=bottom)
     record = load_record(args.record)
     h = record.header
     table = Table(h.house_rules, h.dealer, h.table)
@@ -59,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
                                              args.out / f"{len(written) + 1:04d}-{label}.png", size))
         if number in wanted:
             written.append(render_to_png(build_view(state, settings), args.out / f"event-{number:04d}.png", size))
+    if not written:  # a record with no key moment: the final screen is still worth having
+        final = args.out / f"event-{len(record.events):04d}.png"
+        written.append(render_to_png(build_view(table.state, settings), final, size))
+        print("no key moments in this record; wrote the final screen instead", file=sys.stderr)
     for path in written:
         print(path)
     return 0

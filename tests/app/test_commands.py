@@ -130,3 +130,55 @@ def test_enroll_command_tags_a_deck_from_cards_laid_on_the_zones(
     registry = DeckRegistry.load(tmp_path / "decks.toml")
     assert registry.lookup("04E100A1B2C3D4") == ("red", DECK[0])
     assert registry.lookup("04E117A1B2C3D4") == ("red", DECK[23])
+
+
+def test_export_never_replaces_a_device_and_names_an_unwritable_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    from tablepi.journal import Journal
+    from tablepi.record import RecordHeader
+
+    journal = tmp_path / "j.sqlite3"
+    Journal(journal, RecordHeader()).close()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # someone reads the pipe
+    try:
+        assert main(["export", "--journal", str(journal), str(fifo)]) == 0
+        assert fifo.is_fifo(), "the pipe was replaced by a regular file"
+        assert os.read(reader, 4096).startswith(b'{"format": "tablepi-record"')
+    finally:
+        os.close(reader)
+    assert main(["export", "--journal", str(journal), str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the record" in err and "Traceback" not in err
+
+
+def test_demo_and_screenshot_name_an_output_folder_that_is_not_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["demo", "--headless", "--deals", "1", "--out", str(blocker)]) == 2
+    assert main(["demo", "--headless", "--deals", "0"]) == 2
+    assert main(["screenshot", str(RECORDS / "full_match.jsonl"), "--out", str(blocker)]) == 2
+    err = capsys.readouterr().err
+    assert err.count(str(blocker)) == 2 and "--deals: expected a whole number of at least 1" in err
+    assert "Traceback" not in err
+
+
+def test_demo_keeps_a_frame_of_the_slate_after_each_deal(tmp_path: Path) -> None:
+    from tablepi.app.demo import run_demo
+
+    summary = run_demo(headless=True, deals=2, out=tmp_path / "frames")
+    assert len([f for f in summary.frames if f.name.endswith("-slate.png")]) == 2
+
+
+def test_doctor_names_the_line_of_a_broken_deck_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = sim_config(tmp_path)
+    (tmp_path / "decks.toml").write_text('[decks.red]\nXC = "04A1B2C3D4E5F6"\n', encoding="utf-8")
+    main(["doctor", "--config", str(path)])
+    out = capsys.readouterr().out
+    assert "[FAIL] deck:" in out and "decks.red.XC" in out and "check itself failed" not in out
