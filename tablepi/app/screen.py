@@ -34,6 +34,7 @@ class FrameSaver:
     directory: Path
     saved: list[Path] = field(default_factory=list)
     _last_key: tuple[Any, ...] | None = None
+    _last_name: str = ""
     _warnings_seen: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -68,7 +69,11 @@ class FrameSaver:
         self._last_key = key
         if label is None:
             return None
-        return f"match{state.match_number}-deal{state.deal_number:02d}-{label}"
+        name = f"match{state.match_number}-deal{state.deal_number:02d}-{label}"
+        if name == self._last_name:  # the same moment once more (a prompt that changed within it)
+            return None
+        self._last_name = name
+        return name
 
     def save(self, surface: Any, label: str) -> Path:
         import pygame
