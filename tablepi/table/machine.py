@@ -70,9 +70,13 @@ class _Card:
     tentative: tuple[TableWarning, ...] = ()
 
     def matches(self, card: Card | None, uid: str) -> bool:
+        """Whether a reported tag is this one: by UID when both are known (the same card of a second deck is
+        another tag), else by card (records written with cards only)."""
+        if uid and self.uid:
+            return self.uid == uid
         if card is not None and self.card is not None:
             return self.card == card
-        return bool(uid) and self.uid == uid
+        return False
 
 
 @dataclass(slots=True)
@@ -148,6 +152,14 @@ class Table:
         """Every warning raised so far, in order (acknowledged and resolved ones included, undone ones not)."""
         return tuple(self._log.values())
 
+    @property
+    def last_action(self) -> Action | None:
+        """The action the next undo drops (a play, a show, trumps named...), None when there is nothing to undo.
+
+        A tentative card is not an action yet: undo first lays it (docs/table.md), so then it is the one dropped.
+        """
+        return self._done[-1].action if self._done else None
+
     def would_change(self, event: TableEvent) -> bool:
         """Whether ``event`` changes the state. Only a :class:`Tick` may not: it matters when a tentative card's
         tap window has run out. The journal skips ticks that change nothing."""
@@ -185,11 +197,18 @@ class Table:
         return found
 
     def _expire(self, time: float) -> None:
-        """Every tentative card that has lain for the whole tap window is laid (played), oldest first."""
+        """Every tentative card that has lain for the whole tap window is laid (played).
+
+        In the order of play first: when two players lay at once, the readers may report the second card before
+        the first; the seat to play is settled first, then the next, and only then the rest, oldest first.
+        """
         window = self.config.tap_window
-        for seat, card in self._pending():
-            if card.placed + window <= time:
-                self._lay(seat, card)
+        while True:
+            due = [(seat, card) for seat, card in self._pending() if card.placed + window <= time]
+            if not due:
+                return
+            to_play = self._to_play()
+            self._lay(*next(((seat, card) for seat, card in due if seat is to_play), due[0]))
 
     def _lay_for(self, seat: Seat, because_place: bool) -> None:
         """A gesture that only makes sense if the player to move laid his tentative card: lay it now.
@@ -202,6 +221,10 @@ class Table:
             return
         if because_place and self.rules.direction.next(to_play) is not seat:
             return
+        if not because_place:
+            trick = self._game.deal.current_trick if self._game.deal is not None else None
+            if trick is None or len(trick.plays) != 3:
+                return  # a played card lifted from a trick his card would not complete: lifted early, not a sweep
         for card in self._zones[to_play]:
             if card.status is ZoneCardStatus.TENTATIVE:
                 self._lay(to_play, card)
@@ -306,12 +329,10 @@ class Table:
         card = zc.card
         self._zones[seat].append(zc)
         phase = self._game.phase
-        if phase is TablePhase.DEAL_OVER and seat is self._game.forehand:
-            self._do(StartDeal())  # the next forehand names trumps: the new deal has begun (rule 22)
-            for other in Seat:
-                for lying in self._zones[other]:
-                    if lying is not zc:
-                        lying.status = ZoneCardStatus.SHOWN
+        if phase is TablePhase.DEAL_OVER and seat is self._game.forehand and self._others_clear(zc):
+            # The next forehand names trumps: the new deal has begun (rule 22). Only once the last deal's cards
+            # are gathered: before that, a card put down is one of them (knocked off and put back), not trumps.
+            self._do(StartDeal())
             phase = self._game.phase
         if phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
             zc.status = ZoneCardStatus.SHOWN  # cards being gathered: nothing to referee
@@ -342,10 +363,16 @@ class Table:
                 self._resolve(lifted[1])
                 del self._lifted[seat]
                 return
+            if _swept_and_put_back(deal, seat, card):
+                zc.status = ZoneCardStatus.PLAYED  # knocked off a complete trick and put back: still that trick's
+                return
             zc.warnings.append(self._warn_already_played(seat, card, deal))
             return
         zc.status = ZoneCardStatus.TENTATIVE
         zc.tentative = self._tentative_warnings(seat, card, deal)
+
+    def _others_clear(self, zc: _Card) -> bool:
+        return all(lying is zc for seat in Seat for lying in self._zones[seat])
 
     def _scan(self, seat: Seat, zc: _Card) -> None:
         assert zc.card is not None
@@ -561,12 +588,34 @@ class Table:
             )
         if isinstance(action, StartDeal | NewMatch | Revanche):
             self._lifted.clear()
+        self._reconcile_zones()
         return outcome
+
+    def _reconcile_zones(self) -> None:
+        """Cards lying on the zones say what the game now makes of them: a card marked played is one of its seat's
+        cards in the current deal's tricks. After a new deal or match, or an undo, a played card that no longer is
+        becomes a card being gathered (shown); one that is again (an undone deal start) is played again."""
+        deal = self._game.deal
+        for seat in Seat:
+            mine = (
+                {play.card for trick in deal.tricks for play in trick.plays if play.seat is seat}
+                if deal is not None
+                else set()
+            )
+            for zc in self._zones[seat]:
+                if zc.status is ZoneCardStatus.PLAYED and zc.card not in mine:
+                    zc.status = ZoneCardStatus.SHOWN
+                elif zc.status is ZoneCardStatus.SHOWN and zc.card in mine:
+                    zc.status = ZoneCardStatus.PLAYED
+                elif zc.status is ZoneCardStatus.STRAY and (deal is None or zc.card not in deal.played):
+                    for wid in zc.warnings:  # "already played" is no longer true after an undo: lift it, that's all
+                        warning = self._active.get(wid)
+                        if warning is not None and warning.code is WarningCode.CARD_ALREADY_PLAYED:
+                            self._resolve(wid)
 
     def _undo(self) -> None:
         """Drop the last action and rebuild the game from the others; the zones stay as they physically are."""
-        for seat, card in self._pending():
-            self._lay(seat, card)
+        self._expire(float("inf"))
         if not self._done:
             return
         done = self._done.pop()
@@ -583,6 +632,7 @@ class Table:
             if lifted is not None and lifted[0] == action.card:
                 self._resolve(lifted[1])
                 del self._lifted[action.seat]
+        self._reconcile_zones()
 
     # --- warnings ----------------------------------------------------------------------------------------------
 
@@ -786,6 +836,16 @@ class Table:
             return Prompt("lift_card", to_play, (("card", str(blocking[0].card)),))
         lead = "yes" if trick is None else "no"
         return Prompt("play", to_play, (("trick", str(deal.trick_number)), ("lead", lead)))
+
+
+def _swept_and_put_back(deal: Deal, seat: Seat, card: Card) -> bool:
+    """``seat`` puts back its own card of the last complete trick before playing to the next one: a card knocked off
+    (or a sweep begun and thought better of), not a card played again."""
+    complete = deal.completed_tricks
+    if not complete or complete[-1].card_of(seat) != card:
+        return False
+    trick = deal.current_trick
+    return trick is None or trick.card_of(seat) is None
 
 
 def _seat_text(seat: Seat | None) -> str:
