@@ -54,6 +54,7 @@ from tablepi.table.state import (
 from tablepi.table.warnings import TableWarning, WarningCode
 
 _TWO_CARDS = "two_cards"
+_BLIND = (ReaderState.OFFLINE, ReaderState.FAULT)  # a zone whose reader sees nothing
 
 
 @dataclass(slots=True)
@@ -113,6 +114,7 @@ class Table:
         self._active: dict[int, TableWarning] = {}
         self._log: dict[int, TableWarning] = {}
         self._lifted: dict[Seat, tuple[Card, int]] = {}  # a played card lifted before its trick was complete
+        self._last_tap: tuple[Seat, Card, float] | None = None  # the last show: who, what, when it was lifted
         self._deck = self.config.deck
         self._next_id = 0
         self._order = 0
@@ -165,8 +167,7 @@ class Table:
         tap window has run out. The journal skips ticks that change nothing."""
         if not isinstance(event, Tick):
             return True
-        window = self.config.tap_window
-        return any(card.placed + window <= event.time for _, card in self._pending())
+        return any(self._due(seat, card, event.time) for seat, card in self._pending())
 
     # --- events ------------------------------------------------------------------------------------------------
 
@@ -202,13 +203,20 @@ class Table:
         In the order of play first: when two players lay at once, the readers may report the second card before
         the first; the seat to play is settled first, then the next, and only then the rest, oldest first.
         """
-        window = self.config.tap_window
         while True:
-            due = [(seat, card) for seat, card in self._pending() if card.placed + window <= time]
+            due = [(seat, card) for seat, card in self._pending() if self._due(seat, card, time)]
             if not due:
                 return
             to_play = self._to_play()
             self._lay(*next(((seat, card) for seat, card in due if seat is to_play), due[0]))
+
+    def _due(self, seat: Seat, card: _Card, time: float) -> bool:
+        """Whether a tentative card has lain for the whole tap window. Time does not decide a card on a zone whose
+        reader is offline (it may have been lifted unseen); its window starts again when the reader is back.
+        Undo (``time`` infinite) lays every tentative card."""
+        if time != float("inf") and self._readers[seat] in _BLIND:
+            return False
+        return card.placed + self.config.tap_window <= time
 
     def _lay_for(self, seat: Seat, because_place: bool) -> None:
         """A gesture that only makes sense if the player to move laid his tentative card: lay it now.
@@ -408,6 +416,7 @@ class Table:
             return  # not known to lie there (a reader repeating itself): nothing to do
         if zc.status is ZoneCardStatus.PLAYED and self._in_current_trick(seat, zc.card):
             self._lay_for(seat, because_place=False)  # sweeping: the fourth card, if tentative, was laid
+            self._fourth_card_was_swept(time)
         zone.remove(zc)
         for wid in zc.warnings:
             self._resolve(wid)
@@ -427,6 +436,27 @@ class Table:
                 self._resolve(wid)
             fresh = _Card(rest.card, rest.uid, time, self._tick_order())
             self._place_card(seat, fresh)  # the card that was second is alone now: as if just placed
+
+    def _fourth_card_was_swept(self, time: float) -> None:
+        """A sweep that began with the fourth card: it was lifted within the tap window, so it counted as a show,
+        and now (within the tap window again) another card of its trick is lifted. The sweeper took the fourth card
+        first; it was a play. The show is dropped and the card played, closing the trick (docs/table.md)."""
+        tap = self._last_tap
+        deal = self._game.deal
+        trick = deal.current_trick if deal is not None else None
+        if tap is None or deal is None or trick is None or len(trick.plays) != 3 or not self._done:
+            return
+        seat, card, lifted = tap
+        show = self._done[-1].action
+        if seat is not deal.to_play or time > lifted + self.config.tap_window or show != ShowCard(seat, card):
+            return
+        self._drop_last()
+        try:
+            self._do(PlayCard(seat, card))
+        except RulesError:  # not his card after all (hand scan): the show stands
+            self._do(ShowCard(seat, card))
+            return
+        self._trick_closed()
 
     def _in_current_trick(self, seat: Seat, card: Card | None) -> bool:
         deal = self._game.deal
@@ -453,6 +483,8 @@ class Table:
             self._do(ShowCard(seat, card))
         except RulesError as err:
             self._warn(WarningCode.CARD_ALREADY_PLAYED, 3, seat, str(err), (("card", str(card)),))
+            return
+        self._last_tap = (seat, card, self._time)
 
     # --- buttons and readers -----------------------------------------------------------------------------------
 
@@ -549,6 +581,10 @@ class Table:
 
     def _on_reader(self, event: ReaderStatus) -> None:
         seat = event.seat
+        if self._readers[seat] in _BLIND and event.state not in _BLIND:
+            for zc in self._zones[seat]:
+                if zc.status is ZoneCardStatus.TENTATIVE:
+                    zc.placed = self._time  # the reader sees again: the tap window starts now
         self._readers[seat] = event.state
         for wid in self._reader_warnings[seat]:
             self._resolve(wid)
@@ -613,17 +649,21 @@ class Table:
                         if warning is not None and warning.code is WarningCode.CARD_ALREADY_PLAYED:
                             self._resolve(wid)
 
-    def _undo(self) -> None:
-        """Drop the last action and rebuild the game from the others; the zones stay as they physically are."""
-        self._expire(float("inf"))
-        if not self._done:
-            return
+    def _drop_last(self) -> _Done:
+        """Forget the last action and its warnings; rebuild the game from the actions before it."""
         done = self._done.pop()
         for wid in done.warnings:
             self._active.pop(wid, None)
             self._log.pop(wid, None)
         self._game = Game.replay(self.rules, self.first_dealer, self.config.hand_scan, (d.action for d in self._done))
-        action = done.action
+        return done
+
+    def _undo(self) -> None:
+        """Drop the last action and rebuild the game from the others; the zones stay as they physically are."""
+        self._expire(float("inf"))
+        if not self._done:
+            return
+        action = self._drop_last().action
         if isinstance(action, PlayCard):
             for zc in self._zones[action.seat]:
                 if zc.card == action.card and zc.status is ZoneCardStatus.PLAYED:

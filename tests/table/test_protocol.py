@@ -137,3 +137,68 @@ def test_claim_by_the_wrong_side_is_refused_and_the_right_side_can_still_claim(r
     state = rec.button("confirm").button("claim", "E").state()
     assert state.phase is TablePhase.DEAL_OVER and state.last_result is not None
     assert state.last_result.claimed_by is not None and state.last_result.claimed_by.value == "EW"
+
+
+def test_sweep_that_begins_with_the_fourth_card_inside_the_tap_window_closes_the_trick(rec: Rec) -> None:
+    """Decision: N's ♥9 lifted within the tap window is a show, but a card of the same trick lifted within the tap
+    window after it shows the winner was sweeping: ♥9 was played, the trick is closed, nothing is lifted early."""
+    rec.trumps()
+    for seat, card in DEAL[0][:3]:
+        rec.place(seat, card)
+    rec.tick().place("N", "9H").lift("N", "9H", dt=0.4).lift("W", "KH", dt=0.2)
+    state = rec.state()
+    assert state.tricks[0].winner is Seat.W and len(state.tricks[0].plays) == 4
+    assert codes(state) == []
+    for seat, card in DEAL[0][1:3]:
+        rec.lift(seat, card, dt=0.1)
+    assert tuple(rec.state().prompt) == ("play", Seat.W)
+
+
+def test_a_show_then_a_card_lifted_early_much_later_is_no_sweep(rec: Rec) -> None:
+    rec.trumps()
+    for seat, card in DEAL[0][:3]:
+        rec.place(seat, card)
+    rec.tick().place("N", "9H").lift("N", "9H", dt=0.4).lift("W", "KH", dt=2.0)
+    state = rec.state()
+    assert len(state.tricks[0].plays) == 3 and codes(state) == ["lifted_early"]
+    assert Card.parse("9H") in dict(state.shown)[Seat.N]
+
+
+def test_reader_offline_mid_trick_card_gone_when_back_is_not_played(rec: Rec) -> None:
+    """Decision: time does not lay a card on a zone whose reader is offline (it may have been taken back unseen).
+    The reader comes back and reports the card gone: it was not played; W is still to lead."""
+    rec.trumps().place("W", "KH").reader("W", "offline", dt=0.2).tick(5.0).tick(5.0)
+    state = rec.state()
+    assert state.tricks == () and zone_cards(rec, "W") == [("KH", "tentative")]
+    assert codes(state) == ["reader_offline"]
+    state = rec.reader("W", "online", dt=1.0).lift("W", "KH", dt=0.0).state()
+    assert state.tricks == () and tuple(state.prompt) == ("play", Seat.W) and codes(state) == []
+
+
+def test_reader_offline_mid_trick_card_still_there_is_played_a_window_after_it_is_back(rec: Rec) -> None:
+    rec.trumps().place("W", "KH").reader("W", "fault", dt=0.2).tick(5.0)
+    state = rec.reader("W", "online", dt=1.0).tick(0.5).state()
+    assert state.tricks == ()
+    state = rec.tick(0.6).state()
+    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),) and zone_cards(rec, "W") == [("KH", "played")]
+
+
+def test_reader_offline_mid_trick_card_changed_when_back_plays_the_new_card(rec: Rec) -> None:
+    rec.trumps().place("W", "KH").reader("W", "offline", dt=0.2).tick(5.0)
+    rec.reader("W", "online", dt=1.0).lift("W", "KH", dt=0.0).place("W", "AC", dt=0.0).tick(1.5)
+    state = rec.state()
+    assert state.tricks[0].plays == ((Seat.W, Card.parse("AC")),) and codes(state) == []
+
+
+def test_reader_offline_the_next_seats_card_still_lays_the_card_before_it(rec: Rec) -> None:
+    rec.trumps().place("W", "KH").reader("W", "offline", dt=0.2).place("S", "JH").tick()
+    state = rec.state()
+    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")), (Seat.S, Card.parse("JH")))
+
+
+def test_reader_offline_a_played_card_gone_when_back_must_be_put_back(rec: Rec) -> None:
+    rec.trumps().place("W", "KH").place("S", "JH").tick().reader("W", "offline").tick(3.0)
+    state = rec.reader("W", "online").lift("W", "KH", dt=0.0).state()
+    assert codes(state) == ["lifted_early"] and tuple(state.prompt) == ("put_back", Seat.W)
+    state = rec.place("W", "KH").state()
+    assert codes(state) == [] and len(state.tricks[0].plays) == 2
