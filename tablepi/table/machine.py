@@ -343,7 +343,11 @@ class Table:
             self._do(StartDeal())
             phase = self._game.phase
         if phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
-            zc.status = ZoneCardStatus.SHOWN  # cards being gathered: nothing to referee
+            # Cards being gathered: nothing to referee. A seat's card of the last trick put back is still that
+            # trick's card (as during the play), so that undoing and redoing the deal's end changes nothing.
+            deal = self._game.deal
+            on_table = deal is not None and _trick_card(deal, seat, card)
+            zc.status = ZoneCardStatus.PLAYED if on_table else ZoneCardStatus.SHOWN
             return
         if phase is TablePhase.TRUMPS:
             forehand = self._game.forehand
@@ -633,15 +637,11 @@ class Table:
         becomes a card being gathered (shown); one that is again (an undone deal start) is played again."""
         deal = self._game.deal
         for seat in Seat:
-            mine = (
-                {play.card for trick in deal.tricks for play in trick.plays if play.seat is seat}
-                if deal is not None
-                else set()
-            )
             for zc in self._zones[seat]:
-                if zc.status is ZoneCardStatus.PLAYED and zc.card not in mine:
+                on_table = deal is not None and zc.card is not None and _trick_card(deal, seat, zc.card)
+                if zc.status is ZoneCardStatus.PLAYED and not on_table:
                     zc.status = ZoneCardStatus.SHOWN
-                elif zc.status is ZoneCardStatus.SHOWN and zc.card in mine:
+                elif zc.status is ZoneCardStatus.SHOWN and on_table:
                     zc.status = ZoneCardStatus.PLAYED
                 elif zc.status is ZoneCardStatus.STRAY and (deal is None or zc.card not in deal.played):
                     for wid in zc.warnings:  # "already played" is no longer true after an undo: lift it, that's all
@@ -876,6 +876,13 @@ class Table:
             return Prompt("lift_card", to_play, (("card", str(blocking[0].card)),))
         lead = "yes" if trick is None else "no"
         return Prompt("play", to_play, (("trick", str(deal.trick_number)), ("lead", lead)))
+
+
+def _trick_card(deal: Deal, seat: Seat, card: Card) -> bool:
+    """Whether ``card`` lying on ``seat``'s zone is a card of a trick still on the table: the seat's card in the
+    trick being played, or in the last complete trick before it has played to the next."""
+    trick = deal.current_trick
+    return (trick is not None and trick.card_of(seat) == card) or _swept_and_put_back(deal, seat, card)
 
 
 def _swept_and_put_back(deal: Deal, seat: Seat, card: Card) -> bool:

@@ -70,6 +70,17 @@ def test_undoing_a_play_clears_already_played_of_its_card_lying_again(rec: Rec) 
     assert zone_cards(rec, "S") == [("KH", "stray")] and state.prompt.code == "lift_card"
 
 
+def test_undo_and_redo_of_a_claim_leave_a_card_put_back_as_it_was(rec: Rec) -> None:
+    """After a claim, N put his ♥9 of trick 1 down again (a card being gathered). Undoing the claim turned it into a
+    'played' card (any card of the deal counted), and claiming again left it so: undo + redo changed the table."""
+    rec.trumps().trick(DEAL[0]).trick(DEAL[1]).trick(DEAL[2]).button("claim", "E").place("N", "9H")
+    before = zone_cards(rec, "N")
+    assert before == [("9H", "shown")]
+    assert zone_cards(rec.button("undo"), "N") == [("9H", "shown")]
+    state = rec.button("claim", "E").state()
+    assert zone_cards(rec, "N") == before and state.phase is TablePhase.DEAL_OVER
+
+
 # --- protocol decisions --------------------------------------------------------------------------------------------
 
 
@@ -101,7 +112,7 @@ def test_next_forehand_putting_a_card_back_before_the_cards_are_gathered_does_no
     rec.lift("S", "QD").place("S", "QD")
     state = rec.state()
     assert state.phase is TablePhase.DEAL_OVER and state.deal_number == 1
-    assert zone_cards(rec, "S") == [("QD", "shown")]
+    assert zone_cards(rec, "S") == [("QD", "played")]  # still the last trick's card
     for seat, card in DEAL[5]:
         rec.lift(seat, card, dt=0.1)
     state = rec.place("S", "AC").state()  # all gathered: now S's card names trumps
