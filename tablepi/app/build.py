@@ -58,7 +58,6 @@ class RunningTable:
 
 def open_table(config: Config, *, headless: bool = False, journal: Path | None = None) -> RunningTable:
     """Make the readers, deck, journal, screen, controls and watchdog of ``config`` and wire them together."""
-    from tablepi.app.screen import PygameScreen
     from tablepi.readers import ReaderPump, open_reader
     from tablepi.sdnotify import Notifier
 
@@ -74,7 +73,7 @@ def open_table(config: Config, *, headless: bool = False, journal: Path | None =
     table = JournaledTable(path, journal_header(config), archive=path.parent / "archive")
     parts: list[Any] = []
     try:
-        screen = PygameScreen(config.display, headless=headless)
+        screen = _open_screen(config, headless)
         app = TableApp(table, registry, config.readers.zones, screen=screen, watchdog=Notifier())
     except BaseException:
         table.close()
@@ -95,6 +94,19 @@ def open_table(config: Config, *, headless: bool = False, journal: Path | None =
         running.close()
         raise
     return running
+
+
+def _open_screen(config: Config, headless: bool) -> Any:
+    """The screen; without one (unplugged, no driver) the table still referees, journals and lights the LEDs."""
+    from tablepi.app.screen import PygameScreen
+
+    try:
+        return PygameScreen(config.display, headless=headless)
+    except Exception as error:  # pygame.error: no video device; the table must not stop for it
+        if headless:
+            raise
+        log.error("no screen (%s): running without one; `tablepi doctor` says how to fix it", error)
+        return PygameScreen(config.display, headless=True)
 
 
 def _open_controls(config: Config, app: TableApp) -> Any:

@@ -182,3 +182,17 @@ def test_doctor_names_the_line_of_a_broken_deck_file(tmp_path: Path, capsys: pyt
     main(["doctor", "--config", str(path)])
     out = capsys.readouterr().out
     assert "[FAIL] deck:" in out and "decks.red.XC" in out and "check itself failed" not in out
+
+
+def test_without_a_screen_the_table_still_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No video device (unplugged display, wrong driver): the table referees and journals without a screen."""
+    from tablepi.app.build import open_table
+    from tablepi.config import load_config
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
+    running = open_table(load_config(sim_config(tmp_path)))
+    try:
+        assert running.app.screen is not None and running.app.screen.headless  # type: ignore[attr-defined]
+        running.app.step(0.2)
+    finally:
+        running.close()
