@@ -454,6 +454,8 @@ class Table:
         show = self._done[-1].action
         if seat is not deal.to_play or time > lifted + self.config.tap_window or show != ShowCard(seat, card):
             return
+        if card.is_matador and deal.can_announce(seat):
+            return  # a queen shown before his first card is an announcement (rule 10), whatever follows
         self._drop_last()
         try:
             self._do(PlayCard(seat, card))

@@ -165,6 +165,17 @@ def test_sweep_that_begins_with_the_fourth_card_inside_the_tap_window_closes_the
     assert tuple(rec.state().prompt) == ("play", Seat.W)
 
 
+def test_matt_shown_by_the_fourth_seat_then_a_card_knocked_off_is_an_announcement_not_a_sweep() -> None:
+    """Found by injecting mistakes into honest matches: E, fourth to play in trick 1, taps ♠Q to announce Matt and
+    N's card is knocked off 0.3 s later. The sweep rule above took ♠Q for E's card to the trick."""
+    rec = Rec(dealer="E").trumps("AS", "N")  # forehand N: order N W S E, so E is fourth
+    rec.place("N", "KS").place("W", "9S").place("S", "TS").tick().place("E", "QS").lift("E", "QS", dt=0.3)
+    state = rec.lift("N", "KS", dt=0.3).state()
+    assert len(state.tricks[0].plays) == 3 and state.to_play is Seat.E
+    assert "lifted_early" in codes(state)
+    assert [(s.value, a.value) for s, a in state.announcements] == [("E", "matt")]
+
+
 def test_a_show_then_a_card_lifted_early_much_later_is_no_sweep(rec: Rec) -> None:
     rec.trumps()
     for seat, card in DEAL[0][:3]:
