@@ -51,18 +51,8 @@ DEBS=(python3-venv python3-dev build-essential git pcscd libccid libpcsclite-dev
 say() { echo "install: $*"; }
 die() { echo "install: ERROR: $*" >&2; exit 1; }
 
-# Run a step, or only show it in --dry-run mode.
-run() {
-    if [ "$DRY_RUN" = 1 ]; then
-        local shown="" arg
-        for arg in "$@"; do
-            if [[ $arg =~ ^[][A-Za-z0-9_./:=,@%+-]+$ ]]; then shown+=" $arg"; else shown+=" $(printf '%q' "$arg")"; fi
-        done
-        echo "would run:$shown"
-    else
-        "$@"
-    fi
-}
+# shellcheck source=systemd/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 LIVE=1 # 0 when staging into DESTDIR: nothing on the running system may change
 [ -n "$DESTDIR" ] && LIVE=0

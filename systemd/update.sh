@@ -22,17 +22,8 @@ for arg in "$@"; do
     esac
 done
 
-run() {
-    if [ "$DRY_RUN" = 1 ]; then
-        local shown="" arg
-        for arg in "$@"; do
-            if [[ $arg =~ ^[][A-Za-z0-9_./:=,@%+-]+$ ]]; then shown+=" $arg"; else shown+=" $(printf '%q' "$arg")"; fi
-        done
-        echo "would run:$shown"
-    else
-        "$@"
-    fi
-}
+# shellcheck source=systemd/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 if [ "$PULL" = 1 ]; then
     # The checkout usually belongs to the login user, not root: pull as its owner.
