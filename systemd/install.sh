@@ -51,7 +51,7 @@ DEBS=(python3-venv python3-dev build-essential git pcscd libccid libpcsclite-dev
 say() { echo "install: $*"; }
 die() { echo "install: ERROR: $*" >&2; exit 1; }
 
-# shellcheck source=systemd/common.sh
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 LIVE=1 # 0 when staging into DESTDIR: nothing on the running system may change

@@ -22,7 +22,7 @@ for arg in "$@"; do
     esac
 done
 
-# shellcheck source=systemd/common.sh
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 if [ "$PULL" = 1 ]; then
