@@ -208,7 +208,8 @@ class JournaledTable:
     a new match, before its trumps are named, the zones clear) the finished matches' journal is moved into the
     archive and the table carries on in a fresh journal whose header names the new match's dealer. Start-up replay
     then costs one match, however long the table has been in service. The move is crash-safe: a power cut at any
-    point leaves either the old journal or the new one in place (see :func:`_finish_rotation`).
+    point leaves either the old journal or the new one in place (see :func:`_finish_rotation`). Undo reaches back
+    to the start of the current journal: once a new match has begun, the finished one is history.
     """
 
     def __init__(self, path: str | Path, header: RecordHeader | None = None, archive: str | Path | None = None) -> None:
