@@ -25,7 +25,7 @@ from tablepi.rules.cards import KONTER_DIAMONDS, KONTER_HEARTS, MATT, Card, Suit
 from tablepi.rules.house import HouseRules, RevokePenalty
 from tablepi.rules.play import legal_plays, trick_winner
 from tablepi.rules.seats import Seat, Team
-from tablepi.rules.trumps import effective_suit, is_trump
+from tablepi.rules.trumps import effective_suit, effective_tables
 
 TRICKS_PER_DEAL = 6
 WINNING_POINTS = 21  # RULES.md 19: 21 or more of the 40 wins
@@ -377,7 +377,8 @@ class Deal:
     def check_play(self, seat: Seat, card: Card) -> None:
         """Raise :class:`IllegalPlay` if ``seat`` may not play ``card`` now; the message says why and cites a rule."""
         self._check_order(seat, card)
-        faults = self._faults_of(seat, card)
+        assert self.trump is not None
+        faults = self._faults_of(seat, card, self._reneges(card))
         if faults:
             raise IllegalPlay(faults[0].message)
 
@@ -391,14 +392,15 @@ class Deal:
         if seat is not self._next or card in self.played or (hand is not None and card not in hand):
             self._check_order(seat, card)  # raises, saying which of these it is
         assert self.trump is not None
-        faults = self._faults_of(seat, card)
+        reneges = self._reneges(card)
+        faults = self._faults_of(seat, card, reneges)
         if faults and check:
             raise IllegalPlay(faults[0].message)
         trick = self._trick
         if trick is None:
             trick = self._trick = Trick(leader=seat)
             self.tricks.append(trick)
-        self._note_void(seat, card, trick.led, len(self.tricks), faults)
+        self._note_void(seat, card, trick.led, len(self.tricks), faults, reneges)
         trick.plays.append(Play(seat, card))
         self.played.add(card)
         if hand is not None:
@@ -501,9 +503,15 @@ class Deal:
         if self.hands is not None and card not in self.hands[seat]:
             raise IllegalPlay(f"{seat} plays {card.display}, which is not in his hand")
 
-    def _faults_of(self, seat: Seat, card: Card) -> list[Fault]:
+    def _reneges(self, card: Card) -> bool:
+        """Whether ``card`` fails to answer the current trick's lead (rules 13, 15); False when it leads."""
+        trick = self._trick
+        assert self.trump is not None
+        return trick is not None and _reneges(card, trick.plays[0].card, self.trump)
+
+    def _faults_of(self, seat: Seat, card: Card, reneges: bool) -> list[Fault]:
         """Every breach of the rules that playing ``card`` now shows: the revoke at hand, revokes it proves in
-        earlier tricks, and a queen shown by another seat."""
+        earlier tricks, and a queen shown by another seat. ``reneges``: the card does not answer the lead."""
         assert self.trump is not None
         trump = self.trump
         number = len(self.tricks) + (0 if self._trick is not None else 1)
@@ -518,7 +526,7 @@ class Deal:
             )
         trick = self._trick
         led = trick.plays[0].card if trick else None
-        if led is not None and _reneges(card, led, trump):
+        if led is not None and reneges:
             # With the whole hand known this is exactly "not a legal play"; with only shown cards known it is a
             # revoke when one of them is of the suit he had to play (rules 13, 15).
             led_suit = effective_suit(led, trump)
@@ -551,7 +559,9 @@ class Deal:
                 break
         return faults
 
-    def _note_void(self, seat: Seat, card: Card, led: Card | None, number: int, faults: list[Fault]) -> None:
+    def _note_void(
+        self, seat: Seat, card: Card, led: Card | None, number: int, faults: list[Fault], reneges: bool
+    ) -> None:
         """Keep the record rule 18 needs: which suits ``seat`` has failed to play, in which trick, with what card.
 
         A claim proved by this play is dropped (a revoke is reported once). A card that does not answer the lead,
@@ -564,7 +574,7 @@ class Deal:
             voids[:] = [v for v in voids if v[0] not in proved]
             if any(f.code is FaultCode.REVOKE and f.proof is None for f in faults):
                 return
-        if led is not None and _reneges(card, led, self.trump):
+        if led is not None and reneges:
             led_suit = effective_suit(led, self.trump)
             if all(v[1] is not led_suit for v in voids):
                 voids.append((number, led_suit, card))
@@ -607,11 +617,9 @@ def settle(
 
 def _reneges(card: Card, led: Card, trump: Suit) -> bool:
     """Whether ``card`` fails to answer ``led`` (rules 13, 15): legal only if the player was void."""
-    led_suit = effective_suit(led, trump)
-    suit = effective_suit(card, trump)
-    if led_suit is trump:
-        return suit is not trump
-    return suit is not led_suit and not is_trump(card, trump)
+    effective, _ = effective_tables(trump)
+    suit = effective[card.index]
+    return suit is not trump and suit is not effective[led.index]
 
 
 def _listing(cards: Iterable[Card]) -> str:
