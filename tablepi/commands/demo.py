@@ -24,7 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
+
     from tablepi.app.demo import DEFAULT_SEED, run_demo
+
+    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")  # the summary says it all
     from tablepi.errors import ConfigError
 
     try:
