@@ -105,8 +105,9 @@ _RANK_BY_TEXT["10"] = Rank.TEN
 class Card:
     """One card of the pack. Canonical text is rank + suit letter: ``AS KH QD JC TS 9H``.
 
-    ``index`` (0..23, the position in :data:`DECK`) makes hashing and comparison cheap: the rules engine's hot
-    path looks cards up in small tables thousands of times per deal.
+    There is exactly one object per card: ``Card(Rank.QUEEN, Suit.SPADES) is Card.parse("QS")``. Equality is
+    therefore identity (done in C, which matters: the rules engine compares cards in every list search of its hot
+    path), and ``index`` (0..23, the position in :data:`DECK`) is the hash and the key of the engine's tables.
     """
 
     rank: Rank
@@ -114,18 +115,27 @@ class Card:
     index: int = field(init=False, repr=False)
 
     _CACHE: ClassVar[dict[str, Card]] = {}
+    _ALL: ClassVar[dict[tuple[Rank, Suit], Card]] = {}
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        existing = cls._ALL.get((rank, suit))
+        if existing is not None:
+            return existing  # __init__ then sets the same values again: harmless, and the object stays unique
+        if not isinstance(rank, Rank) or not isinstance(suit, Suit):
+            raise ParseError(f"not a card: rank {rank!r}, suit {suit!r}")
+        card = object.__new__(cls)
+        cls._ALL[(rank, suit)] = card
+        return card
 
     def __post_init__(self) -> None:
         index = _SUIT_ORDER.index(self.suit) * 6 + _RANK_ORDER.index(self.rank)
         object.__setattr__(self, "index", index)
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Card):
-            return self.index == other.index
-        return NotImplemented
-
     def __hash__(self) -> int:
         return self.index
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Card.parse, (str(self),))  # pickling and copying give back the one object
 
     @classmethod
     def parse(cls, text: str) -> Card:

@@ -80,3 +80,21 @@ def test_house_rules_errors_name_the_key(mapping: dict[str, object], message: st
 def test_house_rules_are_frozen() -> None:
     with pytest.raises(AttributeError):
         HouseRules().start_lines = 3  # type: ignore[misc]
+
+
+def test_one_object_per_card_whatever_the_way_it_is_made() -> None:
+    import copy
+    import dataclasses
+    import pickle
+
+    from tablepi.rules import Rank
+
+    queen = Card(Rank.QUEEN, Suit.SPADES)
+    assert queen is Card.parse("QS") is Card.parse("♠q") is DECK[2]
+    assert copy.copy(queen) is queen and copy.deepcopy(queen) is queen
+    assert pickle.loads(pickle.dumps(queen)) is queen
+    assert dataclasses.replace(queen, rank=Rank.KING) is Card.parse("KS")
+    assert queen == Card.parse("QS") and queen != Card.parse("QH") and hash(queen) == queen.index == 2
+    with pytest.raises(ParseError, match="not a card"):
+        Card("Q", "S")  # type: ignore[arg-type]
+    assert Card(Rank.QUEEN, Suit.SPADES) is queen  # a bad attempt left nothing behind
