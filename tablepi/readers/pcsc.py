@@ -153,7 +153,10 @@ class PcscReader(Reader):
         if hresult != scard.SCARD_S_SUCCESS:
             self._count("connect_failed")
             log.debug("pcscd not reachable: %s; retry in %.1f s", _err(hresult), self._backoff)
-            self._next_attempt = self._now() + self._backoff
+            now = self._now()
+            for zone in range(self.zones):  # the base says it once, not at every retry
+                self._set_state(zone, ZoneState.OFFLINE, f"pcscd not reachable: {_err(hresult)}", now)
+            self._next_attempt = now + self._backoff
             self._backoff = min(self._backoff * 2, self.backoff_max)
             return
         self._ctx = ctx

@@ -119,6 +119,9 @@ def test_no_daemon_at_start_means_offline_until_it_comes(pcscd: Pcscd, cards: di
     pcscd.stop()
     try:
         with make_reader() as reader:
+            said = [reader.recv(0.3) for _ in range(4)]  # said once, so the table shows the zones offline
+            assert [(s.zone, s.state) for s in said] == [(z, ZoneState.OFFLINE) for z in range(4)]  # type: ignore[union-attr]
+            assert "pcscd not reachable" in said[0].detail  # type: ignore[union-attr]
             assert reader.recv(0.3) is None
             assert reader.states == (ZoneState.OFFLINE,) * 4
             assert reader.health().counters["connect_failed"] >= 1
