@@ -137,6 +137,16 @@ class DeckRegistry:
         return iter(self._by_uid)
 
 
+def virtual_deck(name: str = "demo") -> Deck:
+    """A deck of 24 made-up NTAG213 UIDs (7 bytes, NXP's 04 prefix), one per card, the same on every run.
+
+    The demo, the ``sim`` reader's game records and keys, and a table tried by hand without tags all use it, so
+    a UID typed or recorded once means the same card everywhere. The UIDs are invented: load this deck only on a
+    table without real tags, since a real tag could by chance carry one of them.
+    """
+    return Deck(name, {f"04D3{card.index:02X}A1B2C3D4": card for card in DECK})
+
+
 # --- reading --------------------------------------------------------------------------------------------------
 
 
@@ -268,3 +278,23 @@ def write_deck_file(path: str | Path, decks: Iterable[Deck]) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+# --- command line ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tablepi.deck --virtual OUT``: write the virtual deck as a deck file, to try a table by hand."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tablepi.deck", description=main.__doc__)
+    parser.add_argument("--virtual", metavar="OUT", required=True, help="deck file to write the virtual deck to")
+    parser.add_argument("--name", default="demo", help="name of the deck in the file (default: demo)")
+    args = parser.parse_args(argv)
+    write_deck_file(args.virtual, [virtual_deck(args.name)])
+    print(f"wrote virtual deck {args.name!r} (24 cards) to {args.virtual}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -29,12 +29,12 @@ from pathlib import Path
 from tablepi.app.core import TableApp, Touch
 from tablepi.app.screen import FrameSaver, PygameScreen, WindowClosed
 from tablepi.config import DisplayConfig
-from tablepi.deck import Deck, DeckRegistry
+from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.errors import ConfigError
 from tablepi.journal import JournaledTable
 from tablepi.readers import Reader, open_reader
 from tablepi.record import RecordHeader
-from tablepi.rules.cards import DECK, Card
+from tablepi.rules.cards import Card
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 from tablepi.table import Button, CardLifted, CardPlaced, TableEvent, TableState, Tick
@@ -48,9 +48,8 @@ NAMES = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
 DEFAULT_SEED = 24
 
 
-def demo_deck() -> Deck:
-    """A deck of 24 made-up NTAG213 UIDs (7 bytes, NXP's 04 prefix), one per card, stable across runs."""
-    return Deck("demo", {f"04D3{card.index:02X}A1B2C3D4": card for card in DECK})
+#: The demo's deck; kept under its old name (it moved to :func:`tablepi.deck.virtual_deck`).
+demo_deck = virtual_deck
 
 
 class VirtualClock:
