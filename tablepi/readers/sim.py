@@ -9,19 +9,29 @@ reader reports it through the same base class as the real backends::
     reader.lift(2)                        # ...the card is taken while the cable is out (nothing reported)
     reader.replug()                       # zones come back; the lift is reported now, once
 
-A timed ``script`` (list of steps or text lines ``"0.5 place 2 04A1B2C3D4E5F6"``, times in seconds from open)
-replays a scene by itself. It is selected by name like every backend, never as a silent fallback.
+It can also be driven without code, as the issue asks ("by a script, a game record, or keys"):
+
+- ``script``: timed steps (or text lines ``"0.5 place 2 04A1B2C3D4E5F6"``, seconds from open) replay a scene;
+- ``record=PATH``: the place/lift events of a game record (docs/records.md) become such a script, so a
+  recorded game is played again on the reader side, through the same code as the hardware;
+- ``stdin=true``: a person types ``place 2 QS`` / ``lift 2`` / ``unplug`` lines, to try a table by hand.
+
+Cards named in records and typed lines become tags of :func:`tablepi.deck.virtual_deck`. The backend is
+selected by name like every other, never as a silent fallback.
 """
 
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
 
-from tablepi.errors import ConfigError, ParseError
+from tablepi.errors import ConfigError, ParseError, TablepiError
 from tablepi.readers.base import Clock, Reader
 from tablepi.readers.events import ZONES, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus, normalise_uid
 
@@ -65,9 +75,20 @@ class SimReader(Reader):
         zones: int = ZONES,
         debounce: float = 0.0,
         script: Iterable[ScriptStep | str] | None = None,
+        record: str | Path | None = None,
+        speed: float = 1.0,
+        stdin: bool | str = False,
+        stdin_stream: TextIO | None = None,
         online: bool = True,
         clock: Clock = time.monotonic,
     ) -> None:
+        steps = [s if isinstance(s, ScriptStep) else ScriptStep.parse(s) for s in (script or ())]
+        if record is not None:
+            steps.extend(record_script(record, speed=speed))
+        for step in steps:
+            if step.zone is not None and not (isinstance(step.zone, int) and 0 <= step.zone < zones):
+                raise ConfigError(f"sim script step {step}: the reader has zones 0..{zones - 1}")
+        read_keys = _flag(stdin, "stdin") or stdin_stream is not None
         super().__init__(zones=zones, debounce=debounce, clock=clock)
         self._inbox: queue.Queue[ZoneEvent | ZoneStatus | ZoneSnapshot] = queue.Queue()
         self._truth: list[str | None] = [None] * zones
@@ -76,7 +97,6 @@ class SimReader(Reader):
         self._multi: list[bool] = [False] * zones
         self._sim_lock = threading.Lock()
         self._stop_script = threading.Event()
-        steps = [s if isinstance(s, ScriptStep) else ScriptStep.parse(s) for s in (script or ())]
         self._script_thread: threading.Thread | None = None
         if online:
             self.replug()
@@ -88,6 +108,15 @@ class SimReader(Reader):
                 daemon=True,
             )
             self._script_thread.start()
+        if read_keys:
+            # Never joined: a read from a terminal cannot be interrupted. The thread is a daemon, stops at the
+            # end of input, and does nothing once the reader is closed.
+            threading.Thread(
+                target=self._read_keys,
+                args=(stdin_stream if stdin_stream is not None else sys.stdin,),
+                name="sim-stdin",
+                daemon=True,
+            ).start()
 
     # --- the physical side ------------------------------------------------------------------------
 
@@ -204,3 +233,120 @@ class SimReader(Reader):
                 return
             args: list[object] = [a for a in (step.zone, step.uid) if a is not None]
             getattr(self, step.action)(*args)
+
+    def _read_keys(self, stream: TextIO) -> None:
+        for number, line in enumerate(stream, start=1):
+            if self._stop_script.is_set():
+                return
+            try:
+                self.key_line(line)
+            except TablepiError as err:
+                print(f"sim stdin line {number} {line.strip()!r}: {err}", file=sys.stderr, flush=True)
+
+    def key_line(self, line: str) -> None:
+        """Do one typed command (see :data:`KEY_HELP`); a bad line is a ParseError saying what was expected."""
+        parts = line.split("#", 1)[0].split()
+        if not parts:
+            return
+        action, args = parts[0].lower(), parts[1:]
+        if action not in KEY_ACTIONS:
+            raise ParseError(f"unknown command {parts[0]!r}; expected {KEY_HELP}")
+        if action == "place":
+            if len(args) != 2:
+                raise ParseError(f"expected 'place ZONE UID|CARD', e.g. 'place 2 QS'; {KEY_HELP}")
+            self.place(_zone(args[0]), uid_of_text(args[1]))
+        elif action in ("lift", "multi"):
+            if len(args) != 1:
+                raise ParseError(f"expected '{action} ZONE'; {KEY_HELP}")
+            getattr(self, action)(_zone(args[0]))
+        else:
+            if len(args) > 1:
+                raise ParseError(f"expected '{action} [ZONE]'; {KEY_HELP}")
+            getattr(self, action)(_zone(args[0]) if args else None)
+
+
+#: The commands the ``stdin`` driver understands.
+KEY_ACTIONS = ("place", "lift", "unplug", "replug", "multi")
+KEY_HELP = "place ZONE UID|CARD, lift ZONE, unplug [ZONE], replug [ZONE], multi ZONE"
+
+#: Default zone of each seat when a record's header names none (the configuration's default too).
+DEFAULT_ZONES: Mapping[str, int] = {"N": 0, "E": 1, "S": 2, "W": 3}
+
+
+def _zone(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ParseError(f"zone must be a number, not {text!r}") from None
+
+
+def _flag(value: object, name: str) -> bool:
+    """A yes/no option, from TOML (a bool) or a command line (text)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on", "false", "no", "0", "off", ""):
+        return value.strip().lower() in ("true", "yes", "1", "on")
+    raise ConfigError(f"sim option {name}: expected true or false, got {value!r}")
+
+
+def uid_of_text(text: str) -> str:
+    """A typed card (``QS``, ``10H``, ``♠Q``) as its :func:`~tablepi.deck.virtual_deck` tag, or a typed UID."""
+    from tablepi.deck import virtual_deck
+    from tablepi.rules.cards import Card
+
+    try:
+        card = Card.parse(text)
+    except ParseError:
+        try:
+            return normalise_uid(text)
+        except ParseError:
+            raise ParseError(
+                f"{text!r} is neither a card (QS, 10H, ♠Q) nor a tag UID (8, 14 or 20 hex digits)"
+            ) from None
+    uid = virtual_deck().uid_of(card)
+    assert uid is not None  # the virtual deck holds every card
+    return uid
+
+
+def record_script(path: str | Path, *, speed: float = 1.0) -> list[ScriptStep]:
+    """The place/lift events of the game record at ``path`` as timed sim steps.
+
+    Seconds are the record's times divided by ``speed``; a seat becomes its zone through the header's ``zones``
+    (default N=0, E=1, S=2, W=3); an event keeps its recorded UID, else its card gets the UID of the header's
+    deck, else of the virtual deck. Buttons, ticks and reader states are not things a reader sees: skipped.
+    """
+    from tablepi.deck import virtual_deck
+    from tablepi.record import load_record
+    from tablepi.table.events import CardLifted, CardPlaced
+
+    if isinstance(speed, bool) or not isinstance(speed, int | float) or not speed > 0 or speed == float("inf"):
+        raise ConfigError(f"sim option speed: expected a factor above 0 (1.0 = as recorded), got {speed!r}")
+    try:
+        record = load_record(path)
+    except TablepiError as err:
+        raise ConfigError(f"sim option record: {err}") from None
+    header = record.header
+    zone_of = {seat.value: zone for zone, seat in header.zones} if header.zones else dict(DEFAULT_ZONES)
+    uid_of = {card: uid for uid, card in header.deck}
+    virtual = {card: uid for uid, card in virtual_deck().cards.items()}
+    steps: list[ScriptStep] = []
+    for event in record.events:
+        if not isinstance(event, CardPlaced | CardLifted):
+            continue
+        zone = zone_of.get(event.seat.value)
+        if zone is None:
+            raise ConfigError(f"sim option record: {path}: seat {event.seat.value} has no zone in the header's zones")
+        at = event.time / speed
+        if isinstance(event, CardLifted):
+            steps.append(ScriptStep(at, "lift", zone))
+            continue
+        uid = event.uid
+        if not uid and event.card is not None:
+            uid = uid_of.get(event.card) or virtual[event.card]
+        try:
+            uid = normalise_uid(uid)
+        except ParseError as err:
+            where = f"{path}: place at {event.time}s on seat {event.seat.value}"
+            raise ConfigError(f"sim option record: {where}: {err}") from None
+        steps.append(ScriptStep(at, "place", zone, uid))
+    return steps
