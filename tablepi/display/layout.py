@@ -120,6 +120,9 @@ class Layout:
     button_h: int
     gap: int
     fonts: Fonts
+    #: The smallest type a warning may shrink to (see docs/display.md, "Warnings"): the bar grows a line
+    #: rather than go below it.
+    warning_min: int = 18
 
     def slots(self, bottom_seat: Seat) -> dict[Seat, SeatSlot]:
         return {seat: self._slot(side) for seat, side in screen_sides(bottom_seat).items()}
@@ -210,6 +213,8 @@ def _scaled(base: tuple[int, int], size: tuple[int, int], compact: bool) -> Layo
         fonts.header, fonts.reminder, fonts.trick, fonts.name, fonts.chip, fonts.card_rank, fonts.card_suit,
         fonts.bar, fonts.center, fonts.small, fonts.button, fonts.button_suit, fonts.title, fonts.slate_label,
         fonts.slate_count, fonts.result)))
+    # The warning's floor: 18 px on the 3.5" panel (2.7 mm, as large as the prompt there), 22 px on the 7" one.
+    warning_min = S(18 if compact else 22)
     header = Rect(0, 0, w, Y(header_h))
     bar = Rect(0, h - Y(bar_h), w, Y(bar_h))
     panel = Rect(w - X(panel_w), header.bottom, X(panel_w), bar.y - header.bottom)
@@ -230,7 +235,7 @@ def _scaled(base: tuple[int, int], size: tuple[int, int], compact: bool) -> Layo
     return Layout(
         size=(w, h), compact=compact, header=header, table=table, panel=panel, bar=bar, center=center,
         result=result, card=(cw, ch), radius=S(radius), border=max(2, S(4)), button_h=Y(button_h), gap=g,
-        fonts=fonts,
+        fonts=fonts, warning_min=warning_min,
     )
 
 

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import pygame
 
@@ -32,13 +33,46 @@ from tablepi.display.view import (
     line_is_open,
 )
 from tablepi.errors import TablepiError
-from tablepi.rules.cards import Suit
+from tablepi.rules.cards import Card, Suit
 
 Color = tuple[int, int, int]
 
 
 class RenderError(TablepiError, OSError):
     """A screen image could not be written (``tablepi screenshot --out`` somewhere unwritable)."""
+
+
+class TextFit(NamedTuple):
+    """How a text was set in its box: the size used, its lines, and whether it fitted (nothing clipped)."""
+
+    size: int
+    lines: tuple[str, ...]
+    fits: bool
+
+
+class BannerFit(NamedTuple):
+    """Where and how the warning sentence is drawn. ``bar`` is taller than the layout's bar when the sentence
+    needs another line to stay at the readable floor (``Layout.warning_min``) rather than shrink below it."""
+
+    bar: Rect
+    text_box: Rect
+    text: TextFit
+
+
+class LearnerLine(NamedTuple):
+    """One line of the learner pane: plain small print, or trump cards (``cards`` set) drawn in suit colours."""
+
+    text: str
+    cards: tuple[Card, ...] = ()
+
+
+class LearnerPlan(NamedTuple):
+    """What the learner pane shows: its box, its lines top to bottom, and whether every trump still out is
+    among them (the small screen once cut off the last row of trumps)."""
+
+    box: Rect
+    lines: tuple[LearnerLine, ...]
+    all_trumps: bool
 
 FELT: Color = (6, 44, 26)
 BLACK: Color = (0, 0, 0)
@@ -140,18 +174,31 @@ class Renderer:
 
     def fit(self, text: str, size: int, rect: Rect, bold: bool = True, min_size: int = 10) -> tuple[int, list[str]]:
         """The largest size up to ``size`` at which ``text`` wraps into ``rect``, and its lines."""
+        fitted = self.fit_text(text, size, rect, bold, min_size)
+        return fitted.size, list(fitted.lines)
+
+    def fit_text(self, text: str, size: int, rect: Rect, bold: bool = True, min_size: int = 10) -> TextFit:
+        """Like :meth:`fit`, and says whether the text fitted at all (at ``min_size`` it may still overflow):
+        the hook tests use to prove no warning is clipped or too small to read."""
         while True:
             lines = self.balanced_wrap(text, size, rect.w, bold)
             height = len(lines) * self.font(size, bold).get_linesize()
             widest = max(self.font(size, bold).size(line)[0] for line in lines)
-            if (height <= rect.h and widest <= rect.w) or size <= min_size:
-                return size, lines
+            fits = height <= rect.h and widest <= rect.w
+            if fits or size <= min_size:
+                return TextFit(size, tuple(lines), fits)
             size -= 1
 
     def blit_text(self, surface: pygame.Surface, text: str, size: int, color: Color, rect: Rect,
                   align: str = "center", bold: bool = True) -> Rect:
         """Draw ``text`` (wrapped and shrunk to fit) into ``rect``, vertically centred. Returns the ink box."""
         size, lines = self.fit(text, size, rect, bold)
+        return self._draw_lines(surface, lines, size, color, rect, align, bold)
+
+    def _draw_lines(self, surface: pygame.Surface, lines: Iterable[str], size: int, color: Color, rect: Rect,
+                    align: str = "center", bold: bool = True) -> Rect:
+        """Draw ready-made ``lines`` at ``size``, vertically centred in ``rect``. Returns the ink box."""
+        lines = list(lines)
         line_h = self.font(size, bold).get_linesize()
         y = rect.y + (rect.h - line_h * len(lines)) // 2
         left, right = rect.right, rect.x
@@ -352,37 +399,69 @@ class Renderer:
             self._team_line(view, surface, Rect(c.x + pad, c.y + (c.h - f.center - g) // 2, c.w - 2 * pad,
                                                 f.center + g), f.center, show_points=False)
 
-    def _learner(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
-        """Learner extras fill the panel below the buttons: live points, trumps still out, cards in play."""
+    def learner_plan(self, view: View, layout: Layout) -> LearnerPlan | None:
+        """The learner pane's lines for the room left below the buttons, the most useful kept first.
+
+        Trumps still out are what a learner cannot count yet, so they stay whole; the live points come next and
+        the number of cards in play (the trick count says nearly as much) is the first to go when the pane is
+        short, as on the 3.5" panel. Then the trumps lose their label before a single card is dropped.
+        """
         learner = view.learner
-        assert learner is not None
+        if learner is None:
+            return None
         p, f, g = layout.panel, layout.fonts, layout.gap
         placed = layout.button_rects(view.buttons)
         top = (placed[-1][1].bottom if placed else p.y) + 2 * g
         box = Rect(p.x + g, top, p.w - 2 * g, p.bottom - top - g)
         if box.h < 3 * f.small:
-            return
-        pygame.draw.rect(surface, BLACK, box, border_radius=layout.radius)
+            return LearnerPlan(box, (), not learner.trumps_out)
         inner = box.inset(g // 2 + 2)
-        line_h = self.font(f.small).get_linesize()
-        y = inner.y
-        for text in (learner.points_label, learner.in_play_label, learner.trumps_out_label):
-            lines = self.wrap(text, f.small, inner.w, glue=False)
-            for line in lines:
-                if y + line_h > inner.bottom:
-                    return
-                surface.blit(self.text(line, f.small, LIGHT), (inner.x, y))
-                y += line_h
-        x = inner.x
-        space = self.font(f.small).size(" ")[0]
+
+        def text(words: str) -> list[LearnerLine]:
+            return [LearnerLine(line) for line in self.wrap(words, f.small, inner.w, glue=False)]
+
+        font = self.font(f.small)
+        space = font.size(" ")[0]
+        rows: list[LearnerLine] = []
+        row: list[Card] = []
+        width = 0
         for card in learner.trumps_out:
-            image = self.text(card.display, f.small, _suit_color(card.suit, on_dark=True))
-            if x + image.get_width() > inner.right:
-                x, y = inner.x, y + line_h
-            if y + line_h > inner.bottom:
-                return
-            surface.blit(image, (x, y))
-            x += image.get_width() + space
+            w = font.size(card.display)[0]
+            if row and width + space + w > inner.w:
+                rows.append(LearnerLine(" ".join(c.display for c in row), tuple(row)))
+                row, width = [], 0
+            width += (space if row else 0) + w
+            row.append(card)
+        if row:
+            rows.append(LearnerLine(" ".join(c.display for c in row), tuple(row)))
+        points, trumps, in_play = text(learner.points_label), text(learner.trumps_out_label) + rows, \
+            text(learner.in_play_label)
+        capacity = inner.h // font.get_linesize()
+        for choice in ([*points, *trumps, *in_play], [*points, *trumps], trumps, rows):
+            if len(choice) <= capacity:
+                return LearnerPlan(box, tuple(choice), True)
+        return LearnerPlan(box, tuple(rows[:capacity]), False)
+
+    def _learner(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        """Learner extras fill the panel below the buttons: live points, trumps still out, cards in play."""
+        plan = self.learner_plan(view, layout)
+        f, g = layout.fonts, layout.gap
+        if plan is None or not plan.lines:
+            return
+        pygame.draw.rect(surface, BLACK, plan.box, border_radius=layout.radius)
+        inner = plan.box.inset(g // 2 + 2)
+        line_h = self.font(f.small).get_linesize()
+        space = self.font(f.small).size(" ")[0]
+        y = inner.y
+        for line in plan.lines:
+            if not line.cards:
+                surface.blit(self.text(line.text, f.small, LIGHT), (inner.x, y))
+            x = inner.x
+            for card in line.cards:
+                image = self.text(card.display, f.small, _suit_color(card.suit, on_dark=True))
+                surface.blit(image, (x, y))
+                x += image.get_width() + space
+            y += line_h
 
     def _team_line(self, view: View, surface: pygame.Surface, rect: Rect, size: int, show_points: bool) -> None:
         """``N+S 2 : 1 E+W`` (tricks), or the card points at the end of a deal."""
@@ -530,16 +609,39 @@ class Renderer:
             else:
                 self.blit_text(surface, button.label, f.button, BLACK if button.enabled else DIM, rect.inset(4))
 
+    def warning_banner(self, view: View, layout: Layout) -> BannerFit | None:
+        """How the warning of ``view`` is set: never below ``layout.warning_min`` while the bar can grow.
+
+        A long sentence (a long name, German) first shrinks towards the floor; below it the bar grows upward by
+        whole lines over the bottom of the table instead (at most half the table), since a warning too small
+        to read across the table is no warning. Tests call this to check every template in every language.
+        """
+        if view.warning is None:
+            return None
+        bar, f, g = layout.bar, layout.fonts, layout.gap
+        icon_w = self.text("⚠", f.bar + g, WHITE).get_width()
+        left = bar.x + 2 * g + icon_w
+        width = bar.right - left - g
+        box = Rect(left, bar.y + 2, width, bar.h - 4)
+        fitted = self.fit_text(view.warning.text, f.bar, box, min_size=layout.warning_min)
+        if fitted.fits:
+            return BannerFit(bar, box, fitted)
+        lines = self.balanced_wrap(view.warning.text, layout.warning_min, width)
+        need = len(lines) * self.font(layout.warning_min).get_linesize() + 4
+        height = min(max(need, bar.h), bar.h + layout.table.h // 2)
+        grown = Rect(bar.x, bar.bottom - height, bar.w, height)
+        box = Rect(left, grown.y + 2, width, height - 4)
+        return BannerFit(grown, box, self.fit_text(view.warning.text, f.bar, box))
+
     def _bar(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         bar, f, g = layout.bar, layout.fonts, layout.gap
-        if view.warning is not None:
-            pygame.draw.rect(surface, RED, bar)
-            pygame.draw.rect(surface, WHITE, bar, width=2)
+        banner = self.warning_banner(view, layout)
+        if banner is not None:
+            pygame.draw.rect(surface, RED, banner.bar)
+            pygame.draw.rect(surface, WHITE, banner.bar, width=2)
             icon = self.text("⚠", f.bar + g, WHITE)
-            surface.blit(icon, (bar.x + g, bar.y + (bar.h - icon.get_height()) // 2))
-            left = bar.x + 2 * g + icon.get_width()
-            self.blit_text(surface, view.warning.text, f.bar, WHITE, Rect(left, bar.y + 2, bar.right - left - g,
-                                                                          bar.h - 4), align="left")
+            surface.blit(icon, (bar.x + g, banner.bar.y + (banner.bar.h - icon.get_height()) // 2))
+            self._draw_lines(surface, banner.text.lines, banner.text.size, WHITE, banner.text_box, align="left")
         elif view.prompt:
             pygame.draw.rect(surface, BLACK, bar)
             self.blit_text(surface, view.prompt, f.bar, YELLOW, Rect(bar.x + g, bar.y + 2, bar.w - 2 * g,

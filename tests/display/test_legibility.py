@@ -1,0 +1,174 @@
+"""Every warning is readable across the table and nothing the learner needs is cut off, on both screens.
+
+The floor (``Layout.warning_min``: 18 px on 480x320, 22 px on 800x480) is argued in docs/display.md. The renderer
+reports how it set a text (:meth:`Renderer.warning_banner`, :meth:`Renderer.learner_plan`), so these tests
+check the very numbers it draws with, and draw each screen as well.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from tablepi.display import texts as tx
+from tablepi.display.i18n import LANGUAGES, translator
+from tablepi.display.layout import layout_for
+from tablepi.display.render import RED, Renderer, render_surface
+from tablepi.display.samples import sample
+from tablepi.display.view import Action, LearnerView, View, WarningBanner, trump_order
+from tablepi.rules.cards import Card, Suit
+from tablepi.rules.seats import Seat
+
+SIZES = ((480, 320), (800, 480))
+CODES = (*tx.WARNING_TEMPLATES, *tx.WARNING_VARIANTS)
+#: Long but ordinary names: every seat, so whichever seat a warning names is long.
+JEAN_CLAUDE = dict.fromkeys(Seat, "Jean-Claude")
+MARIE_THERESE = dict.fromkeys(Seat, "Marie-Thérèse")
+#: The widest realistic parameters: a two-character rank, trick and rule numbers of two digits.
+PARAMS = {"seat": Seat.E, "card": Card.parse("TC"), "trick": 4, "rule": 13, "announcement": "Konter a Matt",
+          "expected": Seat.N, "holder": Seat.W}
+
+
+def _warning_view(lang: str, code: str, names: dict[Seat, str]) -> View:
+    tr = translator(lang)
+    text = tx.warning_text(tr, code, PARAMS, "ENGLISH FALLBACK", names)
+    assert text != "ENGLISH FALLBACK", f"{lang} {code}: the template did not fill"
+    return replace(sample("warning", lang), warning=WarningBanner(code, text, Seat.E))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("code", CODES)
+def test_every_warning_stays_at_the_floor_in_the_normal_bar(code: str, lang: str, size: tuple[int, int],
+                                                             renderer: Renderer) -> None:
+    """With names like Jean-Claude every sentence fits the bar as designed, at or above the floor."""
+    layout = layout_for(size)
+    view = _warning_view(lang, code, JEAN_CLAUDE)
+    banner = renderer.warning_banner(view, layout)
+    assert banner is not None
+    assert banner.text.fits, f"{lang} {code} clipped at {size}: {banner.text.lines}"
+    assert banner.text.size >= layout.warning_min, f"{lang} {code}: {banner.text.size} px at {size}"
+    assert banner.bar == layout.bar, f"{lang} {code} needed a taller bar at {size}: {banner.text.lines}"
+    assert len(banner.text.lines) <= 2
+    font = renderer.font(banner.text.size)
+    assert all(font.size(line)[0] <= banner.text_box.w for line in banner.text.lines)
+    # The whole sentence is drawn: no word was lost in wrapping.
+    assert " ".join(banner.text.lines).split() == view.warning.text.split()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_longer_names_grow_the_bar_rather_than_shrink_the_type(lang: str, size: tuple[int, int],
+                                                               renderer: Renderer) -> None:
+    """Marie-Thérèse pushes a few sentences past two lines on the small screen: the bar then takes another
+    line over the table instead of dropping below the floor, and everything drawn stays on the screen."""
+    layout = layout_for(size)
+    for code in CODES:
+        banner = renderer.warning_banner(_warning_view(lang, code, MARIE_THERESE), layout)
+        assert banner is not None
+        assert banner.text.fits and banner.text.size >= layout.warning_min, (code, banner)
+        assert banner.bar.y >= layout.table.y + layout.table.h // 2 and banner.bar.bottom == size[1]
+        line_h = renderer.font(banner.text.size).get_linesize()
+        assert len(banner.text.lines) * line_h <= banner.text_box.h
+
+
+def test_a_grown_bar_is_drawn_red_above_the_normal_bar(renderer: Renderer) -> None:
+    size = (480, 320)
+    layout = layout_for(size)
+    long = "Wolfgang-Amadeus hat mehr als sechs Karten angetippt. Prüft die Hand am Tisch, dann Bestätigen."
+    view = replace(sample("warning", "de"), warning=WarningBanner("too_many_cards", long, Seat.E))
+    banner = renderer.warning_banner(view, layout)
+    assert banner is not None and banner.bar.h > layout.bar.h
+    assert banner.text.size >= layout.warning_min and banner.text.fits
+    surface = render_surface(view, size, renderer)
+    row_above = layout.bar.y - (layout.bar.y - banner.bar.y) // 2
+    assert surface.get_at((size[0] // 2 + 40, row_above))[:3] in (RED, (255, 255, 255))
+    normal = render_surface(sample("warning", "de"), size, renderer)
+    assert normal.get_at((size[0] // 2 + 40, row_above))[:3] != RED
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_warning_renders_in_every_language(lang: str, size: tuple[int, int], renderer: Renderer) -> None:
+    """Drawn for real: the bar is red and the surface keeps its size whatever the sentence."""
+    for code in CODES:
+        surface = render_surface(_warning_view(lang, code, MARIE_THERESE), size, renderer)
+        assert surface.get_size() == size
+        assert surface.get_at((size[0] - 3, size[1] - 5))[:3] == RED
+
+
+def test_fit_text_says_when_a_text_cannot_fit(renderer: Renderer) -> None:
+    from tablepi.display.layout import Rect
+
+    fitted = renderer.fit_text("a sentence far too long for a tiny box " * 4, 18, Rect(0, 0, 60, 20), min_size=12)
+    assert fitted.size == 12 and not fitted.fits
+    ok = renderer.fit_text("Take it away.", 18, Rect(0, 0, 400, 30), min_size=12)
+    assert ok.size == 18 and ok.fits and ok.lines == ("Take it away.",)
+
+
+# ---- the learner pane --------------------------------------------------------------------------------------
+
+
+def _learner_view(lang: str, buttons: tuple[Action, ...], trumps: int,
+                  teams: tuple[str, str] = ("Jean-Claude+Marie", "Jos+Pit")) -> View:
+    tr = translator(lang)
+    out = trump_order(Suit.CLUBS)[:trumps]
+    learner = LearnerView(
+        points_label=tx.points_label(tr, {teams[0]: 28, teams[1]: 11}),
+        trumps_out_label=tx.trumps_out_label(tr), trumps_out=out, in_play_label=tx.in_play_label(tr, 24),
+    )
+    return replace(sample("mid_trick", lang), learner=learner, buttons=tuple(tx.button(tr, a) for a in buttons))
+
+
+BUTTON_SETS = ((Action.UNDO,), (Action.CLAIM, Action.UNDO))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_learner_pane_shows_every_trump_still_out(lang: str, size: tuple[int, int], renderer: Renderer) -> None:
+    layout = layout_for(size)
+    for buttons in BUTTON_SETS:
+        for trumps in (9, 5, 1):
+            view = _learner_view(lang, buttons, trumps)
+            plan = renderer.learner_plan(view, layout)
+            assert plan is not None and plan.all_trumps, (lang, size, buttons, trumps, plan)
+            shown = [card for line in plan.lines for card in line.cards]
+            assert shown == list(view.learner.trumps_out)  # type: ignore[union-attr]
+            font = renderer.font(layout.fonts.small)
+            inner = plan.box.inset(layout.gap // 2 + 2)
+            assert len(plan.lines) * font.get_linesize() <= inner.h
+            assert all(font.size(line.text)[0] <= inner.w for line in plan.lines if line.cards)
+            assert plan.box.bottom <= layout.panel.bottom
+            render_surface(view, size, renderer)
+
+
+def test_learner_pane_keeps_points_and_count_when_there_is_room(renderer: Renderer) -> None:
+    """On the 7" screen nothing is dropped (short team labels); on the small one the count of cards in play
+    goes first."""
+    view = _learner_view("en", BUTTON_SETS[1], 9, ("N+S", "E+W"))
+    big = renderer.learner_plan(view, layout_for((800, 480)))
+    assert big is not None
+    texts = " ".join(line.text for line in big.lines)
+    assert "Points" in texts and "still in play" in texts and "Trumps still out" in texts
+    small = renderer.learner_plan(view, layout_for((480, 320)))
+    assert small is not None and small.all_trumps
+    assert "still in play" not in " ".join(line.text for line in small.lines)
+
+
+def test_learner_pane_draws_the_last_trump(renderer: Renderer) -> None:
+    """The last row of trumps (♣10 ♣9 at the bottom of the order) is on the small screen, in its colour."""
+    size = (480, 320)
+    layout = layout_for(size)
+    view = _learner_view("de", BUTTON_SETS[1], 9)
+    plan = renderer.learner_plan(view, layout)
+    assert plan is not None
+    surface = render_surface(view, size, renderer)
+    inner = plan.box.inset(layout.gap // 2 + 2)
+    line_h = renderer.font(layout.fonts.small).get_linesize()
+    last = len(plan.lines) - 1
+    assert plan.lines[last].cards[-1] == Card.parse("9C")
+    strip = pygame.Rect(inner.x, inner.y + last * line_h, inner.w, line_h)
+    colours = {surface.get_at((x, y))[:3] for x in range(strip.x, strip.right) for y in range(strip.y, strip.bottom)}
+    assert (255, 255, 255) in colours  # the white clubs of the last row were drawn
