@@ -440,7 +440,7 @@ class Renderer:
         for choice in ([*points, *trumps, *in_play], [*points, *trumps], trumps, rows):
             if len(choice) <= capacity:
                 return LearnerPlan(box, tuple(choice), True)
-        return LearnerPlan(box, tuple(rows[:capacity]), False)
+        return LearnerPlan(box, (), False)  # no room for every trump: show none rather than a misleading few
 
     def _learner(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         """Learner extras fill the panel below the buttons: live points, trumps still out, cards in play."""

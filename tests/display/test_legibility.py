@@ -172,3 +172,20 @@ def test_learner_pane_draws_the_last_trump(renderer: Renderer) -> None:
     strip = pygame.Rect(inner.x, inner.y + last * line_h, inner.w, line_h)
     colours = {surface.get_at((x, y))[:3] for x in range(strip.x, strip.right) for y in range(strip.y, strip.bottom)}
     assert (255, 255, 255) in colours  # the white clubs of the last row were drawn
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_learner_pane_is_whole_or_absent_beside_the_announce_buttons(lang: str, size: tuple[int, int],
+                                                                     renderer: Renderer) -> None:
+    """Before his first card a player may announce: three more buttons. The pane then shows every trump or none,
+    never the first few (which would read as "these are all the trumps still out")."""
+    layout = layout_for(size)
+    announce = (Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT)
+    for buttons in ((*announce, Action.UNDO), (*announce, Action.CLAIM, Action.UNDO)):
+        view = _learner_view(lang, buttons, 9)
+        plan = renderer.learner_plan(view, layout)
+        assert plan is not None
+        shown = [card for line in plan.lines for card in line.cards]
+        assert shown in ([], list(view.learner.trumps_out)), (lang, size, buttons, plan)  # type: ignore[union-attr]
+        assert plan.all_trumps == (shown == list(view.learner.trumps_out))  # type: ignore[union-attr]
