@@ -14,7 +14,6 @@ Needs the optional extra ``pcsc`` (``pip install 'tablepi[pcsc]'``) and a runnin
 
 from __future__ import annotations
 
-import collections
 import logging
 import threading
 import time
@@ -24,12 +23,11 @@ from typing import Any
 from smartcard import scard  # the optional dependency: importing this module fails cleanly without it
 
 from tablepi.errors import ConfigError
-from tablepi.readers.base import Clock, Reader
-from tablepi.readers.events import ZONES, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus, normalise_uid
+from tablepi.readers.base import Clock
+from tablepi.readers.events import ZONES, ZoneSnapshot, ZoneState, normalise_uid
+from tablepi.readers.link import LinkedReader
 
 log = logging.getLogger(__name__)
-
-Item = ZoneEvent | ZoneStatus | ZoneSnapshot
 
 #: GET DATA, UID of the card in the field (PC/SC part 3 pseudo-APDU for contactless readers).
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
@@ -49,10 +47,13 @@ def _err(hresult: int) -> str:
     return f"{scard.SCardGetErrorMessage(hresult)} (0x{hresult & 0xFFFFFFFF:08X})"
 
 
-class PcscReader(Reader):
+class PcscReader(LinkedReader):
     """Zones on PC/SC readers. Options: see docs/readers.md."""
 
     backend = "pcsc"
+    link_name = "pcscd"
+    link_failed_counter = "connect_failed"
+    link_lost_detail = "PC/SC service lost"
 
     def __init__(
         self,
@@ -65,21 +66,17 @@ class PcscReader(Reader):
         relist_interval: float = 1.0,
         clock: Clock = time.monotonic,
     ) -> None:
-        super().__init__(zones=zones, debounce=debounce, clock=clock)
+        super().__init__(
+            zones=zones, debounce=debounce, backoff_initial=backoff_initial, backoff_max=backoff_max, clock=clock
+        )
         self.patterns = self._parse_patterns(readers, zones)
-        self.backoff_initial = float(backoff_initial)
-        self.backoff_max = float(max(backoff_max, backoff_initial))
         self.relist_interval = float(relist_interval)
         self._ctx: Any = None
         self._io = threading.Lock()  # held around every PC/SC call that uses the context
-        self._items: collections.deque[Item] = collections.deque()
         self._zone_reader: list[str | None] = [None] * zones
         self._reader_state: dict[str, int] = {}
         self._pnp = True
-        self._next_attempt = clock()
         self._next_relist = clock()
-        self._backoff = self.backoff_initial
-        self._wake = threading.Event()
 
     @staticmethod
     def _parse_patterns(readers: Sequence[str] | Mapping[int, str], zones: int) -> tuple[str | None, ...]:
@@ -109,32 +106,20 @@ class PcscReader(Reader):
 
     # --- Reader hooks --------------------------------------------------------------------------------
 
-    def _recv_internal(self, timeout: float) -> Item | None:
-        deadline = self._now() + timeout
-        while True:
-            if self._items:
-                return self._items.popleft()
-            if self._closed:
-                return None
-            now = self._now()
-            remaining = deadline - now
-            if self._ctx is None:
-                if now >= self._next_attempt:
-                    self._connect()
-                    continue
-                wait = min(deadline, self._next_attempt) - now
-                if wait > 0:
-                    self._wake.wait(wait)
-            else:
-                if now >= self._next_relist and None in self._zone_reader:
-                    self._relist()
-                    continue
-                self._wait_for_change(max(0.0, remaining))
-            if not self._items and self._now() >= deadline:
-                return None
+    def _link_is_up(self) -> bool:
+        return self._ctx is not None
+
+    def _link_ok(self, now: float) -> bool:
+        if now >= self._next_relist and None in self._zone_reader:
+            self._relist()
+            return False
+        return True
+
+    def _pump_link(self, timeout: float) -> None:
+        self._wait_for_change(timeout)
 
     def _close_internal(self) -> None:
-        self._wake.set()
+        super()._close_internal()
         ctx = self._ctx
         if ctx is not None:
             scard.SCardCancel(ctx)  # wakes a recv blocked in SCardGetStatusChange
@@ -147,39 +132,29 @@ class PcscReader(Reader):
 
     # --- context and readers -------------------------------------------------------------------------
 
-    def _connect(self) -> None:
+    def _link_up(self) -> str | None:
         with self._io:
             hresult, ctx = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
         if hresult != scard.SCARD_S_SUCCESS:
-            self._count("connect_failed")
-            log.debug("pcscd not reachable: %s; retry in %.1f s", _err(hresult), self._backoff)
-            now = self._now()
-            for zone in range(self.zones):  # the base says it once, not at every retry
-                self._set_state(zone, ZoneState.OFFLINE, f"pcscd not reachable: {_err(hresult)}", now)
-            self._next_attempt = now + self._backoff
-            self._backoff = min(self._backoff * 2, self.backoff_max)
-            return
+            return f"pcscd not reachable: {_err(hresult)}"
         self._ctx = ctx
-        self._backoff = self.backoff_initial
         self._count("connects")
         log.info("connected to pcscd")
         self._relist()
+        return None
 
     def _release(self) -> None:
         ctx, self._ctx = self._ctx, None
         if ctx is not None:
             scard.SCardReleaseContext(ctx)
 
-    def _lose_service(self, why: str) -> None:
-        log.warning("pcscd lost (%s); zones offline, reconnecting", why)
-        self._count("disconnects")
+    def _link_down(self, why: str) -> None:
         with self._io:
             self._release()
-        now = self._now()
-        for zone in range(self.zones):
-            self._unbind(zone, "PC/SC service lost", now)
-        self._next_attempt = now + self._backoff
-        self._backoff = min(self._backoff * 2, self.backoff_max)
+        for zone, name in enumerate(self._zone_reader):  # every zone unbound; the link reports it OFFLINE
+            self._zone_reader[zone] = None
+            if name is not None:
+                self._reader_state.pop(name, None)
 
     def _relist(self) -> None:
         """Bind zones to the readers present now; read the card of every newly bound reader."""
@@ -190,7 +165,7 @@ class PcscReader(Reader):
             names = []
         elif hresult != scard.SCARD_S_SUCCESS:
             if hresult in _SERVICE_GONE:
-                self._lose_service(_err(hresult))
+                self._link_lost(_err(hresult))
             else:
                 self._count("list_failed")
             return
@@ -237,7 +212,7 @@ class PcscReader(Reader):
         if hresult in (scard.SCARD_E_TIMEOUT, scard.SCARD_E_CANCELLED):
             return
         if hresult in _SERVICE_GONE:
-            self._lose_service(_err(hresult))
+            self._link_lost(_err(hresult))
             return
         if hresult in _READERS_CHANGED:
             self._relist()
@@ -306,6 +281,3 @@ class PcscReader(Reader):
             self._count("uid_failed")
             log.info("reader %r: UID of unexpected length %s", name, bytes(response[:-2]).hex())
             return None
-
-    def _set_state(self, zone: int, state: ZoneState, detail: str, now: float) -> None:
-        self._items.append(ZoneStatus(zone, state, detail, now))  # the base reports only changes

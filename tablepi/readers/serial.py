@@ -2,7 +2,8 @@
 
 The port is found by a stable name, never by ``/dev/ttyACM0`` (which changes on replug): the udev symlink
 ``/dev/tablepi-reader`` (systemd/ installs the rule), else ``/dev/serial/by-id/*tablepi*``, else a ``port``
-given in the configuration. The link is supervised inside :meth:`SerialReader._recv_internal`:
+given in the configuration. The link is supervised by the loop of :class:`~tablepi.readers.link.LinkedReader`
+through this module's hooks:
 
 - open the port, send ``HELLO?``; the ``HELLO`` + ``STATE`` answer turns into ONLINE statuses and zone
   snapshots, which the base class diffs against what consumers were told (nothing lost or doubled);
@@ -16,7 +17,6 @@ return a :class:`Command` whose ``wait()`` learns the ``ACK``/``NAK`` once a pum
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import glob
 import logging
@@ -31,8 +31,9 @@ import serial
 
 from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers import protocol as p
-from tablepi.readers.base import Clock, Reader
+from tablepi.readers.base import Clock
 from tablepi.readers.events import ZONES, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
+from tablepi.readers.link import LinkedReader
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,6 @@ DEFAULT_PORTS: tuple[str, ...] = (
 )
 #: Answers still awaited are forgotten beyond this many (a device that never answers must not grow memory).
 _MAX_PENDING_COMMANDS = 64
-
-Item = ZoneEvent | ZoneStatus | ZoneSnapshot
 
 #: How long one blocking read waits before the supervisor looks at the clock again.
 _READ_SLICE = 0.02
@@ -80,10 +79,13 @@ class Command:
         return self.answer == "ACK"
 
 
-class SerialReader(Reader):
+class SerialReader(LinkedReader):
     """Protocol v1 device on a serial port. Options: see docs/readers.md."""
 
     backend = "serial"
+    link_name = "reader link"
+    link_failed_counter = "open_failed"
+    link_lost_detail = "reader link down"
 
     def __init__(
         self,
@@ -99,7 +101,9 @@ class SerialReader(Reader):
         clock: Clock = time.monotonic,
         serial_factory: Callable[..., Any] | None = None,
     ) -> None:
-        super().__init__(zones=zones, debounce=debounce, clock=clock)
+        super().__init__(
+            zones=zones, debounce=debounce, backoff_initial=backoff_initial, backoff_max=backoff_max, clock=clock
+        )
         if zones != p.ZONE_COUNT:
             raise ConfigError(f"serial reader option 'zones' must be {p.ZONE_COUNT} (protocol v1), not {zones}")
         if port is None:
@@ -110,21 +114,16 @@ class SerialReader(Reader):
             self._candidates = tuple(port)
         else:
             raise ConfigError(f"serial reader option 'port' must be a path or a list of paths, not {port!r}")
-        for name, value in (("link_timeout", link_timeout), ("backoff_initial", backoff_initial)):
-            if not isinstance(value, int | float) or value <= 0:
-                raise ConfigError(f"serial reader option {name!r} must be seconds > 0, not {value!r}")
+        if not isinstance(link_timeout, int | float) or link_timeout <= 0:
+            raise ConfigError(f"serial reader option 'link_timeout' must be seconds > 0, not {link_timeout!r}")
         self.baudrate = baudrate
         self.link_timeout = float(link_timeout)
         self.hello_interval = float(hello_interval)
-        self.backoff_initial = float(backoff_initial)
-        self.backoff_max = float(max(backoff_max, backoff_initial))
         self._factory = serial_factory or serial.Serial
         self._port: Any = None
         self._path: str | None = None
         self._write_lock = threading.Lock()
-        self._wake = threading.Event()
         self._broken: str | None = None  # set by a writer thread that hit an I/O error
-        self._items: collections.deque[Item] = collections.deque()
         self._buf = bytearray()
         self._discarding = False
         self._tx_seq = 0
@@ -133,8 +132,6 @@ class SerialReader(Reader):
         self._proto_ok = True
         self._last_rx = 0.0
         self._last_hello = 0.0
-        self._next_attempt = clock()
-        self._backoff = self.backoff_initial
         self._commands: dict[int, Command] = {}
         self._zone_state: list[ZoneState | None] = [None] * zones  # None: nothing said about the zone yet
         self.firmware: str | None = None
@@ -180,30 +177,18 @@ class SerialReader(Reader):
 
     # --- Reader hooks --------------------------------------------------------------------------------
 
-    def _recv_internal(self, timeout: float) -> Item | None:
-        deadline = self._now() + timeout
-        while True:
-            if self._items:
-                return self._items.popleft()
-            if self._closed:
-                return None
-            now = self._now()
-            if self._port is None:
-                if now >= self._next_attempt:
-                    self._connect()
-                    continue
-                wait = min(deadline, self._next_attempt) - now
-                if wait > 0:
-                    self._wake.wait(wait)
-            else:
-                self._supervise(now)
-                if self._port is not None and not self._items:
-                    self._read_some()
-            if not self._items and self._now() >= deadline:
-                return None
+    def _link_is_up(self) -> bool:
+        return self._port is not None
+
+    def _link_ok(self, now: float) -> bool:
+        self._supervise(now)
+        return self._port is not None
+
+    def _pump_link(self, timeout: float) -> None:
+        self._read_some()  # waits one read slice at most, so the supervisor looks at the clock often
 
     def _close_internal(self) -> None:
-        self._wake.set()
+        super()._close_internal()
         with self._write_lock:
             port, self._port = self._port, None
         if port is not None:
@@ -217,16 +202,14 @@ class SerialReader(Reader):
 
     # --- link supervision ----------------------------------------------------------------------------
 
-    def _connect(self) -> None:
+    def _link_up(self) -> str | None:
         path = find_port(self._candidates)
         if path is None:
-            self._schedule_retry(f"no reader port among {', '.join(self._candidates)}")
-            return
+            return f"no reader port among {', '.join(self._candidates)}"
         try:
             port = self._factory(port=path, baudrate=self.baudrate, timeout=_READ_SLICE, write_timeout=1.0)
         except (serial.SerialException, OSError, ValueError) as err:
-            self._schedule_retry(f"cannot open {path}: {err}")
-            return
+            return f"cannot open {path}: {err}"
         with self._write_lock:
             self._port = port
             self._broken = None
@@ -241,52 +224,36 @@ class SerialReader(Reader):
         self._count("connects")
         log.info("reader port %s open; asking for HELLO", path)
         self._say_hello(now)
+        return None
 
     def _say_hello(self, now: float) -> None:
         self._last_hello = now
         try:
             self.send(p.HelloQuery())
         except ReaderError as err:
-            self._drop_link(str(err))
-
-    def _schedule_retry(self, why: str) -> None:
-        self._count("open_failed")
-        now = self._now()
-        for zone in range(self.zones):  # said once (at the first failure), not at every retry
-            self._set_state(zone, ZoneState.OFFLINE, why, now)
-        log.debug("reader link: %s; retry in %.1f s", why, self._backoff)
-        self._next_attempt = self._now() + self._backoff
-        self._backoff = min(self._backoff * 2, self.backoff_max)
+            self._link_lost(str(err))
 
     def _supervise(self, now: float) -> None:
         if self._broken:
-            self._drop_link(self._broken)
+            self._link_lost(self._broken)
         elif now - self._last_rx > self.link_timeout:
-            self._drop_link(f"no line from the reader for {self.link_timeout:g} s")
+            self._link_lost(f"no line from the reader for {self.link_timeout:g} s")
         elif not self._hello_seen and now - self._last_hello >= self.hello_interval:
             self._count("hello_retries")
             self._say_hello(now)
 
-    def _drop_link(self, why: str) -> None:
+    def _link_down(self, why: str) -> None:
         with self._write_lock:
             port, self._port = self._port, None
             self._broken = None
         if port is not None:
             with contextlib.suppress(serial.SerialException, OSError):  # closing a vanished device
                 port.close()
-        self._count("disconnects")
-        log.warning("reader link down (%s); zones offline, reconnecting", why)
         with self._write_lock:
             lost, self._commands = list(self._commands.values()), {}
         for command in lost:
             command.answer = "LOST"
             command._done.set()
-        now = self._now()
-        for zone in range(self.zones):
-            self._set_state(zone, ZoneState.OFFLINE, "reader link down", now)
-        self._backoff = self.backoff_initial
-        self._next_attempt = now + self._backoff
-        self._backoff = min(self._backoff * 2, self.backoff_max)
 
     def _read_some(self) -> None:
         port = self._port
@@ -299,7 +266,7 @@ class SerialReader(Reader):
         except (serial.SerialException, OSError, TypeError, AttributeError) as err:
             # TypeError/AttributeError: pyserial on a port closed by another thread mid-read.
             if not self._closed:
-                self._drop_link(f"read failed: {err}")
+                self._link_lost(f"read failed: {err}")
             return
         if data:
             self._feed(data)
@@ -361,7 +328,6 @@ class SerialReader(Reader):
                 self._set_state(zone, ZoneState.FAULT, f"reader protocol {hello.proto} not supported", now)
         elif hello.zones != self.zones:
             log.warning("reader reports %d zones; configured %d", hello.zones, self.zones)
-        self._backoff = self.backoff_initial
 
     def _dispatch(self, msg: p.Message, now: float) -> None:
         match msg:
