@@ -40,6 +40,7 @@ from tablepi.rules.seats import Seat, Team
 from tablepi.table import Button, CardLifted, CardPlaced, TableEvent, TableState, Tick
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
+from tablepi.table.warnings import TableWarning
 
 ZONES = {0: Seat.N, 1: Seat.E, 2: Seat.S, 3: Seat.W}
 NAMES = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
@@ -198,7 +199,7 @@ def run_demo(
     hands = FirmwareHands(clock) if via == "firmware" else SimHands(clock)
     with tempfile.TemporaryDirectory(prefix="tablepi-demo-") as scratch:
         path = journal or Path(scratch) / "journal.sqlite3"
-        header = RecordHeader(rules, Seat.N, config, tuple(ZONES.items()), tuple(uid_of_items(uid_of)), deck.name)
+        header = RecordHeader(rules, Seat.N, config, tuple(ZONES.items()), tuple(deck.cards.items()), deck.name)
         table = JournaledTable(path, header)
         app = TableApp(table, registry, ZONES, screen=screen, clock=clock)
         summary = DemoSummary()
@@ -224,15 +225,8 @@ def run_demo(
     return summary
 
 
-def uid_of_items(uid_of: dict[Card, str]) -> list[tuple[str, Card]]:
-    return [(uid, card) for card, uid in uid_of.items()]
-
-
-def _warning_line(warning: object) -> str:
-    w = warning  # TableWarning
-    seat = getattr(w, "seat", None)
-    code = getattr(getattr(w, "code", None), "value", "?")
-    return f"deal {getattr(w, 'deal', 0)} {code} ({seat or '-'}): {getattr(w, 'message', '')}"
+def _warning_line(warning: TableWarning) -> str:
+    return f"deal {warning.deal} {warning.code.value} ({warning.seat or '-'}): {warning.message}"
 
 
 def _first_deals(events: list[TableEvent], deals: int) -> list[TableEvent]:
