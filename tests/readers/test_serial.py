@@ -167,7 +167,7 @@ def test_unsupported_protocol_version_is_a_fault_not_events(pty_device: PtyDevic
     dev = pty_device.device
     with open_reader("serial", port=str(pty_device.path)) as r:
         collect(r, all_online)
-        dev.send(p.Hello(2, "future/9", 4))
+        dev.send(p.Hello(3, "future/9", 4))
         dev.place(0, A)
         events = collect(r, lambda ev: "FAULT" in [s for _, s in status_events(ev)])
         events += settle(r, 0.2)
