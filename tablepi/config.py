@@ -44,6 +44,10 @@ class DisplayConfig:
     fullscreen: bool = True
     size: tuple[int, int] = (800, 480)
     names: Mapping[Seat, str] = field(default_factory=dict)
+    #: Degrees clockwise the picture is turned on the panel (0, 90, 180, 270); touches are turned with it.
+    rotation: int = 0
+    #: SDL video drivers tried in this order (tablepi.display.video.DRIVER_ORDER; SDL_VIDEODRIVER overrides).
+    video_drivers: tuple[str, ...] = ("kmsdrm", "wayland", "x11")
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,10 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
 
     display = _section(data, "display")
     _no_unknown(
-        display, {"language", "bottom_seat", "scorer_team", "learner", "fullscreen", "size", "names"}, "display"
+        display,
+        {"language", "bottom_seat", "scorer_team", "learner", "fullscreen", "size", "names", "rotation",
+         "video_drivers"},
+        "display",
     )
     language = display.get("language", "lb")
     if language not in ("lb", "de", "fr", "en"):
@@ -143,6 +150,13 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     names = display.get("names", {})
     if not isinstance(names, Mapping) or not all(isinstance(v, str) for v in names.values()):
         raise ConfigError(f"display.names: expected a table of seat = \"name\", got {names!r}")
+    rotation = display.get("rotation", 0)
+    if isinstance(rotation, bool) or rotation not in (0, 90, 180, 270):
+        raise ConfigError(f"display.rotation: expected 0, 90, 180 or 270 (degrees clockwise), got {rotation!r}")
+    drivers = display.get("video_drivers", ["kmsdrm", "wayland", "x11"])
+    if not isinstance(drivers, list) or not drivers or not all(isinstance(d, str) and d for d in drivers):
+        raise ConfigError(f"display.video_drivers: expected a list of SDL video drivers such as "
+                          f"[\"kmsdrm\", \"x11\"], got {drivers!r}")
     display_config = DisplayConfig(
         language=language,
         bottom_seat=_seat(display.get("bottom_seat", "S"), "display.bottom_seat"),
@@ -151,6 +165,8 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         fullscreen=_bool(display, "fullscreen", True, "display"),
         size=(size[0], size[1]),
         names={_seat(key, f"display.names.{key}"): value for key, value in names.items()},
+        rotation=rotation,
+        video_drivers=tuple(d.lower() for d in drivers),
     )
 
     controls = dict(_section(data, "controls"))
