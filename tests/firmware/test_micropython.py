@@ -125,8 +125,11 @@ def test_a_line_the_host_cannot_take_is_dropped_not_waited_for(mp_heap: list[str
 
 
 def test_whole_loop_step_allocates_nothing_under_micropython(mp_heap: list[str]) -> None:
-    """Scan, stdin poll, link, LED/buzzer timers and uptime: 1200 steps with the heap locked."""
+    """Scan, stdin poll, link, LED/buzzer timers and uptime: 1200 steps with the heap locked, health checks
+    and proactive re-initialisations of the empty zones included."""
     assert "heap none steps 1200 state1 1" in mp_heap
+    reinits = int(next(n for n in mp_heap if n.startswith("reinits")).split()[1])
+    assert reinits >= 50
 
 
 def test_loop_allocates_nothing_after_weeks_of_uptime(mp_heap: list[str]) -> None:
