@@ -113,6 +113,7 @@ class SerialReader(LinkedReader):
         backoff_max: float = 5.0,
         clock: Clock = time.monotonic,
         serial_factory: Callable[..., Any] | None = None,
+        device_times: bool = True,
     ) -> None:
         super().__init__(
             zones=zones, debounce=debounce, backoff_initial=backoff_initial, backoff_max=backoff_max, clock=clock
@@ -130,6 +131,7 @@ class SerialReader(LinkedReader):
         if not isinstance(link_timeout, int | float) or link_timeout <= 0:
             raise ConfigError(f"serial reader option 'link_timeout' must be seconds > 0, not {link_timeout!r}")
         self.baudrate = baudrate
+        self.device_times = bool(device_times)  # False: a host clock that is not real time (the demo's)
         self.link_timeout = float(link_timeout)
         self.hello_interval = float(hello_interval)
         self._factory = serial_factory or serial.Serial
@@ -390,6 +392,8 @@ class SerialReader(LinkedReader):
 
         Never later than the arrival, nor more than ``_MAX_EVENT_AGE`` before it.
         """
+        if not self.device_times:
+            return now
         if time_ms is None or not self._clock_samples:
             if time_ms is not None:
                 self._count("undated_events")
