@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.errors import ConfigError, TablepiError
+from tablepi.feed.config import FeedConfig
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 
@@ -58,6 +59,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     controls_enabled: bool = True
     controls: Mapping[str, Any] = field(default_factory=dict)  # checked by tablepi.controls.ControlPins
+    feed: FeedConfig = field(default_factory=FeedConfig)  # the MQTT feed (docs/feed.md); off by default
     source: Path | None = None
 
 
@@ -86,7 +88,7 @@ def parse_config(text: str, source: Path | None = None) -> Config:
         raise ConfigError(f"{where}: {error}") from None
 
 
-_SECTIONS = {"table", "house_rules", "readers", "display", "controls"}
+_SECTIONS = {"table", "house_rules", "readers", "display", "controls", "feed"}
 
 
 def _build(data: Mapping[str, Any], source: Path | None) -> Config:
@@ -151,6 +153,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         from tablepi.controls.pins import ControlPins  # checks pins now, not when the table starts
 
         ControlPins.from_mapping(controls)
+    feed = FeedConfig.from_mapping(_section(data, "feed"), base)
     return Config(
         journal=journal,
         decks=decks,
@@ -161,6 +164,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         display=display_config,
         controls_enabled=enabled,
         controls=controls,
+        feed=feed,
         source=source,
     )
 
