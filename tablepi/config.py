@@ -9,6 +9,7 @@ The commented default file, :data:`DEFAULT_CONFIG`, is the reference; docs and t
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.errors import ConfigError, TablepiError
+from tablepi.feed.config import FeedConfig
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 
@@ -55,6 +57,8 @@ class Config:
 
     journal: Path = Path("/var/lib/tablepi/journal.sqlite3")
     decks: tuple[Path, ...] = (Path("/var/lib/tablepi/decks.toml"),)
+    players: Path = Path("/var/lib/tablepi/players.toml")
+    control: Path = Path("/run/tablepi/control.sock")
     tap_seconds: float = 1.0
     hand_scan: bool = False
     house_rules: HouseRules = field(default_factory=HouseRules)
@@ -62,6 +66,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     controls_enabled: bool = True
     controls: Mapping[str, Any] = field(default_factory=dict)  # checked by tablepi.controls.ControlPins
+    feed: FeedConfig = field(default_factory=FeedConfig)  # the MQTT feed (docs/feed.md); off by default
     source: Path | None = None
 
 
@@ -90,19 +95,26 @@ def parse_config(text: str, source: Path | None = None) -> Config:
         raise ConfigError(f"{where}: {error}") from None
 
 
-_SECTIONS = {"table", "house_rules", "readers", "display", "controls"}
+#: A Unix socket's path fits in sun_path (108 bytes on Linux, the terminating zero included).
+_SOCKET_PATH_MAX = 107
+
+_SECTIONS = {"table", "house_rules", "readers", "display", "controls", "feed"}
 
 
 def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     _no_unknown(data, _SECTIONS, "")
     base = source.resolve().parent if source is not None else Path.cwd()
     table = _section(data, "table")
-    _no_unknown(table, {"journal", "decks", "tap_seconds", "hand_scan"}, "table")
+    _no_unknown(table, {"journal", "decks", "players", "control", "tap_seconds", "hand_scan"}, "table")
     journal = _path(table.get("journal", "/var/lib/tablepi/journal.sqlite3"), "table.journal", base)
     decks_value = table.get("decks", ["/var/lib/tablepi/decks.toml"])
     if not isinstance(decks_value, list):
         raise ConfigError(f"table.decks: expected a list of file names, got {decks_value!r}")
     decks = tuple(_path(item, f"table.decks[{i}]", base) for i, item in enumerate(decks_value))
+    players = _path(table.get("players", "/var/lib/tablepi/players.toml"), "table.players", base)
+    control = _path(table.get("control", "/run/tablepi/control.sock"), "table.control", base)
+    if len(os.fsencode(control)) > _SOCKET_PATH_MAX:
+        raise ConfigError(f"table.control: {control} is longer than a socket path may be ({_SOCKET_PATH_MAX} bytes)")
     tap = table.get("tap_seconds", 1.0)
     if isinstance(tap, bool) or not isinstance(tap, int | float) or not 0.2 <= tap <= 5:
         raise ConfigError(f"table.tap_seconds: expected seconds between 0.2 and 5, got {tap!r}")
@@ -167,9 +179,12 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         from tablepi.controls.pins import ControlPins  # checks pins now, not when the table starts
 
         ControlPins.from_mapping(controls)
+    feed = FeedConfig.from_mapping(_section(data, "feed"), base)
     return Config(
         journal=journal,
         decks=decks,
+        players=players,
+        control=control,
         tap_seconds=float(tap),
         hand_scan=hand_scan,
         house_rules=house_rules,
@@ -177,6 +192,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         display=display_config,
         controls_enabled=enabled,
         controls=controls,
+        feed=feed,
         source=source,
     )
 

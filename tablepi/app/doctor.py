@@ -14,9 +14,10 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tablepi.config import Config
+from tablepi.control import Unreachable
 
 if TYPE_CHECKING:
     from tablepi.display.video import ScreenReport
@@ -51,8 +52,74 @@ def check_config(config: Config) -> Iterator[Finding]:
                   f"{config.house_rules.start_lines} lines, language {config.display.language}")
 
 
+def _running(config: Config) -> dict[str, Any] | Unreachable:
+    """What the running table says about itself, or why no table answers."""
+    from tablepi.control import ServiceUnreachable, ask
+
+    try:
+        return ask(config.control, "status")
+    except ServiceUnreachable as error:
+        return error.reason
+    except (OSError, ValueError):  # a table too busy to answer in time, or a garbled answer
+        return Unreachable.NOT_RUNNING
+
+
+def check_service(config: Config) -> Iterator[Finding]:
+    status = _running(config)
+    if status is Unreachable.NO_PERMISSION:
+        yield Finding("service", Status.WARN, f"a table runs, but this user may not ask it ({config.control}); "
+                      "the checks below cannot say what it uses",
+                      f"sudo -u tablepi /opt/tablepi/venv/bin/tablepi doctor --config {config.source or 'FILE'}")
+        return
+    if status is Unreachable.NOT_RUNNING:
+        yield Finding("service", Status.WARN, f"no table runs (nobody answers on {config.control})",
+                      "sudo systemctl start tablepi  (journalctl -u tablepi says why it stopped)")
+        return
+    assert isinstance(status, dict)
+    mode = f", {status['mode']}" if status.get("mode") else ""
+    yield Finding("service", Status.OK, f"a table runs (pid {status.get('pid')}): journal {status.get('journal')}, "
+                  f"match {status.get('match')} deal {status.get('deal')} ({status.get('phase')}){mode}")
+
+
 def check_deck(config: Config) -> Iterator[Finding]:
-    from tablepi.app.build import load_decks
+    status = _running(config)
+    if isinstance(status, dict):
+        yield from _running_decks(config, status)
+        return
+    yield from _deck_files(config)
+
+
+def _running_decks(config: Config, status: dict[str, Any]) -> Iterator[Finding]:
+    """The decks the running table uses, and whether the files on disk still say the same."""
+    from tablepi.app.service import load_decks
+    from tablepi.errors import ConfigError
+
+    using = {deck["name"]: deck for deck in status.get("decks", [])}
+    for problem in status.get("problems", []):
+        yield Finding("deck", Status.FAIL, f"the running table: {problem}",
+                      "tag a deck, laying each card on a zone when asked (the table takes it at once): "
+                      f"sudo -u tablepi /opt/tablepi/venv/bin/tablepi enroll NAME --config {config.source or 'FILE'}")
+    for name, deck in using.items():
+        yield Finding("deck", Status.OK, f"the running table uses deck {name!r}: {deck['cards']} cards "
+                      f"({deck.get('source')})")
+    players = status.get("players", {})
+    yield Finding("players", Status.OK, f"the running table knows {players.get('count', 0)} player tag(s) "
+                  f"({players.get('file')})")
+    try:
+        on_disk, _ = load_decks(config.decks)
+    except ConfigError as error:
+        yield Finding("deck", Status.FAIL, f"the deck file on disk does not read, so the table keeps the decks "
+                      f"above: {error}", "correct that line of the deck file, or tag the deck again")
+        return
+    disk = {name: len(deck.cards) for name, deck in on_disk.decks.items()}
+    if disk != {name: deck["cards"] for name, deck in using.items()}:
+        yield Finding("deck", Status.WARN, f"the deck files on disk hold {sorted(disk)}, the table uses "
+                      f"{sorted(using)}: it reloads changed files within a second; if this stays, "
+                      "see journalctl -u tablepi")
+
+
+def _deck_files(config: Config) -> Iterator[Finding]:
+    from tablepi.app.service import load_decks
     from tablepi.errors import ConfigError
 
     try:
@@ -70,6 +137,21 @@ def check_deck(config: Config) -> Iterator[Finding]:
 
 
 def check_readers(config: Config) -> Iterator[Finding]:
+    status = _running(config)
+    if isinstance(status, dict):
+        # The table owns the reader: opening it here too would fight it over the port. Ask it instead.
+        zones = status.get("zones", {})
+        down = {seat: state for seat, state in zones.items() if state != "online"}
+        if not down:
+            yield Finding("readers", Status.OK, f"the running table's {status.get('reader')} reader: "
+                          f"all {len(zones)} zones online")
+        for seat, state in down.items():
+            yield Finding("readers", Status.FAIL, f"the running table's zone {seat}: {state}",
+                          "check the reader's cable and power (hw/README.md, 'pitfalls')")
+        return
+    if status is Unreachable.NO_PERMISSION:
+        yield Finding("readers", Status.WARN, "not probed: the running table owns the reader")
+        return
     backend = config.readers.backend
     options = dict(config.readers.options)
     if backend == "serial":
@@ -325,7 +407,7 @@ def check_journal(config: Config) -> Iterator[Finding]:
 
 
 CHECKS: tuple[Check, ...] = (
-    check_config, check_deck, check_readers, check_display, check_gpio, check_permissions, check_journal,
+    check_config, check_service, check_deck, check_readers, check_display, check_gpio, check_permissions, check_journal,
 )
 
 
