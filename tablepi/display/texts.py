@@ -343,3 +343,12 @@ def fixed_buttons(tr: Translator, actions: tuple[Action, ...], live: set[Action]
 
 def idle_title(tr: Translator) -> str:
     return tr.gettext("Konter a Matt")
+
+
+def history_line(tr: Translator, number: int, trumps: str, result: str, stake: int, *, by_hand: bool = False,
+                 corrected: bool = False) -> str:
+    """One deal of the evening: ``3. Anna (trumps): E+W 25-15, 2 lines, by hand``."""
+    line = tr.gettext("{number}. {seat} (trumps): {result}, {lines}").format(
+        number=number, seat=trumps, result=result, lines=lines_label(tr, stake))
+    marks = [m for m, on in ((tr.gettext("by hand"), by_hand), (tr.gettext("corrected"), corrected)) if on]
+    return ", ".join([line, *marks])
