@@ -434,7 +434,9 @@ def check_feed(config: Config) -> Iterator[Finding]:
         yield Finding("feed", Status.FAIL, f"the broker does not let table {feed.table} publish to its own topics "
                       f"({result.own or 'no answer'}): events would stay in the outbox",
                       "add this table's lines to the broker's ACL (docs/feed.md, 'The broker')")
-    if not result.other_refused:
+    if result.other_refused:
+        yield Finding("feed", Status.OK, f"may not publish as another table ({result.other}): the ACL is tight")
+    else:
         yield Finding("feed", Status.WARN, "the broker also lets this table publish as another table "
                       f"({result.other or 'no answer'})", "give each table its own user and ACL (docs/feed.md)")
 
