@@ -363,6 +363,13 @@ class TournamentServer:
             return None
         return next((t for t in self.rounds[number - 1] if t.table == table), None)
 
+    def stats(self) -> dict[str, Any]:
+        """Counters for the benchmark and the curious: messages received, applied, duplicates, waiting."""
+        with self.lock:
+            waiting = sum(j.waiting for f in self.feeds.values() for j in f.journals.values())
+            return {"received": self.received, "applied": self.applied, "duplicates": self.duplicates,
+                    "waiting": waiting, "queued": self._queue.qsize(), "tables": len(self.feeds)}
+
     # --- the director ------------------------------------------------------------------------------------------
 
     def unfinished(self) -> list[str]:
