@@ -264,6 +264,7 @@ def _act(server: TournamentServer, name: str, who: str, body: dict[str, Any]) ->
         return "correction recorded"
     if name == "assign":
         server.assign(who, str(body.get("why", "")), str(body.get("table", "")).strip(),
-                      str(body.get("journal", "")).strip(), int(body.get("round", 0) or 0))
+                      str(body.get("journal", "")).strip(), int(body.get("round", 0) or 0),
+                      int(body.get("match", 1) or 1))
         return "journal assigned"
     raise KeyError(f"no action {name!r}")

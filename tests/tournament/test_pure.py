@@ -33,7 +33,7 @@ def feed_messages(seed: int) -> tuple[list[dict[str, object]], Table]:
         {"v": 1, "kind": "header", "table": "1", "journal": "j1", "seq": 0, "index": 1, "round": 1,
          "header": header.to_json()}]
     for seq, event in enumerate(script.events, start=1):
-        messages.append({"v": 1, "kind": "event", "table": "1", "journal": "j1", "seq": seq,
+        messages.append({"v": 1, "kind": "event", "table": "1", "journal": "j1", "seq": seq, "round": 1,
                          "event": json.loads(event_to_line(event))})
     return messages, Table.replay(script.events)
 
@@ -50,7 +50,8 @@ def test_replay_in_any_order_with_duplicates_equals_the_table(seed: int) -> None
     journal = feed.journals["j1"]
     assert journal.waiting == 0 and journal.applied == len(messages) - 1
     assert journal.state == table.state
-    assert journal.first_slate == table.state.slate and journal.first_over
+    (match,) = journal.matches
+    assert match.slate == table.state.slate and match.over and match.round == 1
 
 
 def test_a_gap_holds_what_follows_until_it_is_filled() -> None:
