@@ -50,6 +50,8 @@ from tablepi.table.adapter import from_zone_event, from_zone_status, lifts_for_s
 from tablepi.table.warnings import WarningCode
 
 if TYPE_CHECKING:
+    from tablepi.app.console import Console
+    from tablepi.app.names import RecentNames
     from tablepi.app.service import Desk, TableFiles
 
 log = logging.getLogger(__name__)
@@ -146,6 +148,10 @@ class TableApp:
         self.desk: Desk | None = None
         #: What the enrol mode asks for now ("Lay ♠A on any zone (1/24)."); empty outside the mode.
         self.mode_text = ""
+        #: The screen's hand-entry panels (tablepi.app.console); None without a touch screen.
+        self.console: Console | None = None
+        #: Names of earlier matches' players (tablepi.app.names), kept when players are seated.
+        self.recent_names: RecentNames | None = None
         #: Reviews of finished deals (best play, tablepi.analysis) in a worker; None: no reviews.
         self.reviewer = reviewer
         self.review: Any = None  # the last deal's review once ready
@@ -181,6 +187,9 @@ class TableApp:
         if isinstance(item, ControlEvent | Touch):
             name = item.name
             seat = item.seat if isinstance(item, Touch) else None
+            if isinstance(item, Touch) and self.console is not None and self.console.touch(name, self.table.state):
+                self._refresh()  # a panel opened, changed or closed (its gesture, if any, was handled)
+                return None
             if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
                 state = self.table.state
                 if state.match_winner is None:
@@ -255,6 +264,16 @@ class TableApp:
                 if lift.seat is seat:
                     log.info("zone %s: %s was taken away while the table was off", seat, lift.card or lift.uid)
                     self.handle(lift)
+
+    def gesture(self, gesture: object) -> None:
+        """A finished hand-entry panel's gesture: as a table event, journaled and applied like any other."""
+        from tablepi.app.console import gesture_event
+
+        event = gesture_event(gesture, self.now)
+        if event is None:
+            log.warning("hand entry %r is not a table event yet: ignored", gesture)
+            return
+        self.handle(event)
 
     def use_files(self, files: TableFiles) -> None:
         """Swap in the decks and player tags just read (one assignment each: nothing sees half a deck)."""

@@ -110,7 +110,7 @@ class PygameScreen:
         import pygame
 
         from tablepi.display.render import Display
-        from tablepi.display.touch import PressTracker
+        from tablepi.display.touch import PressTracker, SheetTracker
 
         self._pygame = pygame
         self.settings = settings
@@ -136,6 +136,9 @@ class PygameScreen:
         surface = pygame.Surface(drawing) if self._panel is None or self.rotation else self._panel
         self.display = Display(surface, flip=self._present)
         self.touch = PressTracker(panel, self.rotation)
+        self.sheet_touch = SheetTracker(panel, self.rotation)
+        #: The hand-entry panels (tablepi.app.console), set by the app; None: no hand entry on this screen.
+        self.console: Any = None
         self._closed = False
         #: The last deal's best-play review when it is ready, and whether the Review touch opened it.
         self.review: Any = None
@@ -162,6 +165,8 @@ class PygameScreen:
 
         self._state = state
         view = build_view(state, self.settings, self.review, self.review_open)
+        if self.console is not None:
+            view = self.console.over(view, state, self.settings)
         drew = self.display.show(view)
         if self.frames is not None:
             label = self.frames.wants(state)
@@ -194,9 +199,19 @@ class PygameScreen:
         """Action names of the buttons touched in ``events`` (each acting on what was drawn at its press)."""
         names: list[str] = []
         for event in events:
-            action = self.touch.feed(event, self.display.last)
+            drawn = self.display.last
+            if drawn is not None and drawn.sheet is not None:  # a panel is up: only its keys act
+                name = self.sheet_touch.feed(event, drawn)
+                if name is not None:
+                    names.append(name)
+                continue
+            action = self.touch.feed(event, drawn)
             if action is not None:
                 names.append(action.value)
+            elif self.console is not None:
+                name = self.sheet_touch.feed(event, drawn)
+                if name is not None:
+                    names.append(name)
         return names
 
     def poll(self) -> list[str]:
