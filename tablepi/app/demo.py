@@ -249,8 +249,8 @@ def _advance(clock: VirtualClock, app: TableApp, hands: SimHands, target: float,
         if not headless:
             time.sleep((nxt - clock.now) / speed)
             try:
-                for name in app.screen.poll() if app.screen is not None else []:
-                    app.handle(Touch(name))
+                for name, seat in app.screen.poll() if app.screen is not None else []:
+                    app.handle(Touch(name, seat))
             except WindowClosed:
                 return False
         clock.now = nxt

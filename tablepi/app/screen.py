@@ -16,8 +16,9 @@ from typing import Any
 
 from tablepi.config import DisplayConfig
 from tablepi.errors import OutputError
+from tablepi.rules.seats import Seat
 from tablepi.table import TableState
-from tablepi.table.state import TablePhase
+from tablepi.table.state import PromptCode, TablePhase
 
 
 class WindowClosed(Exception):
@@ -62,7 +63,7 @@ class FrameSaver:
                 label = f"trick{trick.number}-complete"
             elif state.phase is TablePhase.PLAY and state.trump is not None and not state.tricks:
                 label = "trump-chosen"
-            elif state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+            elif state.phase is TablePhase.DEAL_OVER and state.prompt.code is PromptCode.NEXT_DEAL:
                 label = "slate"  # the last trick swept: the slate between deals
             elif state.phase is not TablePhase.PLAY:
                 label = state.phase.value  # a sweep between tricks is not worth a frame; a new phase is
@@ -137,14 +138,15 @@ class PygameScreen:
                     self.display.show(build_view(state, self.settings), force=True)
                 self.frames.save(self.display.surface, label)
 
-    def poll(self) -> list[str]:
-        """Action names of the buttons touched since the last poll; raises WindowClosed on a window close."""
+    def poll(self) -> list[tuple[str, Seat | None]]:
+        """(action name, seat) of the buttons touched since the last poll, the seat a per-seat target acts for;
+        raises WindowClosed on a window close."""
         if self.headless or self._closed:
             return []
-        from tablepi.display.touch import action_for_event
+        from tablepi.display.touch import button_for_event
 
         pygame = self._pygame
-        names: list[str] = []
+        names: list[tuple[str, Seat | None]] = []
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 raise WindowClosed
@@ -152,9 +154,9 @@ class PygameScreen:
                 self.display.invalidate()
             view = self.display.last
             if view is not None:
-                action = action_for_event(view, self.size, event)
-                if action is not None:
-                    names.append(action.value)
+                button = button_for_event(view, self.size, event)
+                if button is not None:
+                    names.append((button.action.value, button.seat))
         return names
 
     def close(self) -> None:
