@@ -181,6 +181,24 @@ class Layout:
             out.append((button, rect))
         return tuple(out)
 
+    def target_rects(self, view: View) -> tuple[tuple[Button, Rect], ...]:
+        """Each seat's touch targets (announce, claim), side by side at its name: beside the top and bottom seats'
+        cards, under the side seats' cards, so a touch always lands at the seat it acts for."""
+        out: list[tuple[Button, Rect]] = []
+        slots = self.slots(view.bottom_seat)
+        g = self.gap
+        for seat_view in view.seats:
+            if not seat_view.targets:
+                continue
+            chip = slots[seat_view.seat].chip
+            count = len(seat_view.targets)
+            w = (chip.w - (count - 1) * g // 2) // count
+            h = self.button_h * 2 // 3
+            y = chip.y - g // 2 - h if slots[seat_view.seat].side is BOTTOM else chip.bottom + g // 2
+            for i, target in enumerate(seat_view.targets):
+                out.append((target, Rect(chip.x + i * (w + g // 2), y, w, h)))
+        return tuple(out)
+
 
 def _scaled(base: tuple[int, int], size: tuple[int, int], compact: bool) -> Layout:
     bw, bh = base
@@ -257,8 +275,14 @@ def layout_for(size: tuple[int, int]) -> Layout:
 
 def action_at(view: View, size: tuple[int, int], pos: tuple[float, float]) -> Action | None:
     """The action of the enabled button drawn under pixel ``pos``, or None (touching elsewhere does nothing)."""
+    button = button_at(view, size, pos)
+    return None if button is None else button.action
+
+
+def button_at(view: View, size: tuple[int, int], pos: tuple[float, float]) -> Button | None:
+    """The enabled button or per-seat target drawn under pixel ``pos`` (its ``seat`` says whose), or None."""
     layout = layout_for(size)
-    for button, rect in layout.button_rects(view.buttons):
+    for button, rect in (*layout.button_rects(view.buttons), *layout.target_rects(view)):
         if button.enabled and rect.contains(*pos):
-            return button.action
+            return button
     return None

@@ -11,8 +11,8 @@ from typing import Any
 
 import pygame
 
-from tablepi.display.layout import action_at
-from tablepi.display.view import Action, View
+from tablepi.display.layout import action_at, button_at
+from tablepi.display.view import Action, Button, View
 
 
 def event_position(event: Any, size: tuple[int, int]) -> tuple[float, float] | None:
@@ -31,3 +31,9 @@ def action_for_event(view: View, size: tuple[int, int], event: Any) -> Action | 
     """The action of the button a press event lands on, or None."""
     pos = event_position(event, size)
     return None if pos is None else action_at(view, size, pos)
+
+
+def button_for_event(view: View, size: tuple[int, int], event: Any) -> Button | None:
+    """The button or per-seat target a press event lands on (with the seat it acts for), or None."""
+    pos = event_position(event, size)
+    return None if pos is None else button_at(view, size, pos)

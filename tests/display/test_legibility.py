@@ -28,7 +28,11 @@ JEAN_CLAUDE = dict.fromkeys(Seat, "Jean-Claude")
 MARIE_THERESE = dict.fromkeys(Seat, "Marie-Thérèse")
 #: The widest realistic parameters: a two-character rank, trick and rule numbers of two digits.
 PARAMS = {"seat": Seat.E, "card": Card.parse("TC"), "trick": 4, "rule": 13, "announcement": "Konter a Matt",
-          "expected": Seat.N, "holder": Seat.W}
+          "expected": Seat.N, "holder": Seat.W, "led": Card.parse("TH"), "held": "♥10 ♥K"}
+
+
+#: Warnings whose sentence shows the evidence (docs/display.md, "Warnings").
+EVIDENCE = frozenset({"revoke", "revoke_lose_deal", "false_announcement"})
 
 
 def _warning_view(lang: str, code: str, names: dict[Seat, str]) -> View:
@@ -50,8 +54,13 @@ def test_every_warning_stays_at_the_floor_in_the_normal_bar(code: str, lang: str
     assert banner is not None
     assert banner.text.fits, f"{lang} {code} clipped at {size}: {banner.text.lines}"
     assert banner.text.size >= layout.warning_min, f"{lang} {code}: {banner.text.size} px at {size}"
-    assert banner.bar == layout.bar, f"{lang} {code} needed a taller bar at {size}: {banner.text.lines}"
-    assert len(banner.text.lines) <= 2
+    if code in EVIDENCE and layout.compact:
+        # The sentence names what the table saw (the cards of a revoke, the queen and both seats of a false
+        # announcement): on the small screen it may take one more line, never a smaller size.
+        assert len(banner.text.lines) <= 3
+    else:
+        assert banner.bar == layout.bar, f"{lang} {code} needed a taller bar at {size}: {banner.text.lines}"
+        assert len(banner.text.lines) <= 2
     font = renderer.font(banner.text.size)
     assert all(font.size(line)[0] <= banner.text_box.w for line in banner.text.lines)
     # The whole sentence is drawn: no word was lost in wrapping.
@@ -85,7 +94,8 @@ def test_a_grown_bar_is_drawn_red_above_the_normal_bar(renderer: Renderer) -> No
     surface = render_surface(view, size, renderer)
     row_above = layout.bar.y - (layout.bar.y - banner.bar.y) // 2
     assert surface.get_at((size[0] // 2 + 40, row_above))[:3] in (RED, (255, 255, 255))
-    normal = render_surface(sample("warning", "de"), size, renderer)
+    short = replace(sample("warning", "de"), warning=WarningBanner("not_now", "Dieser Knopf tut jetzt nichts.", None))
+    normal = render_surface(short, size, renderer)
     assert normal.get_at((size[0] // 2 + 40, row_above))[:3] != RED
 
 

@@ -85,8 +85,13 @@ def test_trump_shown_then_announcements_possible() -> None:
     assert view.trick_label == "Trick 1/6"
     assert view.prompt == "W: show your queens to announce, or lead a card"
     actions = [b.action for b in view.buttons]
-    assert actions[:3] == [Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT]
     assert Action.UNDO in actions and Action.CLAIM not in actions
+    # Announcing is a touch at the announcer's own name: every seat that may still announce has its targets.
+    assert not any(a.announcement is not None for a in actions)
+    for seat in Seat:
+        targets = view.seat(seat).targets  # type: ignore[union-attr]
+        assert [(t.action, t.seat) for t in targets] == [
+            (Action.ANNOUNCE_MATT, seat), (Action.ANNOUNCE_KONTER, seat), (Action.ANNOUNCE_KONTER_A_MATT, seat)]
 
 
 def test_announcement_shows_at_the_announcers_seat() -> None:
