@@ -48,6 +48,7 @@ from tablepi.table import (
     ButtonName,
     CardLifted,
     CardPlaced,
+    PromptCode,
     ReaderState,
     ReaderStatus,
     Table,
@@ -333,9 +334,10 @@ class TableAtTheBar(RuleBasedStateMachine):
     # --- undo, then the same gesture again ------------------------------------------------------------------------
 
     def settled(self) -> bool:
-        """Nothing tentative on the table, every reader online: the last action is what undo will drop."""
+        """Nothing tentative on the table, every reader online, no touch waiting for its seat: the last action is
+        what undo will drop (undo first lays a tentative card, or withdraws the question)."""
         state = self.table.state
-        return self.honest_ready() and all(
+        return self.honest_ready() and state.prompt.code is not PromptCode.CHOOSE_SEAT and all(
             c.status is not ZoneCardStatus.TENTATIVE for zone in state.zones for c in zone.cards
         )
 
