@@ -16,11 +16,12 @@ import json
 import os
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from tablepi.errors import RecordError, TablepiError
 from tablepi.record import RecordHeader, event_to_line, parse_event, parse_header, record_lines
@@ -73,9 +74,19 @@ class Journal:
             except (RecordError, json.JSONDecodeError) as err:
                 self.close()
                 raise RecordError(f"{self.path}: the journal's header is damaged: {err}") from None
+        self.id = self._journal_id()
         count = self._conn().execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone()
         self._count = int(count[0])
         self._last_seq = int(count[1] or 0)
+
+    def _journal_id(self) -> str:
+        """This journal's identity (random, stored in the file): the feed names a journal's events by it."""
+        row = self._conn().execute("SELECT value FROM meta WHERE key = 'id'").fetchone()
+        if row is not None:
+            return str(row[0])
+        new = uuid.uuid4().hex
+        self._write("INSERT INTO meta (key, value) VALUES ('id', ?)", (new,))
+        return new
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
@@ -102,6 +113,10 @@ class Journal:
 
     def lines(self) -> Iterator[tuple[int, str]]:
         yield from self._conn().execute("SELECT seq, line FROM events ORDER BY seq")
+
+    def lines_after(self, seq: int) -> list[tuple[int, str]]:
+        """The stored lines after sequence number ``seq``, in order (what an outbox still has to send)."""
+        return list(self._conn().execute("SELECT seq, line FROM events WHERE seq > ? ORDER BY seq", (seq,)))
 
     def events(self) -> list[TableEvent]:
         """Every event in order. A damaged row raises RecordError naming its sequence number; nothing is
@@ -198,6 +213,17 @@ def _new_match_begins(state: TableState) -> bool:
     )
 
 
+class JournalListener(Protocol):
+    """Told, on the core's thread, of every event journaled and of every rotation (the MQTT feed is one).
+
+    It must only take note (a queue put) and return: the table waits for it.
+    """
+
+    def journaled(self, journal: Journal, seq: int, line: str) -> None: ...
+
+    def rotated(self, old_id: str, archived: Path, new: Journal) -> None: ...
+
+
 class JournaledTable:
     """The table with its journal: :meth:`feed` journals an event, then applies it, then returns the state.
 
@@ -216,6 +242,7 @@ class JournaledTable:
         self.path = Path(path)
         self.archive = None if archive is None else Path(archive)
         self._new_header = header  # what a new journal starts with (today's configuration)
+        self.listeners: list[JournalListener] = []
         _finish_rotation(self.path)
         self.journal = Journal(self.path, header)
         try:
@@ -236,7 +263,9 @@ class JournaledTable:
     def feed(self, event: TableEvent) -> TableState:
         """Journal ``event`` (fsync), then apply it. If the journal cannot be written the table is unchanged."""
         if self.table.would_change(event):
-            self.journal.append(event)
+            seq = self.journal.append(event)
+            for listener in self.listeners:
+                listener.journaled(self.journal, seq, event_to_line(event))
             state = self.table.apply(event)
             if self.archive is not None and _new_match_begins(state) and len(self.table.matches) > 1:
                 self._rotate(state)
@@ -265,7 +294,10 @@ class JournaledTable:
         os.replace(self.path, target)  # 2. the old journal into the archive
         _fsync_dir(self.archive)
         _finish_rotation(self.path)  # 3. the new journal in its place
+        old_id = self.journal.id
         self.journal = Journal(self.path)
+        for listener in self.listeners:
+            listener.rotated(old_id, target, self.journal)
         h = self.journal.header
         self.table = Table(h.house_rules, h.dealer, h.table)
         return target

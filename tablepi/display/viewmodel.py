@@ -16,6 +16,7 @@ Screens by table phase:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Protocol
 
 from tablepi.display import texts as tx
@@ -39,7 +40,7 @@ from tablepi.errors import RulesCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.house import RevokePenalty
-from tablepi.rules.seats import Seat, Team
+from tablepi.rules.seats import Direction, Seat, Team
 from tablepi.rules.slate import SlateEntry
 from tablepi.table.events import ReaderState
 from tablepi.table.state import PromptCode, TablePhase, TableState, Zone, ZoneCardStatus
@@ -251,23 +252,25 @@ def _prompt(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> str
     return tx.prompt_text(tr, code, seat, names, card=card)
 
 
-def _buttons(state: TableState, tr: Translator) -> tuple[Button, ...]:
-    """The panel's buttons: every live button the table publishes that needs no seat (trumps, confirm, undo...).
+def _live_actions(state: TableState) -> set[Action]:
+    """The panel's buttons that do something now: the live buttons the table publishes that need no seat.
 
-    Confirm acknowledges the warnings on screen; during the hand scan it means "play on with what was scanned"
-    (a sticker that will not read must not hold up the table: docs/table.md).
+    A seatless announce asks whose it is (the per-seat targets answer); Confirm acknowledges the warnings on
+    screen, and during the hand scan means "play on with what was scanned" (a sticker that will not read must not
+    hold up the table: docs/table.md).
     """
-    return tuple(tx.button(tr, target.name) for target in state.possible.buttons
-                 if target.seat is None and target.name not in _MATCH_BUTTONS)
+    return {target.name for target in state.possible.buttons if target.seat is None}
+
+
+def _buttons(state: TableState, tr: Translator, actions: tuple[Action, ...] = tx.DEAL_ACTIONS) -> tuple[
+        Button, ...]:
+    """Every button of the screen, each enabled only while it does something (fixed slots: never left out)."""
+    return tx.fixed_buttons(tr, actions, _live_actions(state))
 
 
 def _targets(state: TableState, seat: Seat, tr: Translator) -> tuple[Button, ...]:
     """The live touches that act for ``seat`` (announce, claim), drawn at its name."""
     return tuple(tx.button(tr, target.name, seat=seat) for target in state.possible.buttons if target.seat is seat)
-
-
-#: Drawn first on the match-won screen, in this order, by :func:`_match_won`.
-_MATCH_BUTTONS = (Action.NEW_MATCH, Action.REVANCHE)
 
 
 # ---- the slate ------------------------------------------------------------------------------------------------
@@ -319,19 +322,28 @@ def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateVi
     )
 
 
+def _next_forehand(state: TableState) -> Seat:
+    """Who names trumps in the next deal: the next dealer is this deal's forehand (rule 22), and forehand is the
+    seat after the dealer in the direction of play, which this deal's dealer and forehand show."""
+    direction = Direction.ANTICLOCKWISE if Direction.ANTICLOCKWISE.next(state.dealer) is state.forehand \
+        else Direction.CLOCKWISE
+    return direction.next(state.forehand)
+
+
 def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
+    slate = replace(_slate(state, settings, tr), next_trumps=tx.next_trumps_text(
+        tr, tx.seat_name(tr, _next_forehand(state), settings.names)))
     return View(
-        ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=_slate(state, settings, tr),
+        ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=slate,
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names),
-        buttons=_buttons(state, tr),
+        buttons=_buttons(state, tr, tx.SLATE_ACTIONS),
     )
 
 
 def _match_won(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     winner = state.match_winner
     title = tx.match_won_text(tr, tx.team_label(tr, winner, settings.names)) if winner else tx.slate_title(tr)
-    live = tuple(tx.button(tr, name) for name in _MATCH_BUTTONS if state.live(name))
-    buttons = (*live, *_buttons(state, tr))
+    buttons = tx.fixed_buttons(tr, tx.MATCH_WON_ACTIONS, _live_actions(state))
     return View(
         ScreenKind.MATCH_WON, bottom_seat=settings.bottom_seat, title=title, slate=_slate(state, settings, tr),
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names), buttons=buttons,

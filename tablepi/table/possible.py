@@ -26,7 +26,8 @@ def possible_now(game: Game, *, warnings: bool, can_undo: bool) -> Possible:
     """Who may announce what, who may claim, and every button the table acts on now.
 
     Announce and claim are per seat: a touch always says whose it is (docs/table.md, "Every touch names its
-    seat"). Trump buttons name trumps for forehand, the only seat who may (rule 9). Confirm acknowledges standing
+    seat"); the seatless announce button asks for the seat, the seatless claim is the one team's that may. Trump
+    buttons name trumps for forehand, the only seat who may (rule 9). Confirm acknowledges standing
     warnings, or ends a hand scan; undo drops the last action; new match and revanche follow a finished match.
     """
     phase = game.phase
@@ -42,9 +43,13 @@ def possible_now(game: Game, *, warnings: bool, can_undo: bool) -> Possible:
             if may:
                 announce.append((seat, may))
                 buttons.extend(Target(ANNOUNCE_BUTTONS[a], seat) for a in may)
+        # A seatless announce button (a hardware button, the panel's) asks whose it is: live while anyone may.
+        anyone = {a for _, may in announce for a in may}
+        buttons.extend(Target(ANNOUNCE_BUTTONS[a]) for a in Announcement if a in anyone)
         claim = deal.claimable()
         if claim is not None:
             buttons.extend(Target(ButtonName.CLAIM, seat) for seat in Seat if seat.team is claim)
+            buttons.append(Target(ButtonName.CLAIM))  # seatless: the one team that may (rule 21), nothing guessed
     if warnings or phase is TablePhase.HAND_SCAN:
         buttons.append(Target(ButtonName.CONFIRM))
     if can_undo:

@@ -154,7 +154,7 @@ def test_claim_is_neither_offered_nor_taken_with_claims_off() -> None:
     assert dict(state.points)[state.forehand.team] >= 21
     assert state.possible.claim is None and not state.possible.seats_for(ButtonName.CLAIM)
     view = build_view(state, DisplaySettings())
-    assert Action.CLAIM not in [b.action for b in (*view.buttons, *view.targets())]
+    assert Action.CLAIM not in [b.action for b in (*view.buttons, *view.targets()) if b.enabled]
     table = rec.button("claim", seat="E").table()
     assert table.state.phase is TablePhase.PLAY
     assert log_codes(table) == ["claim_refused"] and table.warning_log[0].refusal is RulesCode.CLAIMS_OFF
@@ -164,6 +164,7 @@ def test_claim_is_neither_offered_nor_taken_with_claims_off() -> None:
     for plays in DEAL[:3]:
         on.trick(plays)
     assert on.state().possible.seats_for(ButtonName.CLAIM) == (Seat.E, Seat.W)
+    assert on.state().live(ButtonName.CLAIM)  # the seatless one: the one team with 21 (rule 21)
 
 
 def test_konter_a_matt_by_taps_is_one_announcement(rec: Rec) -> None:

@@ -51,7 +51,7 @@ def _check_live_buttons(table: Table, time: float) -> int:
 
 def _check_screen_offers_only_live(state: TableState) -> None:
     view = build_view(state, DisplaySettings())
-    shown = {Target(b.action, b.seat) for b in (*view.buttons, *view.targets())}
+    shown = {Target(b.action, b.seat) for b in (*view.buttons, *view.targets()) if b.enabled}
     assert shown <= set(state.possible.buttons), shown - set(state.possible.buttons)
     # Per-seat targets are drawn at their seat; nothing live for a seat is missing from the screen.
     per_seat = {t for t in state.possible.buttons if t.seat is not None}
