@@ -48,14 +48,24 @@ def _imports(path: Path) -> set[str]:
                 module = f"{base}.{node.module}" if node.module else base
             else:
                 module = node.module or ""
-            # ``from tablepi.table import report`` depends on the module report, not on the package's __init__.
+            # ``from tablepi.table import report`` depends on the module report, not on the package's __init__ (a
+            # compiled extension module, such as the analysis kernel, is a module too: no edge to the package).
             for alias in node.names:
                 sub = f"{module}.{alias.name}"
-                found.add(sub if sub in MODULES else module)
+                if sub not in MODULES and not _extension(sub):
+                    found.add(module)
+                else:
+                    found.add(sub)
     return {m for m in found if m in MODULES}
 
 
 MODULES = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def _extension(module: str) -> bool:
+    """Whether ``module`` is a C extension of the package (its C source ships beside the Python files)."""
+    parts = module.split(".")[1:]
+    return PACKAGE.joinpath(*parts[:-1], parts[-1] + ".c").exists() if parts else False
 
 
 @functools.cache
