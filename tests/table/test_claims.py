@@ -4,7 +4,7 @@ Scripted players (hands dealt at random, cards chosen from the legal ones by the
 then a real revoke) play matches at the table. At any moment — before a seat's first card, while a card lies
 tentative, after the first trick — a player touches an announcement: for his own seat or another's, with or
 without a seat (then the table asks, and the question is answered or not), holding the queens or not, while his
-partner or an opponent holds them. Under both revoke penalties, with and without the hand scan.
+partner or an opponent holds them. Under both revoke penalties, with and without the hand scan, with claims (rule 21) on and off.
 
 After every step:
 
@@ -61,9 +61,9 @@ ANNOUNCE = {a: next(b for b in ButtonName if b.announcement is a) for a in Annou
 class Players:
     """The scripted table: a clock, the true hands, the events, and what really happened."""
 
-    def __init__(self, rng: random.Random, penalty: RevokePenalty, hand_scan: bool) -> None:
+    def __init__(self, rng: random.Random, penalty: RevokePenalty, hand_scan: bool, claims: bool) -> None:
         self.rng = rng
-        self.rules = HouseRules(start_lines=3, revoke_penalty=penalty, claims=False)
+        self.rules = HouseRules(start_lines=3, revoke_penalty=penalty, claims=claims)
         self.config = TableConfig(tap_window=WINDOW, hand_scan=hand_scan)
         self.table = Table(self.rules, Seat.N, self.config)
         self.events: list[TableEvent] = []
@@ -166,6 +166,10 @@ class Players:
                     self.feed(CardLifted(self.later(0.1), play.seat, play.card))
             if self.table.state.warnings and self.rng.random() < 0.5:
                 self.press(ButtonName.CONFIRM, None)
+            team = self.table.state.possible.claim
+            if team is not None and self.rng.random() < 0.3:
+                self.press(ButtonName.CLAIM, self.rng.choice(team.seats))  # rule 21, at a claimer's name
+                event("a deal claimed")
         self.check_deal_end(truth)
 
     # --- undo, then the same gesture again ---------------------------------------------------------------------
@@ -243,6 +247,12 @@ class Players:
             return
         result = match.slate.history[-1].result
         deal = match.deals[-1]
+        if result.revoke_by is not None:
+            event("a deal lost on a revoke")
+        if any(w.code is WarningCode.REVOKE for w in self.table.warning_log):
+            event("a revoke flagged")
+        if result.announcements:
+            event("a deal scored with announcements")
         valid = tuple((s, a) for s, a in result.announcements if self.valid(s, a))
         played = {play.card: play.seat for trick in deal.tricks for play in trick.plays}
         for seat, announcement in result.announcements:
@@ -273,11 +283,12 @@ def plain(state: TableState) -> TableState:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), penalty=st.sampled_from(RevokePenalty), hand_scan=st.booleans())
+@given(seed=st.integers(0, 2**32), penalty=st.sampled_from(RevokePenalty), hand_scan=st.booleans(),
+       claims=st.booleans())
 def test_no_innocent_is_accused_and_only_valid_announcements_count(
-    seed: int, penalty: RevokePenalty, hand_scan: bool
+    seed: int, penalty: RevokePenalty, hand_scan: bool, claims: bool
 ) -> None:
-    players = Players(random.Random(seed), penalty, hand_scan)
+    players = Players(random.Random(seed), penalty, hand_scan, claims)
     players.play_match(max_deals=4)
     players.check_replay()
     note(f"{players.false_made} false announcements, {len(players.revokes)} revokes, {players.checks} steps")

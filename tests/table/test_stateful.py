@@ -37,6 +37,7 @@ from tablepi.rules import (
     DealResult,
     FaultCode,
     HouseRules,
+    RevokePenalty,
     Seat,
     Slate,
     Team,
@@ -113,8 +114,11 @@ def strip_clock(state: TableState) -> TableState:
 
 
 def replay_deal(deal: Deal, rules: HouseRules) -> Deal:
-    """The same plays through a fresh rules Deal, unchecked (the table referees, it does not refuse)."""
-    fresh = Deal(deal.dealer, rules)
+    """The same plays through a fresh rules Deal, unchecked (the table referees, it does not refuse).
+
+    The replay never ends a deal on a revoke: it does not know what the table saw (shows, claims by touch), so
+    the table's own revoke penalty is taken by :func:`result_of`, and checked against the table's faults."""
+    fresh = Deal(deal.dealer, dataclasses.replace(rules, revoke_penalty=RevokePenalty.WARN))
     if deal.trump is None:
         return fresh
     fresh.choose_trump(deal.trump, deal.forehand)
