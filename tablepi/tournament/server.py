@@ -348,6 +348,7 @@ class TournamentServer:
                 "open_lines": None if state is None else state["open_lines"],
                 "warnings": [] if state is None else [w["message"] for w in state["warnings"]],
                 "last_event_age": None if not last else round(now - last, 1),
+                "journal": "" if journal is None else journal.jid[:12],
                 "waiting": 0 if journal is None else journal.waiting,
                 "broken": "" if journal is None else journal.broken,
                 "progress": progress.get(table), "attention": attention,
