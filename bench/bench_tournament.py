@@ -51,6 +51,7 @@ class Stream(threading.Thread):
         super().__init__(daemon=True)
         self.port = port
         self.seen: dict[tuple[str, int], float] = {}
+        self.applied: dict[tuple[str, int], float] = {}  # when the server applied it (its own clock)
         self.updates = 0
         self.stop = False
 
@@ -72,11 +73,12 @@ class Stream(threading.Thread):
                 block, buffer = buffer.split(b"\n\n", 1)
                 if not block.startswith(b"data: "):
                     continue
-                now = time.monotonic()
+                now = time.time()
                 self.updates += 1
                 for table, progress in json.loads(block[6:]).get("tables", {}).items():
                     for n in range(best.get(table, 0) + 1, progress["deals"] + 1):
                         self.seen.setdefault((table, n), now)
+                        self.applied.setdefault((table, n), progress.get("scored_at", 0.0))
                     best[table] = max(best.get(table, 0), progress["deals"])
 
 
@@ -257,7 +259,7 @@ def run(sims: list[SimulatedTable], speed: float, seconds: float,
         before = len(sim.journaled.state.slate)
         sim.step()
         if len(sim.journaled.state.slate) > before:
-            ends[(sim.name, len(sim.journaled.state.slate))] = time.monotonic()
+            ends[(sim.name, len(sim.journaled.state.slate))] = time.time()
         if sim.playing:
             heapq.heappush(heap, (sim.next_time - origin[sim.name], i))
     return time.monotonic() - start, lag, ends
@@ -274,6 +276,8 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], stream: Stre
     published = sum(r["published"] for r in results)
     backlog = sum(r["backlog"] for r in results)
     latencies = [stream.seen[key] - t for key, t in ends.items() if stream and key in stream.seen]
+    to_server = [stream.applied[key] - t for key, t in ends.items() if stream and key in stream.applied]
+    to_page = [stream.seen[key] - stream.applied[key] for key in ends if stream and key in stream.applied]
     missing = len(ends) - len(latencies)
     print(f"bench_tournament: {args.tables} tables in {args.procs} processes, {elapsed:.0f} s at {args.speed:g}x "
           f"(worst scheduling lag {lag:.1f} virtual s: the tables kept up with {args.speed:g}x "
@@ -288,6 +292,9 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], stream: Stre
         print(f"  deal end -> standings stream: {len(latencies)} deals, p50 {_percentile(latencies, 0.5) * 1000:.0f} "
               f"ms, p99 {_percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
               f"{f', {missing} not seen' if missing else ''} (stream updates: {stream.updates if stream else 0})")
+        print(f"    of which table -> broker -> server applied: p50 {_percentile(to_server, 0.5) * 1000:.0f} ms, "
+              f"p99 {_percentile(to_server, 0.99) * 1000:.0f} ms; server applied -> stream: "
+              f"p50 {_percentile(to_page, 0.5) * 1000:.0f} ms, p99 {_percentile(to_page, 0.99) * 1000:.0f} ms")
     share = 100 * cpu / max(elapsed, 1e-9)
     print(f"  server CPU {cpu:.1f} s = {share:.0f}% of one core; peak RSS {peak / 1024:.0f} MB")
 
