@@ -179,7 +179,7 @@ class TournamentServer:
             try:
                 batch.append(self._queue.get(timeout=0.2))
                 deadline = time.monotonic() + 0.02
-                while len(batch) < 2000 and time.monotonic() < deadline:
+                while len(batch) < 500 and time.monotonic() < deadline:
                     batch.append(self._queue.get_nowait())
             except queue.Empty:
                 pass
