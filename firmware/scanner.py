@@ -64,16 +64,20 @@ _SEEN_MANY = const(3)  # a collision: two or more tags (or a reception that neve
 _SEEN_HUNG = const(4)  # the reader stopped answering
 _SEEN_NOISE = const(5)  # something answered, but no UID was read twice identically
 
-# An EMPTY zone dates its next PLACE from the first answer heard, at most this long before the read.
-_HEARD_MAX_MS = const(100)
+# An EMPTY zone dates its next PLACE from the first answer heard, at most this long before the read (a card
+# slides in within it; an older answer was a neighbour's tag heard faintly, not this card).
+_HEARD_MAX_MS = const(30)
+# A zone that heard a neighbour's card (crosstalk) checks its own card by a full UID read on every scan for
+# this long after: there, "something answers WUPA" may be the neighbour's card, not its own.
+_NOISY_MS = const(60_000)
 
 # A UID confirmed on a zone while another zone hears something too (a card landing between two antennas) is
 # placed only after this many scans in a row confirmed it, and two more than the other zone's run of it.
 _CLAIM_STREAK = const(3)
-# A CROSS zone that heard the card on each of its last 10 scans while the holder missed it on this many of its
-# last 10 or more has the card: it landed between the antennas and was placed on the wrong one (the landing race).
-_HIST = const(0x3FF)  # the last 10 scans
-_SWAP_MISSES = const(3)
+# A CROSS zone that heard the card on each of its last 6 scans while the holder missed it on this many of its
+# last 6 or more has the card: it landed between the antennas and was placed on the wrong one (the landing race).
+_HIST = const(0x3F)  # the last 6 scans
+_SWAP_MISSES = const(2)
 # RESCAN reads every zone once: two zones that read the same UID each read it this many times more.
 _CONTEST_READS = const(3)
 
@@ -109,8 +113,10 @@ class Zone:
         self.last = bytearray(10)  # the UID of the last confirmed read of a new UID, last_len bytes
         self.last_len = 0
         self.streak = 0  # scans in a row that confirmed ``last``
-        self.hist = 0  # PRESENT / CROSS: one bit per scan of the last 10, set when the card answered
+        self.hist = 0  # PRESENT / CROSS: one bit per scan of the last 6, set when the card answered
         self.since = 0  # CROSS: ticks_ms when the zone began to hear the card (the time of a PLACE if it moves)
+        self.noisy = False  # it heard a neighbour's card lately: presence by full reads until noisy_until
+        self.noisy_until = 0
         self.scans = 0  # scans since boot (FAULT retries excluded)
 
 
@@ -156,6 +162,7 @@ class Scanner:
         self.scans = 0
         self.hard_resets = 0  # hard resets since boot (for tests and the log)
         self.reinits = 0  # soft re-initialisations of working readers (proactive and before a LIFT)
+        self.repairs = 0  # readers whose setup had drifted, repaired without a word to the host
 
     # --- life cycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -308,11 +315,30 @@ class Scanner:
             self._fault(z, now, "TIMEOUT")
             return True
         if st == RESET:
-            self._fault(z, now, "RESET")
-            if self._init(z, now, "RESET", True):
-                self._sink.ok(z.index)
+            self._repair(z, now)
             return True
         return False
+
+    def _repair(self, z: Zone, now: int) -> None:
+        """Setup registers drifted (or a brown-out reset them): hard reset and set-up, the zone's state kept.
+
+        Nothing is reported when that works at once (it takes ~60 ms): a FAULT would blind the host's zone
+        and restart its tap window, and the card on the zone is still there (it answers afresh, or goes and
+        is lifted, dated, after its quiet time). Counted in ``repairs``. FAULT RESET if the chip stays wrong.
+        """
+        state = z.state
+        n = z.uid_len
+        seen = z.last_seen
+        holder = z.holder
+        if not self._init(z, now, "RESET", True):
+            self._fault(z, now, "RESET")
+            return
+        self.repairs += 1
+        if state != EMPTY and state != FAULT:
+            z.state = state
+            z.uid_len = n
+            z.last_seen = seen
+            z.holder = holder
 
     def _hung(self, z: Zone, now: int) -> None:
         """A command never ended: a chip that lost its setup, a dead one, or a receiver frozen by a stack."""
@@ -325,7 +351,10 @@ class Scanner:
 
     def _look(self, z: Zone, now: int) -> int:
         """What is on the zone now, at the least cost for the zone's state."""
-        if (z.state != PRESENT and z.state != CROSS) or self._clock.ticks_diff(now, z.verify_at) >= 0:
+        clock = self._clock
+        if z.noisy and clock.ticks_diff(now, z.noisy_until) >= 0:
+            z.noisy = False
+        if (z.state != PRESENT and z.state != CROSS) or z.noisy or clock.ticks_diff(now, z.verify_at) >= 0:
             return self._full(z)
         r = z.reader
         st = r.reqa()
@@ -333,7 +362,7 @@ class Scanner:
             return _SEEN_HUNG
         if st == NONE:
             # Nothing new. Is the resting (halted) tag still there? WUPA wakes it, HLTA puts it back.
-            st = r.wupa()
+            st = self._wake(r)
             if st == HUNG:
                 return _SEEN_HUNG
             if st == OK or st == COLL:
@@ -354,10 +383,16 @@ class Scanner:
         # Someone else (or an unreadable answer): wake everything and look at the whole zone.
         return self._full(z)
 
+    def _wake(self, r: object) -> int:
+        """WUPA, once more if nothing answered: a neighbouring reader may have left the tag half-way through
+        its own read (READY), and a tag in READY drops back to IDLE / HALT on a WUPA instead of answering."""
+        st = r.wupa()
+        return r.wupa() if st == NONE else st
+
     def _full(self, z: Zone) -> int:
         """WUPA and a full UID read: every tag on the zone takes part, halted or not."""
         r = z.reader
-        st = r.wupa()
+        st = self._wake(r) if z.state != EMPTY else r.wupa()
         if st == HUNG:
             return _SEEN_HUNG
         if st == NONE:
@@ -442,6 +477,8 @@ class Scanner:
             z.hist = (z.hist << 1) & _HIST
             if z.state == EMPTY:
                 if seen == _SEEN_NOTHING:
+                    if z.heard:
+                        self._noisy(z, now)  # answers that came to nothing: a neighbour's card, heard faintly
                     z.heard = False
                 elif not z.heard or clock.ticks_diff(now, z.heard_at) > _HEARD_MAX_MS:
                     z.heard = True
@@ -471,6 +508,12 @@ class Scanner:
                 z.state = MULTI
                 z.uid_len = 0
                 sink.multi(z.index)
+        elif self._holder(z) is not None:
+            # The UID read twice lies on another zone: its antenna is heard here (crosstalk), not a card here.
+            self._noisy(z, now)
+            h = self._holder(z)
+            if z.state == EMPTY or (z.state == CROSS and not self._same(z.uid, z.uid_len, h.uid, h.uid_len)):
+                self._cross(z, h, now)  # (a CROSS zone follows the card it hears now)
         elif z.state == PRESENT and not quiet_over:
             # Another tag while ours answered a moment ago: both lie there.
             z.state = MULTI
@@ -488,7 +531,8 @@ class Scanner:
                     z.last[i] = z.cand[i]
                 z.last_len = n
                 z.streak = 1
-            t = z.heard_at if z.state == EMPTY and z.heard else now
+            fresh = z.heard and clock.ticks_diff(now, z.heard_at) <= _HEARD_MAX_MS
+            t = z.heard_at if z.state == EMPTY and fresh else now
             if z.state == PRESENT:
                 sink.lift(z.index, z.uid, z.uid_len, z.last_seen)
             z.state = EMPTY
@@ -505,6 +549,11 @@ class Scanner:
         until ``_CLAIM_STREAK`` scans in a row confirmed the UID, and two more than the other zone's run of
         it: the zone the card lies on reads it on every scan once it rests, a neighbour only now and then.
         """
+        if z.noisy and z.streak < _CLAIM_STREAK:
+            # This antenna has heard a neighbour's cards lately: a card must answer it scan after scan first.
+            z.heard = True
+            z.heard_at = t
+            return
         for o in self.zones:
             if o is z or o.state == FAULT or o.resetting:
                 continue
@@ -521,13 +570,25 @@ class Scanner:
         self._take_cand(z, z.cand, n, now)
         self._sink.place(z.index, z.uid, n, t)
 
+    def _holder(self, z: Zone) -> object:
+        """The other zone that holds the UID z just read twice (in z.cand), or None."""
+        n = z.reader.uid_len
+        for o in self.zones:
+            if o is not z and o.state == PRESENT and self._same(o.uid, o.uid_len, z.cand, n):
+                return o
+        return None
+
+    def _noisy(self, z: Zone, now: int) -> None:
+        z.noisy = True
+        z.noisy_until = self._clock.ticks_add(now, _NOISY_MS)
+
     def _misses(self, h: Zone) -> int:
-        """Scans of the last 10 in which the holder's card did not answer (10 if it holds nothing)."""
+        """Scans of the last 6 in which the holder's card did not answer (6 if it holds nothing)."""
         if h.state != PRESENT:
-            return 10
+            return 6
         misses = 0
         bits = h.hist
-        for _ in range(10):
+        for _ in range(6):
             if not bits & 1:
                 misses += 1
             bits >>= 1
@@ -600,4 +661,6 @@ class Scanner:
         z.heard = False
         z.recheck = _RECHECK_NONE
         z.verify_at = self._clock.ticks_add(now, self._verify)
+        self._noisy(z, now)
+        self._noisy(holder, now)  # the holder checks by full reads too: a faint holder's garbles count as misses
         self._sink.cross(z.index, z.uid, n, holder.index)

@@ -254,6 +254,12 @@ class Reader(abc.ABC):
             self._count("crosstalk_repeated")  # still the misreading this zone reported before
             return
         holder = next((z for z, uid in enumerate(self._told) if uid == event.uid and z != zone), None)
+        leaving = self._pending.get(holder) if holder is not None else None
+        if leaving is not None and leaving.event.uid == event.uid:
+            # The card's lift there is only being held (debounce, garble window): it moved. Lift, then place.
+            del self._pending[holder]  # type: ignore[arg-type]
+            self._emit_lift(leaving.event)
+            holder = None
         if holder is not None:
             self._crosstalk(event, holder)
             return

@@ -37,7 +37,7 @@ def test_a_module_that_goes_deaf_after_hours_is_re_initialised_without_losing_it
 
 def test_a_soft_reset_that_never_completes_is_ended_by_a_hard_reset(fw: SimpleNamespace) -> None:
     """MFRC522-I2C-Library #5: PowerDown never clears after SoftReset; only NRSTPD brings the chip back."""
-    rig = Rig(fw)
+    rig = Rig(fw, REINIT_MS=60_000)  # the brown-out's repair, not a proactive re-init, meets the hang
     rig.start()
     rig.chips[0].place(A)
     rig.run_ms(50)
@@ -145,15 +145,15 @@ def test_a_gain_that_drifted_under_a_resting_card_costs_no_lift(fw: SimpleNamesp
     assert rig.chips[1].regs[RF_CFG] == rig.cfg.RX_GAIN
 
 
-def test_a_setup_register_that_drifted_on_an_empty_zone_is_repaired_by_a_hard_reset(fw: SimpleNamespace) -> None:
+def test_a_setup_register_that_drifted_on_an_empty_zone_is_repaired(fw: SimpleNamespace) -> None:
+    """Repaired by the proactive re-initialisation (every REINIT_MS) or the health check, whichever comes first."""
     rig = Rig(fw)
     rig.start()
     rig.chips[0].place(A)
     rig.run_ms(50)
     rig.chips[2].drift(TX_ASK, 0x00)  # no 100 % ASK: tags no longer understand the reader
-    events = rig.run_ms(rig.cfg.HEALTH_MS + 100)
-    assert ["FAULT", "2", "RESET"] in events and ["OK", "2"] in events
-    assert rig.app.scanner.hard_resets == 1
+    assert rig.run_ms(rig.cfg.HEALTH_MS + 100) == []  # repaired at once: nothing for the host to worry about
+    assert rig.chips[2].regs[TX_ASK] == 0x40
     rig.chips[2].place(B)
     assert rig.run_ms(100) == [["PLACE", "2", B.uid_hex]]
     rig.app.state()
@@ -170,8 +170,8 @@ def test_a_neighbours_tag_heard_cleanly_stays_on_its_own_zone(fw: SimpleNamespac
     assert rig.run_ms(2000) == [["CROSS", "0", C.uid_hex, "1"]]
     rig.board.take(1, C)
     assert rig.run_ms(rig.cfg.REMOVE_QUIET_MS + 100) == [["LIFT", "1", C.uid_hex]]
-    rig.chips[0].place(A)  # zone 0 works as ever afterwards
-    assert rig.run_ms(50) == [["PLACE", "0", A.uid_hex]]
+    rig.chips[0].place(A)  # zone 0 works as ever afterwards (for a minute it wants a run of reads first)
+    assert rig.run_ms(150) == [["PLACE", "0", A.uid_hex]]
 
 
 def test_cards_landing_between_antennas_80_mm_apart_go_to_their_own_zone(fw: SimpleNamespace) -> None:
