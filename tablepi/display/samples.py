@@ -8,6 +8,7 @@ W deals, S is forehand (anticlockwise play), and the cards on the zones are lega
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
@@ -60,7 +61,7 @@ def match_start(tr: Translator) -> View:
     return View(
         ScreenKind.DEAL, seats=seats, trump=TrumpView(None, tx.trumps_label(tr)), teams=_teams(tr),
         prompt=tx.prompt_text(tr, "name_trumps", Seat.S, NAMES),
-        buttons=(*tx.trump_buttons(tr), tx.button(tr, Action.UNDO)),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {*tx.DEAL_ACTIONS[:4], Action.UNDO}),
     )
 
 
@@ -76,7 +77,7 @@ def trump_chosen(tr: Translator) -> View:
         ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.HEARTS, tx.trumps_label(tr)),
         trick_label=tx.trick_label(tr, 1), teams=_teams(tr, trump_team=Team.NS),
         prompt=tx.prompt_text(tr, "announce_or_lead", Seat.S, NAMES),
-        buttons=(*tx.announce_buttons(tr), tx.button(tr, Action.UNDO)),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {*tx.DEAL_ACTIONS[4:7], Action.UNDO}),
     )
 
 
@@ -105,7 +106,7 @@ def mid_trick(tr: Translator) -> View:
         trick_label=tx.trick_label(tr, 3), teams=_teams(tr, 1, 1, trump_team=Team.NS),
         learner=_learner(tr, played, Suit.CLUBS, (11, 6)),
         prompt=tx.prompt_text(tr, "play", Seat.W, NAMES),
-        buttons=(tx.button(tr, Action.CLAIM), tx.button(tr, Action.UNDO)),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {Action.CLAIM, Action.UNDO}),
     )
 
 
@@ -125,17 +126,18 @@ def warning(tr: Translator) -> View:
         trick_label=tx.trick_label(tr, 4), teams=_teams(tr, 2, 2, trump_team=Team.NS),
         warning=WarningBanner("revoke", tx.warning_text(tr, "revoke", params, english, NAMES), Seat.E),
         prompt=tx.prompt_text(tr, "sweep", Seat.W, NAMES),
-        buttons=(tx.button(tr, Action.CONFIRM), tx.button(tr, Action.UNDO)),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {Action.CONFIRM, Action.UNDO}),
     )
 
 
 def deal_result(tr: Translator) -> View:
-    """E+W named diamonds and announced Konter a Matt, but N+S took all six tricks: 4 lines."""
+    """E+W named diamonds and announced Konter a Matt, but N+S took all six tricks: 4 lines. The last trick
+    still lies on the zones (N took it with ♦A) while the table asks for the sweep."""
     seats = (
-        tx.seat_view(tr, Seat.N, NAMES, dealer=True),
-        tx.seat_view(tr, Seat.E, NAMES, announcement=tx.announcement_name(tr, True, True)),
-        tx.seat_view(tr, Seat.S, NAMES),
-        tx.seat_view(tr, Seat.W, NAMES, forehand=True),
+        tx.seat_view(tr, Seat.N, NAMES, dealer=True, card=CardView(_c("AD"), winning=True)),
+        tx.seat_view(tr, Seat.E, NAMES, announcement=tx.announcement_name(tr, True, True), card=CardView(_c("9C"))),
+        tx.seat_view(tr, Seat.S, NAMES, card=CardView(_c("9D"))),
+        tx.seat_view(tr, Seat.W, NAMES, forehand=True, card=CardView(_c("TH"))),
     )
     ns = tx.team_label(tr, Team.NS, {})
     result = "\n".join((
@@ -147,7 +149,7 @@ def deal_result(tr: Translator) -> View:
         ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.DIAMONDS, tx.trumps_label(tr)),
         trick_label=tx.trick_label(tr, 6), teams=_teams(tr, 6, 0, trump_team=Team.EW, points=(40, 0)),
         result=result, prompt=tx.prompt_text(tr, "sweep", Seat.N, NAMES),
-        buttons=(tx.button(tr, Action.UNDO),),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {Action.UNDO}),
     )
 
 
@@ -165,10 +167,11 @@ def slate(tr: Translator) -> View:
         tx.slate_title(tr), top=_row(tr, Team.EW, ew), bottom=_row(tr, Team.NS, ns),
         last_result=tx.stake_text(tr, matt=True, konter=True, kapo=True, lines=4)
         + "\n" + tx.lines_added_text(tr, tx.team_label(tr, Team.EW, NAMES), 4),
+        next_trumps=tx.next_trumps_text(tr, NAMES[Seat.S]),
     )
     return View(
         ScreenKind.SLATE, slate=view_slate, prompt=tx.prompt_text(tr, "next_deal", Seat.W, NAMES),
-        buttons=(tx.button(tr, Action.UNDO),),
+        buttons=tx.fixed_buttons(tr, tx.SLATE_ACTIONS, {Action.UNDO}),
     )
 
 
@@ -185,8 +188,20 @@ def match_won(tr: Translator) -> View:
     return View(
         ScreenKind.MATCH_WON, title=tx.match_won_text(tr, label), slate=view_slate,
         prompt=tx.prompt_text(tr, "match_over"),
-        buttons=(tx.button(tr, Action.NEW_MATCH), tx.button(tr, Action.REVANCHE)),
+        buttons=tx.fixed_buttons(tr, tx.MATCH_WON_ACTIONS, {Action.NEW_MATCH, Action.REVANCHE}),
     )
+
+
+def review(tr: Translator) -> View:
+    """The slate after a deal with its best-play review shown (learner mode, or after the Review touch)."""
+    view = slate(tr)
+    assert view.slate is not None
+    lines = (
+        tx.review_mistake_text(tr, 3, NAMES[Seat.E], _c("JH"), 7, (_c("KS"),), "lost_deal"),
+        tx.review_best_text(tr, {tx.team_label(tr, Team.NS, NAMES): 26, tx.team_label(tr, Team.EW, NAMES): 14}),
+    )
+    buttons = tx.fixed_buttons(tr, tx.SLATE_ACTIONS, {Action.UNDO, Action.REVIEW})
+    return replace(view, slate=replace(view.slate, review=lines), buttons=buttons)
 
 
 #: The sample moments by name, in the order of a match.
@@ -199,6 +214,7 @@ SAMPLES: dict[str, Callable[[Translator], View]] = {
     "deal_result": deal_result,
     "slate": slate,
     "match_won": match_won,
+    "review": review,
 }
 
 
@@ -209,3 +225,87 @@ def sample(name: str, language: str = "en") -> View:
     except KeyError:
         raise KeyError(f"no sample view {name!r} (choose one of {', '.join(SAMPLES)})") from None
     return make(translator(language))
+
+
+# ---- the hand-entry sheets (display/sheet.py) -----------------------------------------------------------------
+
+_NAMES = {Seat.N: "Jang", Seat.E: "Marie-Thérèse", Seat.S: "Guillaume", Seat.W: "Anna"}
+
+
+def _sheet_view(tr: Translator, panel: object, prompt: str = "", history: tuple[str, ...] = ()) -> View:
+    from tablepi.display.sheet import sheet_for
+
+    sheet = sheet_for(panel, tr, _NAMES, history)  # type: ignore[arg-type]
+    return View(ScreenKind.DEAL, sheet=sheet, prompt=prompt)
+
+
+def _picker_suit(tr: Translator) -> View:
+    from tablepi.display.panels import CardPicker
+
+    cards = tuple(parse_cards("AS KS JS 9S AH KH QH TH 9H AC QC JC TC 9C"))
+    return _sheet_view(tr, CardPicker(Seat.E, cards))
+
+
+def _picker_rank(tr: Translator) -> View:
+    from tablepi.display.panels import CardPicker
+
+    cards = tuple(parse_cards("AS KS JS 9S AH KH QH TH 9H AC QC JC TC 9C"))
+    return _sheet_view(tr, CardPicker(Seat.E, cards, Suit.CLUBS))
+
+
+def _keyboard(tr: Translator) -> View:
+    from tablepi.display.panels import Keyboard
+
+    return _sheet_view(tr, Keyboard(Seat.S, tr.language, "Gu", False, ("Guillaume", "Gusty", "Jang")))
+
+
+def _dealer(tr: Translator) -> View:
+    from tablepi.display.panels import DealerChoice
+
+    return _sheet_view(tr, DealerChoice())
+
+
+def _deal_form(tr: Translator) -> View:
+    from tablepi.display.panels import DealForm
+
+    return _sheet_view(tr, DealForm(Seat.W, Team.EW, 25, matt=Seat.E))
+
+
+def _correction(tr: Translator) -> View:
+    from tablepi.display.panels import DealForm
+
+    return _sheet_view(tr, DealForm(Seat.N, None, correct=3))
+
+
+def _history(tr: Translator) -> View:
+    from tablepi.display.panels import HistoryPanel
+
+    rows = tuple(
+        tx.history_line(tr, number, tx.seat_name(tr, seat, _NAMES), text, stake, by_hand=number == 3)
+        for number, seat, text, stake in (
+            (1, Seat.W, "Anna+Marie-Thérèse 25-15", 1), (2, Seat.S, "Jang+Guillaume 40-0", 4),
+            (3, Seat.E, "20-20", 1), (4, Seat.N, "Jang+Guillaume 22-18", 2), (5, Seat.W, "Anna+Marie-Thérèse 31-9", 1),
+            (6, Seat.S, "Jang+Guillaume 21-19", 3),
+        )
+    )
+    return _sheet_view(tr, HistoryPanel(0, len(rows)), history=rows)
+
+
+def _menu(tr: Translator) -> View:
+    from tablepi.display.panels import Menu
+
+    return _sheet_view(tr, Menu(can_enter=True, can_correct=True, can_choose_dealer=False))
+
+
+#: The hand-entry sheets by name.
+SHEET_SAMPLES: dict[str, Callable[[Translator], View]] = {
+    "picker_suit": _picker_suit,
+    "picker_rank": _picker_rank,
+    "keyboard": _keyboard,
+    "dealer": _dealer,
+    "deal_form": _deal_form,
+    "correction": _correction,
+    "history": _history,
+    "menu": _menu,
+}
+SAMPLES.update(SHEET_SAMPLES)

@@ -252,7 +252,13 @@ def stake_text(tr: Translator, *, matt: bool, konter: bool, kapo: bool, lines: i
     """``Konter a Matt, Kapo: 4 lines``; a plain deal is ``Simple: 1 line``."""
     parts = [p for p in (announcement_name(tr, matt, konter), tr.gettext("Kapo") if kapo else "") if p]
     head = ", ".join(parts) if parts else tr.gettext("Simple")
-    return f"{head}: {lines_label(tr, lines)}"
+    # A template, not an f-string: French puts a (no-break) space before the colon ("Simple : 1 trait").
+    return tr.gettext("{stake}: {lines}").format(stake=head, lines=lines_label(tr, lines))
+
+
+def next_trumps_text(tr: Translator, seat: str) -> str:
+    """``Pit names trumps next``: on the slate between deals, the next forehand (RULES.md 22)."""
+    return tr.gettext("{seat} names trumps next").format(seat=seat)
 
 
 def deal_won_text(tr: Translator, team: str, points: int, other_points: int) -> str:
@@ -303,6 +309,7 @@ def button(tr: Translator, action: Action, enabled: bool = True) -> Button:
         Action.CLAIM: tr.gettext("Claim"),
         Action.NEW_MATCH: tr.gettext("New match"),
         Action.REVANCHE: tr.gettext("Revanche"),
+        Action.REVIEW: tr.gettext("Review"),
     }
     return Button(action, labels[action], enabled)
 
@@ -318,5 +325,70 @@ def announce_buttons(tr: Translator) -> tuple[Button, ...]:
     )
 
 
+#: Every button of each screen, in slot order (tablepi.display.layout gives each its fixed place).
+DEAL_ACTIONS: tuple[Action, ...] = (
+    Action.TRUMP_SPADES, Action.TRUMP_HEARTS, Action.TRUMP_DIAMONDS, Action.TRUMP_CLUBS,
+    Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT,
+    Action.CLAIM, Action.CONFIRM, Action.UNDO,
+)
+SLATE_ACTIONS: tuple[Action, ...] = (Action.REVIEW, Action.CONFIRM, Action.UNDO)
+MATCH_WON_ACTIONS: tuple[Action, ...] = (Action.NEW_MATCH, Action.REVANCHE, Action.REVIEW, Action.CONFIRM,
+                                         Action.UNDO)
+
+
+def fixed_buttons(tr: Translator, actions: tuple[Action, ...], live: set[Action] | frozenset[Action]) -> tuple[
+        Button, ...]:
+    """All ``actions`` of a screen, enabled where ``live``: a button that does nothing now is drawn disabled in
+    its place, never left out (a finger must not find another button where it was)."""
+    return tuple(button(tr, action, action in live) for action in actions)
+
+
 def idle_title(tr: Translator) -> str:
     return tr.gettext("Konter a Matt")
+
+
+# ---- the review of the last deal (tablepi.analysis) -----------------------------------------------------------
+
+#: The second half of a review's first line, by what the better card would have kept (Effect values; "" = points).
+REVIEW_BETTER = {
+    "lost_deal": N_("{better} kept the deal"),
+    "win_to_tie": N_("{better} kept the win"),
+    "missed_kapo": N_("{better} kept the Kapo"),
+    "allowed_kapo": N_("{better} stopped the Kapo"),
+    "": N_("{better} was best"),
+}
+
+
+def review_mistake_text(tr: Translator, trick: int, seat: str, card: Card, cost: int, better: tuple[Card, ...],
+                        effect: str) -> str:
+    """``Trick 3: Jos ♥J cost 7 points; ♠K kept the deal`` (the first best card named, the others implied)."""
+    head = tr.ngettext("Trick {trick}: {seat} {card} cost {n} point", "Trick {trick}: {seat} {card} cost {n} points",
+                       cost).format(trick=trick, seat=seat, card=card.display, n=cost)
+    if not better:
+        return head
+    tail = tr.gettext(REVIEW_BETTER.get(effect, REVIEW_BETTER[""])).format(better=better[0].display)
+    return tr.gettext("{head}; {tail}").format(head=head, tail=tail)
+
+
+def review_best_text(tr: Translator, scores: Mapping[str, int]) -> str:
+    """``Best play: N+S 26 · E+W 14``."""
+    body = " · ".join(f"{label} {points}" for label, points in scores.items())
+    return tr.gettext("Best play: {scores}").format(scores=body)
+
+
+def review_clean_text(tr: Translator) -> str:
+    return tr.gettext("Every card was a best card")
+
+
+def review_unknown_text(tr: Translator, n: int) -> str:
+    """A claimed deal without hand scan: who held the unseen cards decides everything."""
+    return tr.ngettext("No review: {n} card was not seen", "No review: {n} cards were not seen", n).format(n=n)
+
+
+def history_line(tr: Translator, number: int, trumps: str, result: str, stake: int, *, by_hand: bool = False,
+                 corrected: bool = False) -> str:
+    """One deal of the evening: ``3. Anna (trumps): E+W 25-15, 2 lines, by hand``."""
+    line = tr.gettext("{number}. {seat} (trumps): {result}, {lines}").format(
+        number=number, seat=trumps, result=result, lines=lines_label(tr, stake))
+    marks = [m for m, on in ((tr.gettext("by hand"), by_hand), (tr.gettext("corrected"), corrected)) if on]
+    return ", ".join([line, *marks])

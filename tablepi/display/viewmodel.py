@@ -16,7 +16,8 @@ Screens by table phase:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
@@ -36,13 +37,16 @@ from tablepi.display.view import (
     trump_order,
 )
 from tablepi.errors import ParseError
-from tablepi.rules.cards import Card
+from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Announcement
-from tablepi.rules.seats import Seat, Team
+from tablepi.rules.seats import Direction, Seat, Team
 from tablepi.rules.slate import SlateEntry
 from tablepi.table.events import ReaderState
 from tablepi.table.state import TablePhase, TableState, Zone, ZoneCardStatus
 from tablepi.table.warnings import TableWarning
+
+if TYPE_CHECKING:
+    from tablepi.analysis.review import DealReview
 
 CLAIM_POINTS = 21  # rule 21: a team may claim once its tricks hold this many points
 
@@ -62,17 +66,64 @@ class ViewSettings(Protocol):
     def names(self) -> Mapping[Seat, str]: ...
 
 
-def build_view(state: TableState | None, settings: ViewSettings) -> View:
-    """The View of ``state`` in the configured language and orientation."""
+def build_view(state: TableState | None, settings: ViewSettings, review: DealReview | None = None,
+               review_open: bool = False) -> View:
+    """The View of ``state`` in the configured language and orientation.
+
+    ``review`` is the best-play review of the last deal once it is ready (the app computes it off the table's path);
+    the slate shows it always in learner mode, otherwise while ``review_open`` (the Review touch).
+    """
     tr = translator(settings.language)
     if state is None:
         return View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
                     prompt=tx.prompt_text(tr, "wait_readers"))
+    review = review if review is not None and _reviews_last_deal(state, review) else None
     if state.phase is TablePhase.MATCH_OVER:
-        return _match_won(state, settings, tr)
+        return _with_review(_match_won(state, settings, tr), review, review_open, settings, tr)
     if state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
-        return _slate_screen(state, settings, tr)
+        return _with_review(_slate_screen(state, settings, tr), review, review_open, settings, tr)
     return _deal_screen(state, settings, tr)
+
+
+# ---- the review of the last deal ------------------------------------------------------------------------------
+
+
+def _reviews_last_deal(state: TableState, review: DealReview) -> bool:
+    """A review belongs on screen only while its deal is the last one scored (not after the next deal began)."""
+    return bool(state.slate) and state.slate[-1].number == review.number and state.trump is review.trump
+
+
+def review_lines(tr: Translator, review: DealReview, names: Mapping[Seat, str] | None = None) -> tuple[str, ...]:
+    """One or two lines on the last deal: the play most worth telling (the first that changed the result, else
+    the costliest) and what was better; then the points with best play."""
+    names = names or {}
+    if not review.known:
+        return (tx.review_unknown_text(tr, len(review.unknown)),)
+    lines: list[str] = []
+    play = review.highlight()
+    if play is None:
+        lines.append(tx.review_clean_text(tr))
+    else:
+        effect = play.effects[0].value if play.effects else ""
+        lines.append(tx.review_mistake_text(tr, play.trick, tx.seat_name(tr, play.seat, names), play.card,
+                                            play.cost, play.best_cards, effect))
+    if review.best is not None:
+        lines.append(tx.review_best_text(tr, {tx.team_label(tr, t, names): review.best[t] for t in Team}))
+    return tuple(lines)
+
+
+def _with_review(view: View, review: DealReview | None, review_open: bool, settings: ViewSettings,
+                 tr: Translator) -> View:
+    """The slate with the review lines when they are to be shown, and the Review touch live when it can toggle."""
+    if view.slate is None:
+        return view
+    shown = review is not None and (settings.learner or review_open)
+    slate = replace(view.slate, review=review_lines(tr, review, settings.names)) if shown and review else view.slate
+    buttons = tuple(
+        replace(b, enabled=review is not None and not settings.learner) if b.action is Action.REVIEW else b
+        for b in view.buttons
+    )
+    return replace(view, slate=slate, buttons=buttons)
 
 
 # ---- the deal screen ------------------------------------------------------------------------------------------
@@ -277,23 +328,29 @@ def _prompt(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> str
     return tx.prompt_text(tr, code, seat, names, card=_parse_card(card) if card else None)
 
 
-def _buttons(state: TableState, tr: Translator) -> tuple[Button, ...]:
-    """Touch equivalents of the gestures that make sense now; Confirm acknowledges the warnings on screen."""
-    buttons: list[Button] = []
+def _live_actions(state: TableState) -> set[Action]:
+    """The buttons that do something now; Confirm acknowledges the warnings on screen."""
+    live: set[Action] = set()
     if state.phase is TablePhase.TRUMPS:
-        buttons.extend(tx.trump_buttons(tr))
+        live.update(Action.trump(suit) for suit in Suit)
     elif state.phase is TablePhase.PLAY:
         if any(_can_announce(state, seat) for seat in Seat):
-            buttons.extend(tx.announce_buttons(tr))
+            live.update((Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT))
         if any(points >= CLAIM_POINTS for _, points in state.points):
-            buttons.append(tx.button(tr, Action.CLAIM))
+            live.add(Action.CLAIM)
     if state.warnings or state.phase is TablePhase.HAND_SCAN:
         # During the hand scan Confirm means "play on with what was scanned" (a sticker that will not read must
         # not hold up the table: docs/table.md).
-        buttons.append(tx.button(tr, Action.CONFIRM))
+        live.add(Action.CONFIRM)
     if state.can_undo:
-        buttons.append(tx.button(tr, Action.UNDO))
-    return tuple(buttons)
+        live.add(Action.UNDO)
+    return live
+
+
+def _buttons(state: TableState, tr: Translator, actions: tuple[Action, ...] = tx.DEAL_ACTIONS) -> tuple[
+        Button, ...]:
+    """Every button of the screen, each enabled only while it does something (fixed slots: never left out)."""
+    return tx.fixed_buttons(tr, actions, _live_actions(state))
 
 
 # ---- the slate ------------------------------------------------------------------------------------------------
@@ -345,18 +402,29 @@ def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateVi
     )
 
 
+def _next_forehand(state: TableState) -> Seat:
+    """Who names trumps in the next deal: the next dealer is this deal's forehand (rule 22), and forehand is the
+    seat after the dealer in the direction of play, which this deal's dealer and forehand show."""
+    direction = Direction.ANTICLOCKWISE if Direction.ANTICLOCKWISE.next(state.dealer) is state.forehand \
+        else Direction.CLOCKWISE
+    return direction.next(state.forehand)
+
+
 def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
+    slate = replace(_slate(state, settings, tr), next_trumps=tx.next_trumps_text(
+        tr, tx.seat_name(tr, _next_forehand(state), settings.names)))
     return View(
-        ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=_slate(state, settings, tr),
+        ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=slate,
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names),
-        buttons=_buttons(state, tr),
+        buttons=_buttons(state, tr, tx.SLATE_ACTIONS),
     )
 
 
 def _match_won(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     winner = state.match_winner
     title = tx.match_won_text(tr, tx.team_label(tr, winner, settings.names)) if winner else tx.slate_title(tr)
-    buttons = (tx.button(tr, Action.NEW_MATCH), tx.button(tr, Action.REVANCHE), *_buttons(state, tr))
+    live = _live_actions(state) | {Action.NEW_MATCH, Action.REVANCHE}
+    buttons = tx.fixed_buttons(tr, tx.MATCH_WON_ACTIONS, live)
     return View(
         ScreenKind.MATCH_WON, bottom_seat=settings.bottom_seat, title=title, slate=_slate(state, settings, tr),
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names), buttons=buttons,
