@@ -24,7 +24,7 @@ from types import TracebackType
 from typing import Protocol, TextIO
 
 from tablepi.errors import RecordError, TablepiError
-from tablepi.record import RecordHeader, event_to_line, parse_event, parse_header, record_lines
+from tablepi.record import VERSION, RecordHeader, event_to_line, parse_event, parse_header, record_lines
 from tablepi.table.events import TableEvent
 from tablepi.table.machine import Table
 from tablepi.table.state import TablePhase, TableState
@@ -70,7 +70,9 @@ class Journal:
             self.header = header
         else:
             try:
-                self.header = parse_header(json.loads(row[0]), 0)
+                # A journal begun by an older tablepi is read as the current version: the events this one appends
+                # (version 2: the gestures by hand) are its own.
+                self.header = replace(parse_header(json.loads(row[0]), 0), version=VERSION)
             except (RecordError, json.JSONDecodeError) as err:
                 self.close()
                 raise RecordError(f"{self.path}: the journal's header is damaged: {err}") from None

@@ -18,9 +18,14 @@ from typing import Any
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
 from tablepi.display.panels import (
+    Answer,
+    Answering,
     CardPicker,
+    ChooseDealer,
     DealerChoice,
     DealForm,
+    EnterCard,
+    EnterDeal,
     Gesture,
     HistoryPanel,
     Keyboard,
@@ -34,7 +39,17 @@ from tablepi.display.panels import (
 from tablepi.display.view import View
 from tablepi.rules.cards import DECK, Card
 from tablepi.rules.seats import Seat
-from tablepi.table.state import TablePhase, TableState
+from tablepi.table.events import (
+    CardEntered,
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    DealerChosen,
+    PlayersSeated,
+    SeatingSource,
+    TableEvent,
+)
+from tablepi.table.state import HistoryRow, TablePhase, TableState
 
 #: Touch names the screen sends for the console (beside the table's own button names).
 MENU = "open:menu"
@@ -70,6 +85,8 @@ class Console:
     def touch(self, name: str, state: TableState) -> bool:
         """Whether ``name`` was the console's (a key, the menu, a zone); acts on it."""
         if name.startswith(KEY):
+            if self.panel is None and state.proposal is not None:
+                self.panel = answering(state)
             if self.panel is not None:
                 self._press(name.removeprefix(KEY), state)
             return True
@@ -88,7 +105,12 @@ class Console:
         self._seating = []
 
     def over(self, view: View, state: TableState, settings: Any) -> View:
-        """``view`` with the open panel's sheet over it (the screen calls this on every show)."""
+        """``view`` with the open panel's sheet over it (the screen calls this on every show). A correction
+        waiting for the teams' answers is up whenever no other panel is."""
+        if isinstance(self.panel, Answering):
+            self.panel = None  # rebuilt from the state: who has answered changes
+        if self.panel is None and state.proposal is not None:
+            self.panel = answering(state)
         if self.panel is None:
             return view
         from tablepi.display.sheet import sheet_for
@@ -152,33 +174,52 @@ class Console:
         return Keyboard(seat, self.language, names=tuple(n for n in names if n.casefold() not in taken))
 
 
-def gesture_event(gesture: object, time: float) -> Any:
-    """The table event a finished panel's gesture makes (None: this table has none for it)."""
+def gesture_event(gesture: object, time: float) -> TableEvent | None:
+    """The table event a finished panel's gesture makes (None: not a gesture of the table's)."""
+    if isinstance(gesture, EnterCard):
+        return CardEntered(time, gesture.seat, gesture.card)
+    if isinstance(gesture, SeatPlayer):
+        return PlayersSeated(time, ((gesture.seat, gesture.name),), SeatingSource.TOUCH)
+    if isinstance(gesture, ChooseDealer):
+        return DealerChosen(time, gesture.seat)
+    if isinstance(gesture, EnterDeal):
+        if gesture.correct is not None:
+            return CorrectionProposed(time, gesture.correct, gesture.entry)
+        return DealEntered(time, gesture.entry)
+    if isinstance(gesture, Answer):
+        return CorrectionAnswered(time, gesture.team, gesture.accept)
     return None
 
 
+def answering(state: TableState) -> Answering | None:
+    proposal = state.proposal
+    if proposal is None:
+        return None
+    return Answering(proposal.number, proposal.entry, proposal.waiting)
+
+
 def _names(state: TableState) -> tuple[tuple[Seat, str], ...]:
-    return tuple(getattr(state, "names", ()))
+    return state.names
 
 
-def history_rows(state: TableState) -> tuple[Any, ...]:
-    """The evening's deals the table publishes (every match), else this match's slate."""
-    return tuple(getattr(state, "history", state.slate))
+def history_rows(state: TableState) -> tuple[HistoryRow, ...]:
+    """The evening's deals, every match of this journal."""
+    return state.history
 
 
 def history_lines(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> tuple[str, ...]:
     """Each deal of the evening as one line: number, who named trumps, the result, the stake, by hand or not."""
     from tablepi.display.viewmodel import result_text
 
+    rows = history_rows(state)
+    several = len({row.match for row in rows}) > 1
     lines = []
-    for row in history_rows(state):
-        entry = getattr(row, "entry", row)
-        trumps = getattr(row, "trumps", None)
-        who = tx.seat_name(tr, trumps, names) if isinstance(trumps, Seat) else \
+    for row in rows:
+        entry = row.entry
+        who = tx.seat_name(tr, row.trumps, names) if row.trumps is not None else \
             tx.team_label(tr, entry.result.trump_team, names)
         result = result_text(tr, entry, names).split("\n")[0]
-        prefix = f"{row.match}." if hasattr(row, "match") and getattr(row, "matches", 1) > 1 else ""
-        lines.append(prefix + tx.history_line(tr, entry.number, who, result, entry.stake,
-                                              by_hand=bool(getattr(row, "by_hand", False)),
-                                              corrected=bool(getattr(row, "corrected", False))))
+        prefix = f"{row.match}." if several else ""
+        lines.append(prefix + tx.history_line(tr, entry.number, who, result, entry.stake, by_hand=row.by_hand,
+                                              corrected=row.corrected))
     return tuple(lines)

@@ -31,7 +31,7 @@ from tablepi.controls.events import ControlEvent
 from tablepi.feed.messages import Notice, Seating
 from tablepi.journal import JournaledTable
 from tablepi.players import PlayerRegistry
-from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus
+from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
 from tablepi.rules.seats import Seat
 from tablepi.table import (
     Button,
@@ -47,6 +47,8 @@ from tablepi.table import (
     Tick,
 )
 from tablepi.table.adapter import from_zone_event, from_zone_status, lifts_for_snapshot
+from tablepi.table.events import PlayersSeated, SeatingSource
+from tablepi.table.machine import HAND_EVENTS
 from tablepi.table.warnings import WarningCode
 
 if TYPE_CHECKING:
@@ -185,6 +187,14 @@ class TableApp:
         if isinstance(item, ZoneCrosstalk):
             self._crosstalk(item)
             return None
+        if isinstance(item, ZoneEvent) and item.zone in self.seat_of_zone and self.players.lookup(item.uid):
+            # A player's own tag tapped on his zone seats him there; it is no card, so its lift is nothing.
+            if not item.present:
+                return None
+            player = self.players.lookup(item.uid)
+            assert player is not None
+            return PlayersSeated(item.time + self.offset, ((self.seat_of_zone[item.zone], player),),
+                                 SeatingSource.TAG, normalise_uid(item.uid))
         if isinstance(item, ZoneEvent):
             event = from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
             if item.present and event.seat in self._resync:
@@ -213,7 +223,7 @@ class TableApp:
             except ValueError:
                 log.warning("unknown button %r ignored", name)
                 return None
-        if isinstance(item, CardPlaced | CardLifted | Button | ReaderStatus | Tick):
+        if isinstance(item, (CardPlaced, CardLifted, Button, ReaderStatus, Tick, *HAND_EVENTS)):
             return item  # already a table event (the demo, a replay, a future remote control)
         log.warning("ignored an inbox item the table does not understand: %r", item)
         return None
@@ -236,6 +246,8 @@ class TableApp:
             return None
         before = self.table.state
         state = self.table.feed(event)  # journal first (fsync), then the table
+        if isinstance(event, PlayersSeated) and self.recent_names is not None:
+            self.recent_names.add(name for _, name in event.names)
         self.events_applied += 1
         if state is not before:  # an idle tick changes nothing: no view to build, nothing to draw
             self._refresh()
@@ -333,6 +345,9 @@ class TableApp:
             self.seating = item
             log.info("seating: %s", item.text())
             hook = getattr(self.screen, "show_seating", None)
+            if item.names and dict(item.names) != dict(self.table.state.names):
+                # The tournament's seating seats the players, like names typed at the table (a journaled event).
+                self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
         else:
             self.notices = [*self.notices[-9:], item]
             log.log(logging.WARNING if item.source == "feed" else logging.INFO, "notice: %s", item.text)

@@ -84,7 +84,7 @@ class PressTracker:
             return None
         button, rect = self._pressed
         self._pressed = None
-        return action if rect.contains(*up) else None
+        return button if rect.contains(*up) else None
 
 
 class SheetTracker:
@@ -127,4 +127,3 @@ class SheetTracker:
         name, rect = self._pressed
         self._pressed = None
         return name if rect.contains(*up) else None
-        return button if rect.contains(*up) else None
