@@ -14,6 +14,7 @@ A user files a bug by attaching one; ``tablepi replay`` plays it back. Every mal
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
@@ -25,6 +26,7 @@ from tablepi.errors import ConfigError, ParseError, RecordError
 from tablepi.rules.cards import Card
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
+from tablepi.safeinput import check_json, clean_text, load_json, shown
 from tablepi.table.events import (
     Button,
     ButtonName,
@@ -97,13 +99,16 @@ def parse_header(obj: object, line: int = 1) -> RecordHeader:
     if not isinstance(obj, dict):
         raise RecordError(f"{where}: the header must be a JSON object, got {type(obj).__name__}")
     if obj.get("format") != FORMAT:
-        raise RecordError(f"{where}: not a tablepi record (\"format\" must be {FORMAT!r}, got {obj.get('format')!r})")
+        got = shown(obj.get("format"))
+        raise RecordError(f"{where}: not a tablepi record (\"format\" must be {FORMAT!r}, got {got})")
     version = obj.get("version")
+    if type(version) is not int:  # true == 1 in Python: a boolean or 1.0 is not a version number
+        raise RecordError(f"{where}: \"version\" must be a whole number, got {shown(version)}")
     if version != VERSION:
-        raise RecordError(f"{where}: record version {version!r} is not supported (this tablepi reads {VERSION})")
+        raise RecordError(f"{where}: record version {shown(version)} is not supported (this tablepi reads {VERSION})")
     unknown = sorted(set(obj) - {"format", "version", "house_rules", "dealer", "table", "zones", "deck"})
     if unknown:
-        raise RecordError(f"{where}: unknown header key {unknown[0]!r}")
+        raise RecordError(f"{where}: unknown header key {shown(unknown[0])}")
     try:
         rules = HouseRules.from_mapping(obj.get("house_rules", {}))
         dealer = Seat.parse(_text(obj.get("dealer", "N"), "dealer", where))
@@ -115,6 +120,8 @@ def parse_header(obj: object, line: int = 1) -> RecordHeader:
     if not isinstance(raw_zones, dict):
         raise RecordError(f"{where}: \"zones\" must map zone numbers to seats")
     for key, value in raw_zones.items():
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3):
+            raise RecordError(f"{where}: zones: {shown(key)} is not a zone number")
         try:
             zones.append((int(key), Seat.parse(_text(value, f"zones.{key}", where))))
         except (ValueError, ParseError) as err:
@@ -125,9 +132,9 @@ def parse_header(obj: object, line: int = 1) -> RecordHeader:
     if raw_deck is not None:
         if not isinstance(raw_deck, dict) or not isinstance(raw_deck.get("cards"), dict):
             raise RecordError(f"{where}: \"deck\" must be {{\"name\": ..., \"cards\": {{uid: card}}}}")
-        deck_name = str(raw_deck.get("name", ""))
+        deck_name = _text(raw_deck.get("name", ""), "deck.name", where)
         for uid, text in raw_deck["cards"].items():
-            deck.append((str(uid).upper(), _card(text, f"deck card {uid}", where)))
+            deck.append((uid.upper(), _card(text, f"deck card {shown(uid)}", where)))
     return RecordHeader(rules, dealer, table, tuple(sorted(zones)), tuple(deck), deck_name)
 
 
@@ -168,10 +175,10 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
         raise RecordError(f"{where}: an event must be a JSON object, got {type(obj).__name__}")
     kind = obj.get("type")
     if kind not in _EVENT_TYPES:
-        raise RecordError(f"{where}: unknown event type {kind!r} (expected one of {', '.join(_EVENT_TYPES)})")
+        raise RecordError(f"{where}: unknown event type {shown(kind)} (expected one of {', '.join(_EVENT_TYPES)})")
     time = obj.get("t", previous_time)
     if isinstance(time, bool) or not isinstance(time, int | float) or not math.isfinite(time) or time < 0:
-        raise RecordError(f"{where}: \"t\" must be seconds since the record's start, got {time!r}")
+        raise RecordError(f"{where}: \"t\" must be seconds since the record's start, got {shown(time)}")
     if time < previous_time:
         raise RecordError(f"{where}: time goes backwards ({time} after {previous_time})")
     time = float(time)
@@ -184,7 +191,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
     }[kind]
     unknown = sorted(set(obj) - allowed)
     if unknown:
-        raise RecordError(f"{where}: unknown key {unknown[0]!r} in a {kind} event")
+        raise RecordError(f"{where}: unknown key {shown(unknown[0])} in a {kind} event")
     if kind == "tick":
         return Tick(time)
     if kind == "button":
@@ -193,7 +200,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
             button = ButtonName(name)
         except ValueError:
             names = ", ".join(b.value for b in ButtonName)
-            raise RecordError(f"{where}: unknown button {name!r} (expected one of {names})") from None
+            raise RecordError(f"{where}: unknown button {shown(name)} (expected one of {names})") from None
         seat = _seat(obj["seat"], where) if obj.get("seat") is not None else None
         return Button(time, button, seat)
     seat = _event_seat(obj, header, where)
@@ -203,7 +210,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
             reader_state = ReaderState(state)
         except ValueError:
             states = ", ".join(s.value for s in ReaderState)
-            raise RecordError(f"{where}: unknown reader state {state!r} (expected one of {states})") from None
+            raise RecordError(f"{where}: unknown reader state {shown(state)} (expected one of {states})") from None
         detail = obj.get("detail", "")
         return ReaderStatus(time, seat, reader_state, _text(detail, "detail", where))
     uid = obj.get("uid", "")
@@ -229,10 +236,12 @@ def read_record(lines: Iterable[str]) -> Record:
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor: accepted
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"line {number}: not JSON ({err.msg} at column {err.colno})") from None
+            obj = load_json(text)
+        except ValueError as err:
+            raise RecordError(f"line {number}: {err}") from None
         if header is None:
             header = parse_header(obj, number)
             continue
@@ -245,14 +254,34 @@ def read_record(lines: Iterable[str]) -> Record:
 
 
 def load_record(path: str | Path) -> Record:
-    """Read a record file; errors name the file and the line."""
+    """Read a record file (plain or gzip-compressed, as the archive keeps them); errors name the file and line."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return read_record(handle)
+        with open(path, "rb") as raw:
+            compressed = raw.read(2) == b"\x1f\x8b"
+        opened = gzip.open(path, "rt", encoding="utf-8") if compressed else open(path, encoding="utf-8")  # noqa: SIM115
+        with opened as handle:
+            return read_record(_numbered_text(handle))
     except RecordError as err:
-        raise RecordError(f"{path}: {err}") from None
-    except (OSError, UnicodeDecodeError) as err:
+        raise RecordError(clean_text(f"{path}: {err}")) from None
+    except UnicodeDecodeError as err:
+        raise RecordError(f"{path}: not UTF-8 text (byte {err.start} of a line: {err.reason})") from None
+    except (OSError, EOFError, gzip.BadGzipFile) as err:
         raise RecordError(f"{path}: cannot read the record: {err}") from None
+
+
+def _numbered_text(handle: TextIO) -> Iterator[str]:
+    """Lines of ``handle``; a line too long to be a record line is cut (and then fails to parse, named)."""
+    from tablepi.safeinput import MAX_LINE
+
+    while True:
+        line = handle.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            rest = handle.readline(MAX_LINE)
+            while rest and not rest.endswith("\n"):
+                rest = handle.readline(MAX_LINE)
+        yield line
 
 
 def record_lines(header: RecordHeader, events: Iterable[TableEvent]) -> Iterator[str]:
@@ -272,7 +301,11 @@ def write_record(out: TextIO, header: RecordHeader, events: Iterable[TableEvent]
 
 def _text(value: object, key: str, where: str) -> str:
     if not isinstance(value, str):
-        raise RecordError(f"{where}: \"{key}\" must be text, got {value!r}")
+        raise RecordError(f"{where}: \"{key}\" must be text, got {shown(value)}")
+    try:
+        check_json(value)
+    except ValueError as err:
+        raise RecordError(f"{where}: \"{key}\": {err}") from None
     return value
 
 
@@ -298,5 +331,5 @@ def _event_seat(obj: Mapping[str, Any], header: RecordHeader, where: str) -> Sea
         raise RecordError(f"{where}: the event needs \"seat\" or a \"zone\" number")
     seat = header.seat_of_zone(zone)
     if seat is None:
-        raise RecordError(f"{where}: zone {zone} is not mapped to a seat in the header's \"zones\"")
+        raise RecordError(f"{where}: zone {shown(zone)} is not mapped to a seat in the header's \"zones\"")
     return seat

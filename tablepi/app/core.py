@@ -22,12 +22,13 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tablepi.controls.events import ControlEvent
 from tablepi.journal import JournaledTable
+from tablepi.notices import Notice
 from tablepi.readers.events import ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
 from tablepi.table import (
@@ -49,6 +50,8 @@ log = logging.getLogger(__name__)
 
 #: How often, at most, a Tick is fed when the table is idle: tap windows close within this of their end.
 TICK_SECONDS = 0.1
+#: During a storage fault, how often the journal tries again to save what is pending.
+RETRY_SECONDS = 1.0
 #: After start, how long a zone's reader has to report the cards lying on it before the table takes any card it
 #: still believes there, and the reader does not report, as lifted while the app was down.
 RESYNC_SECONDS = 0.5
@@ -65,7 +68,7 @@ class Touch:
 class Screen(Protocol):
     """What the app needs of a display: show a state, and hand back touches."""
 
-    def show(self, state: TableState) -> None: ...
+    def show(self, state: TableState, notices: Sequence[Notice] = ()) -> None: ...
 
     def poll(self) -> list[str]: ...
 
@@ -121,6 +124,10 @@ class TableApp:
         self._heard: set[Seat] = set()
         self._resync: dict[Seat, tuple[float, set[str]]] = {}
         self._logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
+        self._last_retry = clock()
+        self._notices = table.notices
+        start = table.state
+        self._recovered_at = (len(table.table.matches), start.deal_number)  # the recovery notice stands till then
         self._refresh()
 
     # --- input -------------------------------------------------------------------------------------------------
@@ -199,8 +206,21 @@ class TableApp:
             except queue.Empty:
                 break
         self.settle_zones()
+        self._storage()
         self._beat()
         return True
+
+    def _storage(self) -> None:
+        """Retry a storage fault about once a second; redraw when the journal's notices change."""
+        now = self.clock()
+        if self.table.journal.fault is not None and now - self._last_retry >= RETRY_SECONDS:
+            self._last_retry = now
+            self.table.retry()
+        state = self.table.state
+        if (len(self.table.table.matches), state.deal_number) != self._recovered_at:
+            self.table.dismiss_recovery()  # the deal in progress at the restart is over: the notice has been seen
+        if self.table.notices != self._notices:
+            self._refresh()
 
     def settle_zones(self) -> None:
         """Lift what lay on a zone before a restart but is gone now (see the module's docstring)."""
@@ -234,8 +254,9 @@ class TableApp:
             if key not in self._logged and not warning.tentative:
                 self._logged.add(key)
                 log.warning("deal %d: %s: %s", warning.deal, warning.code.value, warning.message)
+        self._notices = self.table.notices
         if self.screen is not None:
-            self.screen.show(state)
+            self.screen.show(state, self._notices)
         if self.lights is not None:
             warned = {w.seat for w in state.warnings if w.seat is not None}
             offline = any(w.code is WarningCode.READER_OFFLINE for w in state.warnings)

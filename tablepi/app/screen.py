@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tablepi.config import DisplayConfig
 from tablepi.errors import OutputError
+from tablepi.notices import Notice
 from tablepi.table import TableState
 from tablepi.table.state import TablePhase
 
@@ -126,15 +128,15 @@ class PygameScreen:
         self.display = Display(surface, flip=flip)
         self._closed = False
 
-    def show(self, state: TableState) -> None:
+    def show(self, state: TableState, notices: Sequence[Notice] = ()) -> None:
         from tablepi.display.viewmodel import build_view
 
-        drew = self.display.show(build_view(state, self.settings))
+        drew = self.display.show(build_view(state, self.settings, notices))
         if self.frames is not None:
             label = self.frames.wants(state)
             if label is not None:
                 if not drew:
-                    self.display.show(build_view(state, self.settings), force=True)
+                    self.display.show(build_view(state, self.settings, notices), force=True)
                 self.frames.save(self.display.surface, label)
 
     def poll(self) -> list[str]:

@@ -15,7 +15,8 @@ Screens by table phase:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from tablepi.display import texts as tx
@@ -36,6 +37,7 @@ from tablepi.display.view import (
     trump_order,
 )
 from tablepi.errors import ParseError
+from tablepi.notices import Notice, NoticeCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.seats import Seat, Team
@@ -62,17 +64,33 @@ class ViewSettings(Protocol):
     def names(self) -> Mapping[Seat, str]: ...
 
 
-def build_view(state: TableState | None, settings: ViewSettings) -> View:
-    """The View of ``state`` in the configured language and orientation."""
+def build_view(state: TableState | None, settings: ViewSettings, notices: Sequence[Notice] = ()) -> View:
+    """The View of ``state`` in the configured language and orientation. ``notices`` (from the journal: a
+    recovery after damage, a storage fault) take the warning bar whenever no game warning needs it."""
     tr = translator(settings.language)
     if state is None:
-        return View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
+        view = View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
                     prompt=tx.prompt_text(tr, "wait_readers"))
-    if state.phase is TablePhase.MATCH_OVER:
-        return _match_won(state, settings, tr)
-    if state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
-        return _slate_screen(state, settings, tr)
-    return _deal_screen(state, settings, tr)
+    elif state.phase is TablePhase.MATCH_OVER:
+        view = _match_won(state, settings, tr)
+    elif state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+        view = _slate_screen(state, settings, tr)
+    else:
+        view = _deal_screen(state, settings, tr)
+    if view.warning is None and notices:
+        view = replace(view, warning=notice_banner(tr, notices))
+    return view
+
+
+def notice_banner(tr: Translator, notices: Sequence[Notice]) -> WarningBanner:
+    """The most urgent notice as a banner: a storage fault before a recovery report."""
+    notice = sorted(notices, key=lambda n: n.code is not NoticeCode.STORAGE_FAULT)[0]
+    code = notice.code.value
+    if notice.code is NoticeCode.JOURNAL_RECOVERED and notice.param("complete"):
+        code = "journal_repaired"
+    elif notice.code is NoticeCode.STORAGE_FAULT and not notice.param("unsaved"):
+        code = "storage_degraded"
+    return WarningBanner(code, tx.notice_text(tr, code, dict(notice.params)))
 
 
 # ---- the deal screen ------------------------------------------------------------------------------------------
