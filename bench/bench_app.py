@@ -6,12 +6,19 @@ Run: ``.venv/bin/python bench/bench_app.py``. It measures real processes, as the
   frame is drawn and its readers' first events are journaled (an upper bound of "startup to first frame"), then
   its CPU use over an idle stretch, and its peak RSS;
 - ``tablepi demo --headless``: a whole match at full speed, its wall time and peak RSS.
+
+``--before REV`` also builds a virtualenv of that older revision (``git archive``; pip resolves its own
+dependencies, so a revision that asked for ``pygame`` gets the pygame wheel) and times both start-ups in the same
+run, interleaved, ``--runs`` times each: the figures and their ratio compare the two revisions *with their own
+display stacks*, on this machine, headless (``SDL_VIDEODRIVER=dummy``; no KMS here).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,15 +55,84 @@ def env() -> dict[str, str]:
     return dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
 
 
-def bench_run(scratch: Path) -> None:
-    config = scratch / "t.toml"
-    journal = scratch / "journal.sqlite3"
+def start_once(scratch: Path, python: str, tag: str) -> tuple[float, float]:
+    """One ``tablepi run --headless`` start: (seconds to first frame and readers online, peak RSS in MB)."""
+    config = scratch / f"{tag}.toml"
+    journal = scratch / f"{tag}-journal.sqlite3"
     config.write_text(
         f'[table]\njournal = "{journal}"\ndecks = []\n[readers]\nbackend = "sim"\n[readers.options]\n'
         "[controls]\nenabled = false\n",
         encoding="utf-8",
     )
     start = time.monotonic()
+    proc = subprocess.Popen(
+        [python, "-m", "tablepi", "run", "--headless", "--log-level", "WARNING", "--config", str(config)],
+        env=env(), cwd=scratch,
+    )
+    try:
+        while journal_events(journal) < 4:
+            if proc.poll() is not None:
+                raise SystemExit(f"tablepi run stopped early with exit code {proc.returncode}")
+            time.sleep(0.005)
+        first_frame = time.monotonic() - start
+        time.sleep(0.3)
+        rss = peak_rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return first_frame, rss
+
+
+def spread(values: list[float], unit: str, scale: float = 1.0) -> str:
+    v = [x * scale for x in values]
+    return f"min {min(v):.0f} / median {statistics.median(v):.0f} / max {max(v):.0f} {unit}"
+
+
+def old_revision(rev: str, scratch: Path) -> str:
+    """A virtualenv with revision ``rev`` of this checkout installed from a clean copy; its python."""
+    src, venv = scratch / f"src-{rev}", scratch / f"venv-{rev}"
+    src.mkdir()
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(src)],
+                   check=True)
+    return str(venv / "bin/python")
+
+
+def bench_start(scratch: Path, runs: int, before: str | None) -> None:
+    pythons = {"this checkout": sys.executable}
+    if before:
+        print(f"building a virtualenv of {before} (its own pyproject.toml decides pygame or pygame-ce)...")
+        pythons = {f"before ({before})": old_revision(before, scratch), **pythons}
+    results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in pythons}
+    for i in range(runs):
+        for name, python in pythons.items():
+            t, rss = start_once(scratch, python, f"run{i}-{len(results[name][0])}-{abs(hash(name))}")
+            results[name][0].append(t)
+            results[name][1].append(rss)
+    for name, python in pythons.items():
+        stack = subprocess.run([python, "-c", "import importlib.metadata as m\nfor d in ('pygame', 'pygame-ce'):\n"
+                                "  try: print(d, m.version(d))\n  except m.PackageNotFoundError: pass"],
+                               capture_output=True, text=True).stdout.split()
+        times, rss = results[name]
+        print(f"tablepi run, {name} [{' '.join(stack)}], {runs} runs: start to first frame and readers online "
+              f"{spread(times, 'ms', 1000)}; peak RSS {spread(rss, 'MB')}")
+    if before:
+        (t0, r0), (t1, r1) = results.values()
+        print(f"after/before (medians): start {statistics.median(t1) / statistics.median(t0):.2f}x, "
+              f"peak RSS {statistics.median(r1) / statistics.median(r0):.2f}x")
+
+
+def bench_idle(scratch: Path) -> None:
+    config = scratch / "idle.toml"
+    journal = scratch / "idle-journal.sqlite3"
+    config.write_text(
+        f'[table]\njournal = "{journal}"\ndecks = []\n[readers]\nbackend = "sim"\n[readers.options]\n'
+        "[controls]\nenabled = false\n",
+        encoding="utf-8",
+    )
     proc = subprocess.Popen(
         [sys.executable, "-m", "tablepi", "run", "--headless", "--log-level", "WARNING", "--config", str(config)],
         env=env(),
@@ -66,18 +142,14 @@ def bench_run(scratch: Path) -> None:
             if proc.poll() is not None:
                 raise SystemExit(f"tablepi run stopped early with exit code {proc.returncode}")
             time.sleep(0.005)
-        first_frame = time.monotonic() - start
         time.sleep(1.0)  # let start-up work settle
         cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
         time.sleep(IDLE_SECONDS)
         cpu1, t1 = cpu_seconds(proc.pid), time.monotonic()
-        rss = peak_rss_mb(proc.pid)
     finally:
         proc.terminate()
         proc.wait(10)
-    print(f"tablepi run: start to first frame and readers online: {first_frame * 1000:.0f} ms")
     print(f"tablepi run: idle CPU over {IDLE_SECONDS:.0f} s: {100 * (cpu1 - cpu0) / (t1 - t0):.2f} % of one core")
-    print(f"tablepi run: peak RSS {rss:.1f} MB")
 
 
 def bench_demo(scratch: Path) -> None:
@@ -128,8 +200,13 @@ def bench_event_to_frame(scratch: Path) -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", metavar="REV", help="also time this older revision, in the same run")
+    parser.add_argument("--runs", type=int, default=5, help="start-ups per revision (default 5)")
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tablepi-bench-") as scratch:
-        bench_run(Path(scratch))
+        bench_start(Path(scratch), args.runs, args.before)
+        bench_idle(Path(scratch))
         bench_demo(Path(scratch))
         bench_event_to_frame(Path(scratch))
 

@@ -21,7 +21,7 @@ ROOT=$(pwd)
 VENV="$ROOT/.venv"
 STAMP="$VENV/.tablepi-setup-stamp"
 
-REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core)
+REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core xvfb xdotool)
 CHECKER_DEBS=(shellcheck systemd)
 WITH_CHECKERS=0
 
@@ -172,6 +172,12 @@ install_package() {
     fi
     say "installing tablepi into .venv with extras dev,pcsc (pyscard compiles; about a minute)"
     export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+    # pygame and pygame-ce install the same `pygame` module; removing one deletes the other's files: take both
+    # out before installing the pinned pygame-ce (pyproject.toml says why).
+    if "$VENV/bin/python" -m pip show -q pygame >/dev/null 2>&1; then
+        say "replacing pygame with pygame-ce"
+        quiet "pip uninstall" "$VENV/bin/python" -m pip uninstall -q -y pygame pygame-ce
+    fi
     quiet "pip install" "$VENV/bin/python" -m pip install -q -e "${ROOT}[dev,pcsc]"
     echo "$want" >"$STAMP"
 }

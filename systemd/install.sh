@@ -110,6 +110,10 @@ python_env() {
         run "$python" -m venv --system-site-packages "$venv"
     fi
     say "installing tablepi from $SOURCE into $venv"
+    # pygame's wheel has no KMSDRM video driver; pygame-ce (the dependency) has. Both are the `pygame` module.
+    if "$venv/bin/python" -m pip show -q pygame >/dev/null 2>&1; then
+        run "$venv/bin/python" -m pip uninstall -q -y pygame pygame-ce
+    fi
     run "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade "${SOURCE}[pcsc]"
     # The docs the unit points to.
     run install -D -m 0644 "$SOURCE/docs/install.md" "$DESTDIR$PREFIX/docs/install.md"

@@ -9,6 +9,7 @@ The commented default file, :data:`DEFAULT_CONFIG`, is the reference; docs and t
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -43,6 +44,10 @@ class DisplayConfig:
     fullscreen: bool = True
     size: tuple[int, int] = (800, 480)
     names: Mapping[Seat, str] = field(default_factory=dict)
+    #: Degrees clockwise the picture is turned on the panel (0, 90, 180, 270); touches are turned with it.
+    rotation: int = 0
+    #: SDL video drivers tried in this order (tablepi.display.video.DRIVER_ORDER; SDL_VIDEODRIVER overrides).
+    video_drivers: tuple[str, ...] = ("kmsdrm", "wayland", "x11")
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,8 @@ class Config:
 
     journal: Path = Path("/var/lib/tablepi/journal.sqlite3")
     decks: tuple[Path, ...] = (Path("/var/lib/tablepi/decks.toml"),)
+    players: Path = Path("/var/lib/tablepi/players.toml")
+    control: Path = Path("/run/tablepi/control.sock")
     tap_seconds: float = 1.0
     hand_scan: bool = False
     keep_matches: int = 1000
@@ -105,6 +112,9 @@ def _with_line(text: str, message: str) -> str:
     return message
 
 
+#: A Unix socket's path fits in sun_path (108 bytes on Linux, the terminating zero included).
+_SOCKET_PATH_MAX = 107
+
 _SECTIONS = {"table", "house_rules", "readers", "display", "controls"}
 
 
@@ -112,12 +122,17 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     _no_unknown(data, _SECTIONS, "")
     base = source.resolve().parent if source is not None else Path.cwd()
     table = _section(data, "table")
-    _no_unknown(table, {"journal", "decks", "tap_seconds", "hand_scan", "keep_matches"}, "table")
+    _no_unknown(table, {"journal", "decks", "players", "control", "tap_seconds", "hand_scan",
+                        "keep_matches"}, "table")
     journal = _path(table.get("journal", "/var/lib/tablepi/journal.sqlite3"), "table.journal", base)
     decks_value = table.get("decks", ["/var/lib/tablepi/decks.toml"])
     if not isinstance(decks_value, list):
         raise ConfigError(f"table.decks: expected a list of file names, got {shown(decks_value)}")
     decks = tuple(_path(item, f"table.decks[{i}]", base) for i, item in enumerate(decks_value))
+    players = _path(table.get("players", "/var/lib/tablepi/players.toml"), "table.players", base)
+    control = _path(table.get("control", "/run/tablepi/control.sock"), "table.control", base)
+    if len(os.fsencode(control)) > _SOCKET_PATH_MAX:
+        raise ConfigError(f"table.control: {control} is longer than a socket path may be ({_SOCKET_PATH_MAX} bytes)")
     tap = table.get("tap_seconds", 1.0)
     if isinstance(tap, bool) or not isinstance(tap, int | float) or not 0.2 <= tap <= 5:
         raise ConfigError(f"table.tap_seconds: expected seconds between 0.2 and 5, got {shown(tap)}")
@@ -140,7 +155,10 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
 
     display = _section(data, "display")
     _no_unknown(
-        display, {"language", "bottom_seat", "scorer_team", "learner", "fullscreen", "size", "names"}, "display"
+        display,
+        {"language", "bottom_seat", "scorer_team", "learner", "fullscreen", "size", "names", "rotation",
+         "video_drivers"},
+        "display",
     )
     language = display.get("language", "lb")
     if language not in ("lb", "de", "fr", "en"):
@@ -155,6 +173,13 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     names = display.get("names", {})
     if not isinstance(names, Mapping) or not all(isinstance(v, str) for v in names.values()):
         raise ConfigError(f"display.names: expected a table of seat = \"name\", got {shown(names)}")
+    rotation = display.get("rotation", 0)
+    if isinstance(rotation, bool) or rotation not in (0, 90, 180, 270):
+        raise ConfigError(f"display.rotation: expected 0, 90, 180 or 270 (degrees clockwise), got {shown(rotation)}")
+    drivers = display.get("video_drivers", ["kmsdrm", "wayland", "x11"])
+    if not isinstance(drivers, list) or not drivers or not all(isinstance(d, str) and d for d in drivers):
+        raise ConfigError(f"display.video_drivers: expected a list of SDL video drivers such as "
+                          f"[\"kmsdrm\", \"x11\"], got {shown(drivers)}")
     display_config = DisplayConfig(
         language=language,
         bottom_seat=_seat(display.get("bottom_seat", "S"), "display.bottom_seat"),
@@ -163,6 +188,8 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         fullscreen=_bool(display, "fullscreen", True, "display"),
         size=(size[0], size[1]),
         names={_seat(key, f"display.names.{key}"): value for key, value in names.items()},
+        rotation=rotation,
+        video_drivers=tuple(d.lower() for d in drivers),
     )
 
     controls = dict(_section(data, "controls"))
@@ -176,6 +203,8 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     return Config(
         journal=journal,
         decks=decks,
+        players=players,
+        control=control,
         tap_seconds=float(tap),
         hand_scan=hand_scan,
         keep_matches=keep,

@@ -267,10 +267,14 @@ def write_deck_file(path: str | Path, decks: Iterable[Deck]) -> None:
     The text goes to a temporary file in the same directory, is flushed and fsynced, renamed over ``path``,
     and the directory is fsynced so the rename itself is durable.
     """
-    path = Path(path)
     decks = list(decks)
     DeckRegistry(decks)  # refuse to write what could not be read back
-    text = render_deck_file(decks)
+    atomic_write_text(Path(path), render_deck_file(decks))
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a power cut, or a table reading it meanwhile, sees the old file or the new
+    one, never half (the running table reloads deck and player files when they change)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -12,6 +12,12 @@ This is the logic behind ``tablepi enroll``; the command line only builds the re
    a deck of the same name is replaced), and the new :class:`~tablepi.deck.Deck` is returned.
 
 Stopping early (``stop`` event, ``timeout``) raises :class:`EnrolmentCancelled` and writes nothing.
+
+A player's keyring tag is enrolled the same way (:class:`PlayerEnrolment`): the first tag laid that is no card of
+a deck becomes his, in the player file (:mod:`tablepi.players`).
+
+Both are step-driven sessions (:meth:`DeckEnrolment.feed` takes one reader event and returns what to say), so
+that the running table can host them as its enrol mode and nothing but the table opens the reader.
 """
 
 from __future__ import annotations
@@ -20,15 +26,16 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from tablepi.deck import Deck, DeckRegistry, load_deck_file, write_deck_file
 from tablepi.errors import ConfigError, TablepiError
-from tablepi.readers.base import Reader
-from tablepi.readers.events import ZoneEvent, ZoneState, ZoneStatus
+from tablepi.players import PlayerRegistry, check_name, load_players_file, write_players_file
+from tablepi.readers.events import ZoneEvent, ZoneState, ZoneStatus, normalise_uid
 from tablepi.rules.cards import DECK, Card
 
 #: What :func:`enroll` says, by key; pass ``messages=`` to translate. Fields: ``card`` (as printed, ``♠A``),
-#: ``n`` (1..24), ``total``, ``deck``, ``other`` (a card), ``zone``, ``detail``, ``path``.
+#: ``n`` (1..24), ``total``, ``deck``, ``other`` (a card, or a player), ``zone``, ``detail``, ``path``, ``player``.
 MESSAGES: Mapping[str, str] = {
     "ask": "Lay {card} on any zone ({n}/{total}).",
     "ok": "{card} enrolled.",
@@ -37,6 +44,11 @@ MESSAGES: Mapping[str, str] = {
     "undo": "Took back {other}.",
     "zone": "Zone {zone}: {detail}.",
     "done": "Deck '{deck}' complete: {total} cards saved to {path}.",
+    "player_tag": "This tag is {player}'s player tag, not a card. Lay {card}.",
+    "player_ask": "Lay {player}'s player tag on any zone.",
+    "player_card": "This tag is {other} of deck '{deck}', not a player tag. Lay {player}'s tag.",
+    "player_was": "This tag was {other}'s; it is {player}'s now.",
+    "player_done": "Player tag of {player} saved to {path}.",
 }
 
 
@@ -44,8 +56,185 @@ class EnrolmentCancelled(TablepiError, RuntimeError):
     """Enrolment stopped before every card had a tag; nothing was written."""
 
 
+class EventSource(Protocol):
+    """Where enrolment reads the zones from: a :class:`~tablepi.readers.base.Reader` (``tablepi enroll`` without
+    a running table), or the running table's own reader events handed on (the enrol mode of the service)."""
+
+    def recv(self, timeout: float | None = None) -> ZoneEvent | ZoneStatus | None: ...
+
+
+class DeckEnrolment:
+    """One deck being enrolled, fed one reader event at a time; every method returns what to say.
+
+    The loop of :func:`enroll` drives it from a reader; the running table drives it from its inbox, so that no
+    second program opens the reader. When the last card is enrolled :meth:`feed` writes the deck file (atomically:
+    a table watching the file sees the old one or the new one) and :attr:`deck` is set.
+    """
+
+    def __init__(
+        self,
+        deck_name: str,
+        out_path: str | Path,
+        *,
+        others: DeckRegistry | None = None,
+        cards: Sequence[Card] = DECK,
+        messages: Mapping[str, str] = MESSAGES,
+        players: PlayerRegistry | None = None,
+    ) -> None:
+        if not isinstance(deck_name, str) or not deck_name.strip():
+            raise ConfigError(f"deck name must be a non-empty name, not {deck_name!r}")
+        self.name = deck_name
+        self.out_path = Path(out_path)
+        self._kept = [d for d in (load_deck_file(self.out_path) if self.out_path.exists() else [])
+                      if d.name != deck_name]
+        others_kept = (d for d in (others.decks.values() if others else ()) if d.name != deck_name)
+        self._refused = DeckRegistry([*self._kept, *others_kept])
+        self._players = players or PlayerRegistry()
+        self._text = {**MESSAGES, **messages}
+        self._session = _Session(list(cards))
+        self.deck: Deck | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.deck is not None
+
+    @property
+    def what(self) -> str:
+        return f"deck {self.name!r}"
+
+    def _say(self, key: str, **fields: object) -> str:
+        values: dict[str, object] = {"total": len(self._session.wanted), "deck": self.name, "path": self.out_path}
+        return self._text[key].format_map({**values, **fields})
+
+    def start(self) -> list[str]:
+        return [self._say("ask", card=self._session.current.display, n=1)]
+
+    def feed(self, event: object) -> list[str]:
+        session = self._session
+        if self.done:
+            return []
+        if isinstance(event, ZoneStatus):
+            if event.state is not ZoneState.ONLINE:
+                return [self._say("zone", zone=event.zone, detail=event.detail or event.state.value)]
+            return []
+        if not isinstance(event, ZoneEvent):
+            return []
+        if not event.present:
+            session.lifted(event)
+            return []
+        session.placed(event)
+        known = self._refused.lookup(event.uid)
+        if known is not None:
+            return [self._say("other_deck", other=known[1].display, deck=known[0], card=session.current.display)]
+        player = self._players.lookup(event.uid)
+        if player is not None:
+            return [self._say("player_tag", player=player, card=session.current.display)]
+        if event.uid in session.on_zones_elsewhere(event):
+            return []  # the same tag read on two zones at once: one card, not an undo
+        enrolled = session.card_of(event.uid)
+        if enrolled is not None:
+            if session.is_last(event.uid):
+                session.undo()
+                return [self._say("undo", other=enrolled.display),
+                        self._say("ask", card=session.current.display, n=session.position + 1)]
+            return [self._say("already", other=enrolled.display, card=session.current.display)]
+        card = session.current
+        session.enrol(event.uid)
+        said = [self._say("ok", card=card.display)]
+        if not session.done:
+            said.append(self._say("ask", card=session.current.display, n=session.position + 1))
+            return said
+        deck = Deck(self.name, session.result(), source=self.out_path)
+        write_deck_file(self.out_path, [*self._kept, deck])
+        self.deck = deck
+        said.append(self._say("done"))
+        return said
+
+
+class PlayerEnrolment:
+    """One player's keyring tag being enrolled: the first tag laid that is no card becomes his.
+
+    Enrolling a name again replaces his tag; a tag that was another player's becomes this one's (said so).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        out_path: str | Path,
+        *,
+        decks: DeckRegistry | None = None,
+        messages: Mapping[str, str] = MESSAGES,
+    ) -> None:
+        self.name = check_name(name)
+        self.out_path = Path(out_path)
+        self._decks = decks or DeckRegistry()
+        self._registry = load_players_file(self.out_path)
+        self._text = {**MESSAGES, **messages}
+        self.uid: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.uid is not None
+
+    @property
+    def what(self) -> str:
+        return f"the player tag of {self.name!r}"
+
+    def _say(self, key: str, **fields: object) -> str:
+        return self._text[key].format_map({"player": self.name, "path": self.out_path, **fields})
+
+    def start(self) -> list[str]:
+        return [self._say("player_ask")]
+
+    def feed(self, event: object) -> list[str]:
+        if self.done:
+            return []
+        if isinstance(event, ZoneStatus):
+            if event.state is not ZoneState.ONLINE:
+                return [self._say("zone", zone=event.zone, detail=event.detail or event.state.value)]
+            return []
+        if not isinstance(event, ZoneEvent) or not event.present:
+            return []
+        known = self._decks.lookup(event.uid)
+        if known is not None:
+            return [self._say("player_card", other=known[1].display, deck=known[0])]
+        said = []
+        before = self._registry.lookup(event.uid)
+        if before is not None and before.casefold() != self.name.casefold():
+            said.append(self._say("player_was", other=before))
+        write_players_file(self.out_path, self._registry.with_player(event.uid, self.name))
+        self.uid = normalise_uid(event.uid)
+        said.append(self._say("player_done"))
+        return said
+
+
+Enrolment = DeckEnrolment | PlayerEnrolment
+
+
+def run_enrolment(
+    session: Enrolment,
+    reader: EventSource,
+    say: Callable[[str], None],
+    *,
+    stop: threading.Event | None = None,
+    timeout: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Drive ``session`` from ``reader`` until it is done; EnrolmentCancelled (nothing written) if stopped."""
+    deadline = None if timeout is None else clock() + timeout
+    for line in session.start():
+        say(line)
+    while not session.done:
+        if stop is not None and stop.is_set():
+            raise EnrolmentCancelled(f"enrolment of {session.what} stopped; nothing written")
+        if deadline is not None and clock() >= deadline:
+            raise EnrolmentCancelled(f"enrolment of {session.what} timed out; nothing written")
+        for line in session.feed(reader.recv(0.1)):
+            say(line)
+
+
 def enroll(
-    reader: Reader,
+    reader: EventSource,
     deck_name: str,
     out_path: str | Path,
     say: Callable[[str], None],
@@ -56,67 +245,37 @@ def enroll(
     timeout: float | None = None,
     messages: Mapping[str, str] = MESSAGES,
     clock: Callable[[], float] = time.monotonic,
+    players: PlayerRegistry | None = None,
 ) -> Deck:
     """Enrol deck ``deck_name`` from cards laid on ``reader``; write it into ``out_path``; return it.
 
     ``others`` are decks from other files whose tags must be refused too (decks already in ``out_path``, except
-    one named ``deck_name``, are always refused). ``timeout`` bounds the whole session in seconds.
+    one named ``deck_name``, are always refused), and so are ``players``' tags. ``timeout`` bounds the whole
+    session in seconds.
     """
-    if not isinstance(deck_name, str) or not deck_name.strip():
-        raise ConfigError(f"deck name must be a non-empty name, not {deck_name!r}")
-    out_path = Path(out_path)
-    kept = [d for d in (load_deck_file(out_path) if out_path.exists() else []) if d.name != deck_name]
-    refused = DeckRegistry([*kept, *(d for d in (others.decks.values() if others else ()) if d.name != deck_name)])
-    text = {**MESSAGES, **messages}
-    session = _Session(list(cards))
-    deadline = None if timeout is None else clock() + timeout
+    session = DeckEnrolment(deck_name, out_path, others=others, cards=cards, messages=messages, players=players)
+    run_enrolment(session, reader, say, stop=stop, timeout=timeout, clock=clock)
+    assert session.deck is not None
+    return session.deck
 
-    def tell(key: str, **fields: object) -> None:
-        values: dict[str, object] = {"total": len(session.wanted), "deck": deck_name, "path": out_path}
-        say(text[key].format_map({**values, **fields}))
 
-    tell("ask", card=session.current.display, n=1)
-    while not session.done:
-        if stop is not None and stop.is_set():
-            raise EnrolmentCancelled(f"enrolment of deck {deck_name!r} stopped; nothing written")
-        if deadline is not None and clock() >= deadline:
-            raise EnrolmentCancelled(f"enrolment of deck {deck_name!r} timed out; nothing written")
-        event = reader.recv(0.1)
-        if isinstance(event, ZoneStatus):
-            if event.state is not ZoneState.ONLINE:
-                tell("zone", zone=event.zone, detail=event.detail or event.state.value)
-            continue
-        if not isinstance(event, ZoneEvent):
-            continue
-        if not event.present:
-            session.lifted(event)
-            continue
-        session.placed(event)
-        known = refused.lookup(event.uid)
-        if known is not None:
-            tell("other_deck", other=known[1].display, deck=known[0], card=session.current.display)
-            continue
-        if event.uid in session.on_zones_elsewhere(event):
-            continue  # the same tag read on two zones at once: one card, not an undo
-        enrolled = session.card_of(event.uid)
-        if enrolled is not None:
-            if session.is_last(event.uid):
-                session.undo()
-                tell("undo", other=enrolled.display)
-                tell("ask", card=session.current.display, n=session.position + 1)
-            else:
-                tell("already", other=enrolled.display, card=session.current.display)
-            continue
-        card = session.current
-        session.enrol(event.uid)
-        tell("ok", card=card.display)
-        if not session.done:
-            tell("ask", card=session.current.display, n=session.position + 1)
-
-    deck = Deck(deck_name, session.result(), source=out_path)
-    write_deck_file(out_path, [*kept, deck])
-    tell("done")
-    return deck
+def enroll_player(
+    reader: EventSource,
+    name: str,
+    out_path: str | Path,
+    say: Callable[[str], None],
+    *,
+    decks: DeckRegistry | None = None,
+    stop: threading.Event | None = None,
+    timeout: float | None = None,
+    messages: Mapping[str, str] = MESSAGES,
+    clock: Callable[[], float] = time.monotonic,
+) -> str:
+    """Enrol ``name``'s player tag from the first non-card tag laid on ``reader``; returns its UID."""
+    session = PlayerEnrolment(name, out_path, decks=decks, messages=messages)
+    run_enrolment(session, reader, say, stop=stop, timeout=timeout, clock=clock)
+    assert session.uid is not None
+    return session.uid
 
 
 class _Session:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.app.core import TableApp
+from tablepi.app.service import Desk, TableFiles
 from tablepi.config import Config
-from tablepi.deck import Deck, DeckRegistry, load_deck_file
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.journal import JournaledTable
 from tablepi.record import RecordHeader
@@ -22,19 +22,6 @@ from tablepi.rules.seats import Seat
 from tablepi.table.state import TableConfig
 
 log = logging.getLogger(__name__)
-
-
-def load_decks(paths: tuple[Path, ...]) -> tuple[DeckRegistry, list[str]]:
-    """The deck registry from the configured files. A missing file is not fatal (the table runs and every card
-    is an unknown tag until ``tablepi enroll`` wrote it); a broken or conflicting one is."""
-    decks: list[Deck] = []
-    problems: list[str] = []
-    for path in paths:
-        if not path.exists():
-            problems.append(f"deck file {path} does not exist yet: run `tablepi enroll` to tag a deck")
-            continue
-        decks.extend(load_deck_file(path))
-    return DeckRegistry(decks), problems
 
 
 def journal_header(config: Config) -> RecordHeader:
@@ -56,13 +43,17 @@ class RunningTable:
         self.app.close()
 
 
-def open_table(config: Config, *, headless: bool = False, journal: Path | None = None) -> RunningTable:
-    """Make the readers, deck, journal, screen, controls and watchdog of ``config`` and wire them together."""
+def open_table(
+    config: Config, *, headless: bool = False, journal: Path | None = None, control: bool = True
+) -> RunningTable:
+    """Make the readers, deck, journal, screen, controls, control socket and watchdog of ``config`` and wire them
+    together. The control socket comes first: a second table on the same configuration stops there, before it
+    opens (and fights over) the reader."""
     from tablepi.readers import ReaderPump, open_reader
     from tablepi.sdnotify import Notifier
 
-    registry, problems = load_decks(config.decks)
-    for problem in problems:
+    files = TableFiles(config.decks, config.players)
+    for problem in files.problems:
         log.warning("%s", problem)
     path = journal or config.journal
     try:
@@ -80,12 +71,18 @@ def open_table(config: Config, *, headless: bool = False, journal: Path | None =
     parts: list[Any] = []
     try:
         screen = _open_screen(config, headless)
-        app = TableApp(table, registry, config.readers.zones, screen=screen, watchdog=Notifier())
+        app = TableApp(table, files.registry, config.readers.zones, screen=screen, watchdog=Notifier())
     except BaseException:
         table.close()
         raise
+    app.use_files(files)
+    info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend}
+    app.desk = Desk(app, files, info)
     running = RunningTable(app, parts)
     try:
+        server = _open_control(config, app) if control else None
+        if server is not None:
+            parts.append(server)
         try:
             reader = open_reader(config.readers.backend, **dict(config.readers.options))
         except ConfigError as error:
@@ -100,6 +97,20 @@ def open_table(config: Config, *, headless: bool = False, journal: Path | None =
         running.close()
         raise
     return running
+
+
+def _open_control(config: Config, app: TableApp) -> Any:
+    """The control socket. Another table already on it stops this one (ConfigError); a socket that cannot be made
+    here is logged, and the table runs without it (``tablepi enroll`` then cannot reach it and says so)."""
+    from tablepi.control import ControlServer, ControlUnavailable
+
+    try:
+        server = ControlServer(config.control, app.put)
+    except ControlUnavailable as error:
+        log.warning("no control socket: %s; `tablepi enroll` and `doctor` cannot reach this table", error)
+        return None
+    log.info("control socket %s: `tablepi enroll` and `tablepi doctor` talk to this table", config.control)
+    return server
 
 
 def _open_screen(config: Config, headless: bool) -> Any:

@@ -24,11 +24,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tablepi.controls.events import ControlEvent
 from tablepi.journal import JournaledTable
 from tablepi.notices import Notice
+from tablepi.players import PlayerRegistry
 from tablepi.readers.events import ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
 from tablepi.table import (
@@ -45,6 +46,9 @@ from tablepi.table import (
 )
 from tablepi.table.adapter import from_zone_event, from_zone_status, lifts_for_snapshot
 from tablepi.table.warnings import WarningCode
+
+if TYPE_CHECKING:
+    from tablepi.app.service import Desk, TableFiles
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +132,11 @@ class TableApp:
         self._notices = table.notices
         start = table.state
         self._recovered_at = (len(table.table.matches), start.deal_number)  # the recovery notice stands till then
+        self.players = PlayerRegistry()
+        #: The service's desk (control requests, enrol mode, file reloads); None for a bare app (tests, demo).
+        self.desk: Desk | None = None
+        #: What the enrol mode asks for now ("Lay ♠A on any zone (1/24)."); empty outside the mode.
+        self.mode_text = ""
         self._refresh()
 
     # --- input -------------------------------------------------------------------------------------------------
@@ -177,6 +186,8 @@ class TableApp:
 
     def handle(self, item: object) -> TableState | None:
         """Journal and apply one inbox item; returns the new state (None if it was not a table event)."""
+        if self.desk is not None and self.desk.take(item):
+            return None  # a control request, or a card laid for the enrol mode: not the game's
         event = self.to_table_event(item)
         if event is None:
             self.unhandled += 1
@@ -207,6 +218,8 @@ class TableApp:
                 break
         self.settle_zones()
         self._storage()
+        if self.desk is not None:
+            self.desk.tick()
         self._beat()
         return True
 
@@ -232,6 +245,22 @@ class TableApp:
             for lift in lifts_for_snapshot(self.table.state, {seat: present}, now):
                 if lift.seat is seat:
                     log.info("zone %s: %s was taken away while the table was off", seat, lift.card or lift.uid)
+                    self.handle(lift)
+
+    def use_files(self, files: TableFiles) -> None:
+        """Swap in the decks and player tags just read (one assignment each: nothing sees half a deck)."""
+        self.deck = files.registry
+        self.players = files.players
+
+    def resync(self, present: Mapping[int, set[str]]) -> None:
+        """Lift what the table believes lies on a zone but ``present`` (zone -> tag UIDs) says is gone: after
+        the enrol mode, during which card events did not reach the table."""
+        for zone, uids in present.items():
+            seat = self.seat_of_zone.get(zone)
+            if seat is None:
+                continue
+            for lift in lifts_for_snapshot(self.table.state, {seat: uids}, self.now):
+                if lift.seat is seat:
                     self.handle(lift)
 
     def run(self, stop: threading.Event) -> None:

@@ -9,11 +9,17 @@ from __future__ import annotations
 import enum
 import grp
 import os
+import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tablepi.config import Config
+from tablepi.control import Unreachable
+
+if TYPE_CHECKING:
+    from tablepi.display.video import ScreenReport
 
 
 class Status(enum.Enum):
@@ -45,8 +51,74 @@ def check_config(config: Config) -> Iterator[Finding]:
                   f"{config.house_rules.start_lines} lines, language {config.display.language}")
 
 
+def _running(config: Config) -> dict[str, Any] | Unreachable:
+    """What the running table says about itself, or why no table answers."""
+    from tablepi.control import ServiceUnreachable, ask
+
+    try:
+        return ask(config.control, "status")
+    except ServiceUnreachable as error:
+        return error.reason
+    except (OSError, ValueError):  # a table too busy to answer in time, or a garbled answer
+        return Unreachable.NOT_RUNNING
+
+
+def check_service(config: Config) -> Iterator[Finding]:
+    status = _running(config)
+    if status is Unreachable.NO_PERMISSION:
+        yield Finding("service", Status.WARN, f"a table runs, but this user may not ask it ({config.control}); "
+                      "the checks below cannot say what it uses",
+                      f"sudo -u tablepi /opt/tablepi/venv/bin/tablepi doctor --config {config.source or 'FILE'}")
+        return
+    if status is Unreachable.NOT_RUNNING:
+        yield Finding("service", Status.WARN, f"no table runs (nobody answers on {config.control})",
+                      "sudo systemctl start tablepi  (journalctl -u tablepi says why it stopped)")
+        return
+    assert isinstance(status, dict)
+    mode = f", {status['mode']}" if status.get("mode") else ""
+    yield Finding("service", Status.OK, f"a table runs (pid {status.get('pid')}): journal {status.get('journal')}, "
+                  f"match {status.get('match')} deal {status.get('deal')} ({status.get('phase')}){mode}")
+
+
 def check_deck(config: Config) -> Iterator[Finding]:
-    from tablepi.app.build import load_decks
+    status = _running(config)
+    if isinstance(status, dict):
+        yield from _running_decks(config, status)
+        return
+    yield from _deck_files(config)
+
+
+def _running_decks(config: Config, status: dict[str, Any]) -> Iterator[Finding]:
+    """The decks the running table uses, and whether the files on disk still say the same."""
+    from tablepi.app.service import load_decks
+    from tablepi.errors import ConfigError
+
+    using = {deck["name"]: deck for deck in status.get("decks", [])}
+    for problem in status.get("problems", []):
+        yield Finding("deck", Status.FAIL, f"the running table: {problem}",
+                      "tag a deck, laying each card on a zone when asked (the table takes it at once): "
+                      f"sudo -u tablepi /opt/tablepi/venv/bin/tablepi enroll NAME --config {config.source or 'FILE'}")
+    for name, deck in using.items():
+        yield Finding("deck", Status.OK, f"the running table uses deck {name!r}: {deck['cards']} cards "
+                      f"({deck.get('source')})")
+    players = status.get("players", {})
+    yield Finding("players", Status.OK, f"the running table knows {players.get('count', 0)} player tag(s) "
+                  f"({players.get('file')})")
+    try:
+        on_disk, _ = load_decks(config.decks)
+    except ConfigError as error:
+        yield Finding("deck", Status.FAIL, f"the deck file on disk does not read, so the table keeps the decks "
+                      f"above: {error}", "correct that line of the deck file, or tag the deck again")
+        return
+    disk = {name: len(deck.cards) for name, deck in on_disk.decks.items()}
+    if disk != {name: deck["cards"] for name, deck in using.items()}:
+        yield Finding("deck", Status.WARN, f"the deck files on disk hold {sorted(disk)}, the table uses "
+                      f"{sorted(using)}: it reloads changed files within a second; if this stays, "
+                      "see journalctl -u tablepi")
+
+
+def _deck_files(config: Config) -> Iterator[Finding]:
+    from tablepi.app.service import load_decks
     from tablepi.errors import ConfigError
 
     try:
@@ -64,6 +136,21 @@ def check_deck(config: Config) -> Iterator[Finding]:
 
 
 def check_readers(config: Config) -> Iterator[Finding]:
+    status = _running(config)
+    if isinstance(status, dict):
+        # The table owns the reader: opening it here too would fight it over the port. Ask it instead.
+        zones = status.get("zones", {})
+        down = {seat: state for seat, state in zones.items() if state != "online"}
+        if not down:
+            yield Finding("readers", Status.OK, f"the running table's {status.get('reader')} reader: "
+                          f"all {len(zones)} zones online")
+        for seat, state in down.items():
+            yield Finding("readers", Status.FAIL, f"the running table's zone {seat}: {state}",
+                          "check the reader's cable and power (hw/README.md, 'pitfalls')")
+        return
+    if status is Unreachable.NO_PERMISSION:
+        yield Finding("readers", Status.WARN, "not probed: the running table owns the reader")
+        return
     backend = config.readers.backend
     options = dict(config.readers.options)
     if backend == "serial":
@@ -128,6 +215,84 @@ def _probe_reader(backend: str, options: dict[str, object]) -> Iterator[Finding]
                           "check the reader's cable and power (hw/README.md, 'pitfalls')")
 
 
+#: Where install.sh puts the unit; its Environment= lines (and drop-ins') are the service's environment.
+SERVICE_UNIT = Path("/etc/systemd/system/tablepi.service")
+#: What systemd gives a system service besides the unit's Environment= (no DISPLAY, no desktop session).
+_SERVICE_BASE_ENV = ("PATH", "LANG", "HOME", "USER", "LOGNAME")
+
+
+def service_environment(unit: Path | None = None, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment ``tablepi run`` gets under systemd: a plain base plus the unit's ``Environment=`` lines.
+
+    The installed unit and its drop-ins are read when they exist, else the unit in this checkout.
+    """
+    base = dict(os.environ) if base is None else base
+    env = {key: base[key] for key in _SERVICE_BASE_ENV if key in base}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    if unit is None:
+        checkout = Path(__file__).resolve().parents[2] / "systemd" / "tablepi.service"
+        unit = SERVICE_UNIT if SERVICE_UNIT.exists() else checkout
+    files = [unit, *sorted(Path(f"{unit}.d").glob("*.conf"))] if unit.exists() else []
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            key, _, value = line.strip().partition("=")
+            if key.strip() != "Environment":
+                continue
+            for item in shlex.split(value):
+                name, eq, val = item.partition("=")
+                if eq:
+                    env[name] = val
+    return env
+
+
+def probe_screen(config: Config, env: dict[str, str], timeout: float = 20.0) -> tuple[ScreenReport | None, str]:
+    """Open the screen in a child process with ``env``, as the service would; (report or None, error text)."""
+    import subprocess
+    import sys
+
+    from tablepi.display.video import ScreenReport, drivers_to_try
+
+    drivers = drivers_to_try(config.display.video_drivers, env)
+    child_env = dict(env, PYGAME_HIDE_SUPPORT_PROMPT="1", SDL_AUDIODRIVER=env.get("SDL_AUDIODRIVER", "dummy"))
+    child_env.pop("SDL_VIDEODRIVER", None)  # the drivers to try are passed explicitly, in order
+    try:
+        size = "x".join(str(v) for v in config.display.size)
+        windowed = [] if config.display.fullscreen else ["--windowed"]
+        out = subprocess.run([sys.executable, "-m", "tablepi.display.video", "--size", size, *windowed, *drivers],
+                             env=child_env,
+                             capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"opening the screen took longer than {timeout:.0f} s"
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        return None, (out.stderr.strip().splitlines() or ["the screen probe printed nothing"])[-1]
+    return ScreenReport.from_json(lines[-1]), ""
+
+
+def _screen_fix(driver: str, report: ScreenReport) -> str:
+    """The exact fix for a video driver that did not open."""
+    if driver not in report.compiled:
+        if driver == "kmsdrm":
+            return ("the installed SDL has no KMSDRM driver (pygame's wheel instead of pygame-ce?): "
+                    "sudo /opt/tablepi/venv/bin/pip uninstall -y pygame pygame-ce && "
+                    "sudo bash systemd/install.sh (it installs pygame-ce)")
+        return f"this SDL has no {driver} driver (it has: {', '.join(report.compiled)}); " \
+               "change display.video_drivers"
+    if driver == "kmsdrm":
+        cards = sorted(Path("/dev/dri").glob("card*")) if Path("/dev/dri").exists() else []
+        if not cards:
+            return ("no /dev/dri/card*: the KMS driver is off. In /boot/firmware/config.txt keep "
+                    "dtoverlay=vc4-kms-v3d (and the panel's overlay, docs/install.md), then reboot")
+        if not any(os.access(card, os.R_OK | os.W_OK) for card in cards):
+            return f"{cards[0]} is not readable and writable here: sudo usermod -aG video,render $USER"
+        return ("the display is held by a desktop or another program: boot to the console "
+                "(sudo raspi-config nonint do_boot_behaviour B1, then reboot), or stop it: sudo systemctl stop "
+                "lightdm; to run inside the desktop instead set display.video_drivers = [\"x11\"]")
+    if driver in ("x11", "wayland"):
+        return f"{driver} needs a desktop session; the service has none: use kmsdrm (docs/install.md)"
+    return "see docs/display.md, 'Video drivers'"
+
+
 def check_display(config: Config) -> Iterator[Finding]:
     try:
         from tablepi.display.fonts import find_font
@@ -136,14 +301,35 @@ def check_display(config: Config) -> Iterator[Finding]:
         yield Finding("display", Status.OK, f"font with suit symbols: {font}")
     except Exception as error:
         yield Finding("display", Status.FAIL, str(error), "sudo apt install fonts-dejavu-core")
-    if os.environ.get("SDL_VIDEODRIVER") == "dummy":
-        yield Finding("display", Status.WARN, "SDL_VIDEODRIVER=dummy: nothing will be shown on a screen")
-    elif not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or Path("/dev/dri").exists()
-              or Path("/dev/fb0").exists()):
-        yield Finding("display", Status.FAIL, "no screen found (no X11/Wayland, no /dev/dri, no /dev/fb0)",
-                      "connect the display and enable its overlay in /boot/firmware/config.txt")
-    else:
-        yield Finding("display", Status.OK, "a screen is available")
+    env = service_environment()
+    report, trouble = probe_screen(config, env)
+    if report is None:
+        yield Finding("display", Status.FAIL, f"the screen could not be probed: {trouble}",
+                      "run `python -m tablepi.display.video` to see the error")
+        return
+    if report.driver is None:
+        for driver in report.tried:
+            why = report.errors.get(driver, "refused")
+            yield Finding("display", Status.FAIL, f"video driver {driver} (the service's): {why}",
+                          _screen_fix(driver, report))
+        if not report.tried:
+            yield Finding("display", Status.FAIL, "no video driver to try (display.video_drivers)",
+                          'set display.video_drivers = ["kmsdrm"]')
+        return
+    w, h = report.mode or (0, 0)
+    status = Status.WARN if report.driver in ("dummy", "offscreen") else Status.OK
+    yield Finding("display", status, f"video driver {report.driver} opened the screen: {w}x{h}, "
+                  f"rotation {config.display.rotation}", "" if status is Status.OK else
+                  "this driver draws nowhere: nothing will be seen on the screen")
+    if not report.touch:
+        yield Finding("display", Status.WARN, "no touch screen found (no input device with touch axes)",
+                      "check the panel's touch cable or overlay (docs/install.md); the buttons still work")
+    for touch in report.touch:
+        if touch.readable:
+            yield Finding("display", Status.OK, f"touch screen {touch.name!r} at {touch.path}")
+        else:
+            yield Finding("display", Status.WARN, f"touch screen {touch.name!r} at {touch.path} is not readable "
+                          "by this user", "the service reads it as group input: sudo usermod -aG input $USER")
 
 
 def check_gpio(config: Config) -> Iterator[Finding]:
@@ -242,7 +428,7 @@ def check_journal(config: Config) -> Iterator[Finding]:
 
 
 CHECKS: tuple[Check, ...] = (
-    check_config, check_deck, check_readers, check_display, check_gpio, check_permissions, check_journal,
+    check_config, check_service, check_deck, check_readers, check_display, check_gpio, check_permissions, check_journal,
 )
 
 

@@ -91,7 +91,12 @@ class FrameSaver:
 
 
 class PygameScreen:
-    """The screen: a window (fullscreen on the Pi) or, headless, an off-screen surface."""
+    """The screen: a window (fullscreen on the Pi) or, headless, an off-screen surface.
+
+    The View is drawn on a surface the size of the *drawing* (the panel's size turned by ``display.rotation``)
+    and turned onto the panel when it is shown; touches are turned back the same way (:mod:`tablepi.display.touch`).
+    The video driver is chosen by :func:`tablepi.display.video.open_window` in the documented order and logged.
+    """
 
     def __init__(
         self,
@@ -107,26 +112,48 @@ class PygameScreen:
         import pygame
 
         from tablepi.display.render import Display
+        from tablepi.display.touch import PressTracker
 
         self._pygame = pygame
         self.settings = settings
         self.frames = frames
         self.headless = headless
-        pygame.display.init()
-        pygame.font.init()
+        self.rotation = settings.rotation
+        self.driver = "none"
         if headless:
-            self.size = settings.size
-            surface = pygame.Surface(self.size)
-            flip = None
+            pygame.display.init()
+            panel = settings.size
+            self._panel: Any = None
         else:
-            flags = pygame.FULLSCREEN if settings.fullscreen else 0
-            surface = pygame.display.set_mode((0, 0) if settings.fullscreen else settings.size, flags)
+            from tablepi.display.video import drivers_to_try, open_window
+
+            drivers = drivers_to_try(settings.video_drivers)
+            self._panel, self.driver, _ = open_window(drivers, settings.size, settings.fullscreen)
             pygame.display.set_caption("tablepi")
             pygame.mouse.set_visible(not settings.fullscreen)
-            self.size = surface.get_size()
-            flip = pygame.display.flip
-        self.display = Display(surface, flip=flip)
+            panel = self._panel.get_size()
+        pygame.font.init()
+        self.size: tuple[int, int] = panel  # the panel as mounted
+        drawing = (panel[1], panel[0]) if self.rotation in (90, 270) else panel
+        surface = pygame.Surface(drawing) if self._panel is None or self.rotation else self._panel
+        self.display = Display(surface, flip=self._present)
+        self.touch = PressTracker(panel, self.rotation)
         self._closed = False
+
+    def _present(self) -> None:
+        """Turn the drawing onto the panel and show it."""
+        if self._panel is None:
+            return
+        if self.rotation:
+            self._panel.blit(self._pygame.transform.rotate(self.display.surface, -self.rotation), (0, 0))
+        self._pygame.display.flip()
+
+    def panel_image(self) -> Any:
+        """What the panel shows now, turned as mounted (headless: the drawing turned by the rotation)."""
+        if self._panel is not None:
+            return self._panel
+        surface = self.display.surface
+        return self._pygame.transform.rotate(surface, -self.rotation) if self.rotation else surface
 
     def show(self, state: TableState, notices: Sequence[Notice] = ()) -> None:
         from tablepi.display.viewmodel import build_view
@@ -137,27 +164,34 @@ class PygameScreen:
             if label is not None:
                 if not drew:
                     self.display.show(build_view(state, self.settings, notices), force=True)
-                self.frames.save(self.display.surface, label)
+                self.frames.save(self.panel_image(), label)
 
-    def poll(self) -> list[str]:
-        """Action names of the buttons touched since the last poll; raises WindowClosed on a window close."""
+    def events(self) -> list[Any]:
+        """The window's events since the last call (none headless); raises WindowClosed on a window close."""
         if self.headless or self._closed:
             return []
-        from tablepi.display.touch import action_for_event
-
         pygame = self._pygame
-        names: list[str] = []
+        out = []
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 raise WindowClosed
             if event.type in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
                 self.display.invalidate()
-            view = self.display.last
-            if view is not None:
-                action = action_for_event(view, self.size, event)
-                if action is not None:
-                    names.append(action.value)
+            out.append(event)
+        return out
+
+    def actions(self, events: list[Any]) -> list[str]:
+        """Action names of the buttons touched in ``events`` (each acting on what was drawn at its press)."""
+        names: list[str] = []
+        for event in events:
+            action = self.touch.feed(event, self.display.last)
+            if action is not None:
+                names.append(action.value)
         return names
+
+    def poll(self) -> list[str]:
+        """Action names of the buttons touched since the last poll; raises WindowClosed on a window close."""
+        return self.actions(self.events())
 
     def close(self) -> None:
         if not self._closed:

@@ -255,10 +255,39 @@ def layout_for(size: tuple[int, int]) -> Layout:
     return cached
 
 
-def action_at(view: View, size: tuple[int, int], pos: tuple[float, float]) -> Action | None:
-    """The action of the enabled button drawn under pixel ``pos``, or None (touching elsewhere does nothing)."""
+def button_at(view: View, size: tuple[int, int], pos: tuple[float, float]) -> tuple[Button, Rect] | None:
+    """The button drawn under pixel ``pos`` (enabled or not) and its rectangle, or None."""
     layout = layout_for(size)
     for button, rect in layout.button_rects(view.buttons):
-        if button.enabled and rect.contains(*pos):
-            return button.action
+        if rect.contains(*pos):
+            return button, rect
     return None
+
+
+def action_at(view: View, size: tuple[int, int], pos: tuple[float, float]) -> Action | None:
+    """The action of the enabled button drawn under pixel ``pos``, or None (touching elsewhere does nothing)."""
+    hit = button_at(view, size, pos)
+    return hit[0].action if hit is not None and hit[0].enabled else None
+
+
+ROTATIONS = (0, 90, 180, 270)
+
+
+def to_logical(pos: tuple[float, float], panel: tuple[int, int], rotation: int) -> tuple[float, float]:
+    """A point on the panel as mounted (``panel`` = its width, height) in the coordinates of the drawing, which
+    is turned ``rotation`` degrees clockwise onto the panel: the inverse of how the picture is turned.
+
+    >>> to_logical((700, 10), (720, 1280), 90)  # near the panel's top right: the drawing's top left
+    (10, 20)
+    >>> to_logical((10, 10), (800, 480), 180)
+    (790, 470)
+    """
+    x, y = pos
+    w, h = panel
+    if rotation == 90:
+        return (y, w - x)
+    if rotation == 180:
+        return (w - x, h - y)
+    if rotation == 270:
+        return (h - y, x)
+    return (x, y)

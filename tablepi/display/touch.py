@@ -3,6 +3,14 @@
 A finger on the touch screen arrives as ``FINGERDOWN`` with coordinates normalised to 0..1; a mouse (or a
 touch screen that the kernel presents as a mouse) as ``MOUSEBUTTONDOWN`` in pixels. SDL also synthesises a
 mouse event for every finger; those carry ``touch=True`` and are ignored, or one tap would act twice.
+
+Positions are on the panel as it is mounted; with ``display.rotation`` the picture is turned, and
+:func:`tablepi.display.layout.to_logical` turns the touch back the same way before a button is looked up.
+
+A touch acts on **what was drawn when the finger went down** (:class:`PressTracker`): the button under the finger
+at the press is remembered with the View on screen then, and it acts when the finger lifts inside that button,
+whatever the screen shows by then. A press on a disabled button, or a finger that slides off before lifting,
+does nothing.
 """
 
 from __future__ import annotations
@@ -11,15 +19,15 @@ from typing import Any
 
 import pygame
 
-from tablepi.display.layout import action_at
+from tablepi.display.layout import Rect, action_at, button_at, to_logical
 from tablepi.display.view import Action, View
 
 
-def event_position(event: Any, size: tuple[int, int]) -> tuple[float, float] | None:
-    """The pixel position a press event points at, or None for any other event."""
-    if event.type == pygame.FINGERDOWN:
+def _finger_or_mouse(event: Any, size: tuple[int, int], kinds: tuple[int, int]) -> tuple[float, float] | None:
+    finger, mouse = kinds
+    if event.type == finger:
         return (event.x * size[0], event.y * size[1])
-    if event.type == pygame.MOUSEBUTTONDOWN:
+    if event.type == mouse:
         if getattr(event, "touch", False) or getattr(event, "button", 1) != 1:
             return None
         x, y = event.pos
@@ -27,7 +35,48 @@ def event_position(event: Any, size: tuple[int, int]) -> tuple[float, float] | N
     return None
 
 
-def action_for_event(view: View, size: tuple[int, int], event: Any) -> Action | None:
-    """The action of the button a press event lands on, or None."""
-    pos = event_position(event, size)
-    return None if pos is None else action_at(view, size, pos)
+def event_position(event: Any, size: tuple[int, int], rotation: int = 0) -> tuple[float, float] | None:
+    """The pixel position (in the drawing's own coordinates) a press event points at, or None for any other
+    event. ``size`` is the panel's size as mounted."""
+    pos = _finger_or_mouse(event, size, (pygame.FINGERDOWN, pygame.MOUSEBUTTONDOWN))
+    return None if pos is None else to_logical(pos, size, rotation)
+
+
+def release_position(event: Any, size: tuple[int, int], rotation: int = 0) -> tuple[float, float] | None:
+    """Like :func:`event_position`, for the finger lifting (``FINGERUP`` / ``MOUSEBUTTONUP``)."""
+    pos = _finger_or_mouse(event, size, (pygame.FINGERUP, pygame.MOUSEBUTTONUP))
+    return None if pos is None else to_logical(pos, size, rotation)
+
+
+def _logical_size(size: tuple[int, int], rotation: int) -> tuple[int, int]:
+    return (size[1], size[0]) if rotation in (90, 270) else size
+
+
+def action_for_event(view: View, size: tuple[int, int], event: Any, rotation: int = 0) -> Action | None:
+    """The action of the enabled button a press event lands on, or None (acting at once, on the press)."""
+    pos = event_position(event, size, rotation)
+    return None if pos is None else action_at(view, _logical_size(size, rotation), pos)
+
+
+class PressTracker:
+    """Remembers the button under a finger from the press, and acts on the release inside it."""
+
+    def __init__(self, size: tuple[int, int], rotation: int = 0) -> None:
+        self.size = size
+        self.rotation = rotation
+        self._pressed: tuple[Action, Rect] | None = None
+
+    def feed(self, event: Any, drawn: View | None) -> Action | None:
+        """Take one event with the View on screen now; the action to send, if this event completes a touch."""
+        logical = _logical_size(self.size, self.rotation)
+        down = event_position(event, self.size, self.rotation)
+        if down is not None:
+            hit = None if drawn is None else button_at(drawn, logical, down)
+            self._pressed = (hit[0].action, hit[1]) if hit is not None and hit[0].enabled else None
+            return None
+        up = release_position(event, self.size, self.rotation)
+        if up is None or self._pressed is None:
+            return None
+        action, rect = self._pressed
+        self._pressed = None
+        return action if rect.contains(*up) else None

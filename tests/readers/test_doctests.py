@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["tablepi.readers", "tablepi.readers.events", "tablepi.readers.protocol", "tablepi.deck"]
+MODULES = ["tablepi.readers", "tablepi.readers.events", "tablepi.readers.protocol", "tablepi.deck", "tablepi.players"]
 
 
 @pytest.mark.parametrize("name", MODULES)
