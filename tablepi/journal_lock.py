@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from tablepi.errors import TablepiError
+from tablepi.safeinput import clean_text
 
 
 class JournalBusy(TablepiError, OSError):
@@ -34,7 +35,7 @@ def _describe(pid: int) -> str:
     except OSError:
         return ""
     words = [os.path.basename(w) if i == 0 else w for i, w in enumerate(raw.decode(errors="replace").split("\0")) if w]
-    return " ".join(words)[:120]
+    return clean_text(" ".join(words))[:120]
 
 
 class JournalLock:
