@@ -28,7 +28,8 @@ def uid_hex(uid: bytearray, n: int) -> str:
 
 class App:
     """The firmware. ``port`` has ``readinto(buf) -> n`` (never blocks, 0 when nothing came) and
-    ``write(bytes)``; ``clock`` has ticks_ms / ticks_add / ticks_diff / sleep_ms; ``wdt`` has ``feed()`` or is None."""
+    ``write(bytes)``; ``clock`` has ticks_ms / ticks_add / ticks_diff / sleep_ms; ``wdt`` has ``feed()`` or is None;
+    ``rst_pin`` drives NRSTPD of all modules (None: the scanner never hard-resets)."""
 
     def __init__(
         self,
@@ -40,6 +41,7 @@ class App:
         port: object,
         clock: object,
         wdt: object = None,
+        rst_pin: object = None,
     ) -> None:
         self._cfg = cfg
         self._port = port
@@ -47,6 +49,7 @@ class App:
         self._wdt = wdt
         self._leds = led_pins
         self._buzzer = buzzer_pin
+        self._rst = rst_pin
         self.zones = cfg.ZONES
         readers = [
             mfrc522.MFRC522(
@@ -71,6 +74,11 @@ class App:
             cfg.VERIFY_MS,
             cfg.HEALTH_MS,
             cfg.FAULT_RETRY_MS,
+            cfg.REINIT_MS,
+            cfg.RECHECK_MS,
+            cfg.RESET_MS,
+            self.hard_reset if rst_pin is not None else None,
+            cfg.HARD_RESET_MS,
         )
         self._inbuf = bytearray(64)
         self._next = 0
@@ -130,6 +138,31 @@ class App:
             self._wdt.feed()
         self._port.write(data)
 
+    def hard_reset(self) -> None:
+        """Pulse NRSTPD of every module (one pin for all four) and wait for their oscillators.
+
+        The scanner sets the chips up again afterwards. About 50 ms in which no zone is scanned: a last
+        resort, used at most once per HARD_RESET_MS; the watchdog is fed on both sides of the wait.
+        """
+        cfg = self._cfg
+        if self._wdt is not None:
+            self._wdt.feed()
+        self._rst(0)
+        self._clock.sleep_ms(cfg.RST_LOW_MS)
+        self._rst(1)
+        self._clock.sleep_ms(cfg.RST_WAIT_MS)
+        if self._wdt is not None:
+            self._wdt.feed()
+
+    def uptime_at(self, ticks: int) -> int:
+        """The uptime in ms at ``ticks`` (a ticks_ms value near now): what v2 PLACE / LIFT lines carry.
+
+        Only called when an event is sent (a line is formatted then anyway), so the big int it may be after
+        12 days costs nothing in the scan loop.
+        """
+        since = self._clock.ticks_diff(ticks, self._last_tick)
+        return self.uptime_s * 1000 + self.uptime_rem_ms + since
+
     def _timers(self) -> None:
         clock = self._clock
         now = clock.ticks_ms()
@@ -168,12 +201,14 @@ class App:
         self._leds[zone](1 - self._led_on[zone])
 
     # --- events from the scanner ----------------------------------------------------------------------
-    def place(self, zone: int, uid: bytearray, n: int) -> None:
-        self.link.send("PLACE %d %s" % (zone, uid_hex(uid, n)))
+    def place(self, zone: int, uid: bytearray, n: int, t: int) -> None:
+        """PLACE ZONE UID T: T is the uptime of the first answer of the card (protocol v2)."""
+        self.link.send("PLACE %d %s %d" % (zone, uid_hex(uid, n), self.uptime_at(t)))
         self._flash(zone)
 
-    def lift(self, zone: int, uid: bytearray, n: int) -> None:
-        self.link.send("LIFT %d %s" % (zone, uid_hex(uid, n)))
+    def lift(self, zone: int, uid: bytearray, n: int, t: int) -> None:
+        """LIFT ZONE UID T: T is the uptime of the last answer of the card (protocol v2)."""
+        self.link.send("LIFT %d %s %d" % (zone, uid_hex(uid, n), self.uptime_at(t)))
 
     def multi(self, zone: int) -> None:
         self.link.send("MULTI %d" % zone)

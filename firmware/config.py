@@ -29,6 +29,9 @@ RX_GAIN = 0x70  # RFCfgReg RxGain: 0x70 = 48 dB, the maximum (short range antenn
 TIMEOUT_TICKS = 40  # chip timer reload, 25 us per tick: 40 = 1 ms without an answer ends a command
 POLL_LIMIT = 500  # ComIrqReg reads before a command counts as hung (chip not answering: FAULT TIMEOUT)
 RESET_MS = 5  # wait after SoftReset before the chip is set up (the datasheet gives no figure)
+RST_LOW_MS = 2  # hard reset: NRSTPD (PIN_RST, shared by all four modules) held low this long
+RST_WAIT_MS = 50  # hard reset: oscillator start-up after NRSTPD goes high, before the chips are set up
+HARD_RESET_MS = 10_000  # at most one hard reset this often (it resets all four modules: a last resort)
 
 # --- scanning ----------------------------------------------------------------------------------------
 ZONES = 4
@@ -36,6 +39,8 @@ REMOVE_QUIET_MS = 200  # a tag is lifted only after this long without an answer 
 VERIFY_MS = 1000  # a resting tag's full UID is read again at least this often (catches a swap nobody saw)
 HEALTH_MS = 1000  # each reader's VersionReg and timer setup are checked this often
 FAULT_RETRY_MS = 1000  # a faulty reader is re-initialised this often until it passes its self-test
+REINIT_MS = 2000  # an empty zone's reader is re-initialised this often (modules go deaf after hours of use)
+RECHECK_MS = 10  # before a LIFT the reader is re-initialised, then looked at again this long (tag power-up)
 
 # --- outputs -----------------------------------------------------------------------------------------
 LED_FLASH_MS = 80  # zone LED flash on a good read (and for the host's LED FLASH)
@@ -43,5 +48,5 @@ HEARTBEAT_MS = 1000  # HB line period (the host declares the link dead after 3 s
 WDT_MS = 3000  # hardware watchdog; the loop feeds it every zone scan (RP2040 maximum is 8388 ms)
 
 # --- identity ----------------------------------------------------------------------------------------
-PROTO = 1
-FIRMWARE = "tablepi-fw/1.0.0"
+PROTO = 2  # docs/protocol.md: v2 dates PLACE and LIFT with the device's uptime
+FIRMWARE = "tablepi-fw/1.1.0"

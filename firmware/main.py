@@ -53,7 +53,7 @@ def main() -> None:
     leds = [Pin(n, Pin.OUT, value=0) for n in config.PIN_LED]
     buzzer = Pin(config.PIN_BUZZER, Pin.OUT, value=0) if config.PIN_BUZZER >= 0 else None
     wdt = machine.WDT(timeout=config.WDT_MS)
-    application = app.App(config, spi, cs_pins, leds, buzzer, board.UsbPort(), time, wdt)
+    application = app.App(config, spi, cs_pins, leds, buzzer, board.UsbPort(), time, wdt, rst)
     try:
         application.run()
     except Exception as exc:  # any failure: start again from a clean board

@@ -65,6 +65,9 @@ _ERR_COLL = const(0x08)  # ErrorReg CollErr: a bit collision was detected
 _FLUSH = const(0x80)  # FIFOLevelReg FlushBuffer
 _START_SEND = const(0x80)  # BitFramingReg StartSend
 _ANTENNA = const(0x03)  # TxControlReg Tx1RFEn | Tx2RFEn
+_MODE_MASK = const(0xAB)  # ModeReg bits that are not reserved: MSBFirst, TxWaitRF, PolMFin, CRCPreset
+_RXGAIN_MASK = const(0x70)  # RFCfgReg RxGain (bits 6..4; the others are reserved)
+_VALUES_AFTER_COLL = const(0x80)  # CollReg ValuesAfterColl
 
 # --- setup values ------------------------------------------------------------------------------------------
 _TMODE = const(0x80)  # TAuto, prescaler high nibble 0
@@ -173,11 +176,25 @@ class MFRC522:
         sleeps ``reset_ms`` first (public drivers wait 50 ms; the oscillator keeps running through a soft
         reset, so a few ms are plenty) and only then waits for PowerDown to clear (a wake-up from power-down).
         Registers written too early are lost — the read-back at the end catches that as SELFTEST.
+        The scan loop splits the two halves (``soft_reset()`` now, ``setup()`` a scan round later) so that
+        re-initialising one zone never stalls the others.
         """
-        self._cs(1)
-        self.write(_CommandReg, _CMD_SOFTRESET)
+        self.soft_reset()
         if self._sleep_ms is not None:
             self._sleep_ms(self._reset_ms)
+        return self.setup()
+
+    def soft_reset(self) -> None:
+        """Start a SoftReset (every register back to its default, the field off); ``setup()`` follows."""
+        self._cs(1)
+        self.write(_CommandReg, _CMD_SOFTRESET)
+
+    def setup(self) -> int:
+        """The second half of ``init()``: wait (bounded) for PowerDown to clear, check the version, set up.
+
+        HUNG when PowerDown never clears: a soft reset that did not complete (seen on real modules; only a
+        hard reset through NRSTPD brings such a chip back).
+        """
         n = self._poll_limit
         while n and self.read(_CommandReg) & _POWERDOWN:
             n -= 1
@@ -201,12 +218,38 @@ class MFRC522:
         return OK
 
     def check(self) -> int:
-        """Cheap health check between scans: OK, HUNG (version gone: not answering) or RESET (setup lost)."""
+        """Health check between scans: OK, HUNG (version gone: not answering) or RESET (setup drifted).
+
+        Every setup register is compared with what ``setup()`` wrote (reserved bits masked), and the antenna
+        must be on: a brown-out puts them all back to their defaults, and modules that run for days are
+        reported to lose single settings (the gain, the antenna) while still answering on the bus — the
+        chip then simply stops seeing cards. Nine register reads: cheap enough for once a second per zone.
+        """
         if self.read(_VersionReg) != self.version:
             return HUNG
-        if self.read(_TModeReg) != _TMODE or not self.read(_TxControlReg) & _ANTENNA:
+        ticks = self._timeout_ticks
+        if (
+            self.read(_TModeReg) != _TMODE
+            or self.read(_TPrescalerReg) != _TPRESCALER
+            or self.read(_TReloadRegH) != ticks >> 8
+            or self.read(_TReloadRegL) != ticks & 0xFF
+            or self.read(_TxASKReg) & _FORCE_100ASK != _FORCE_100ASK
+            or self.read(_ModeReg) & _MODE_MASK != _MODE & _MODE_MASK
+            or self.read(_RFCfgReg) & _RXGAIN_MASK != self._rx_gain & _RXGAIN_MASK
+            or self.read(_CollReg) & _VALUES_AFTER_COLL
+            or self.read(_TxControlReg) & _ANTENNA != _ANTENNA
+        ):
             return RESET
         return OK
+
+    def crc_selftest(self) -> int:
+        """Run the CRC coprocessor once: OK if it finishes (the chip itself works), HUNG if not.
+
+        Tells a chip that hangs (nothing ends) from an air interface that froze under a stack of cards
+        (a Transceive whose reception never ends while the rest of the chip is fine).
+        """
+        self._crc_sak[0] = 0
+        return self._calc_crc(self._crc_sak)
 
     def antenna(self, on: bool) -> None:
         """Switch the 13.56 MHz field; tags lose their state (HALT included) while it is off."""
@@ -240,6 +283,7 @@ class MFRC522:
                 return NONE
             n -= 1
         if not n:
+            self.write(_CommandReg, _CMD_IDLE)  # stop it: a reception that never ends must not run on
             return HUNG
         err = self.read(_ErrorReg)
         if err & _ERR_COLL:

@@ -22,6 +22,8 @@ VENV="$ROOT/.venv"
 STAMP="$VENV/.tablepi-setup-stamp"
 
 REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core xvfb xdotool)
+# The feed and tournament tests: a real broker and a real headless browser.
+REQUIRED_DEBS+=(mosquitto mosquitto-clients chromium chromium-driver)
 CHECKER_DEBS=(shellcheck systemd)
 WITH_CHECKERS=0
 
@@ -166,7 +168,7 @@ install_package() {
     local want
     want=$({ sha256sum pyproject.toml; "$VENV/bin/python" -VV; } | sha256sum | cut -d' ' -f1)
     if [ "${TABLEPI_SETUP_FORCE:-0}" != 1 ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] \
-        && "$VENV/bin/python" -c 'import tablepi, smartcard, pytest' >/dev/null 2>&1; then
+        && "$VENV/bin/python" -c 'import tablepi, smartcard, pytest, paho.mqtt, starlette, uvicorn, selenium' >/dev/null 2>&1; then
         say "python environment up to date (.venv)"
         return 0
     fi

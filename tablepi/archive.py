@@ -1,4 +1,4 @@
-"""Finished matches, kept compressed: ``archive/journal-<time>-<id>.jsonl.gz``, the newest ``keep`` of them.
+"""Finished matches, kept compressed: ``archive/journal-<time>-<journal id>.jsonl.gz``, the newest ``keep``.
 
 Each file is a game record (docs/records.md) compressed with gzip, so ``tablepi replay`` and ``tablepi export``
 read it as it is. A match takes a few kilobytes this way (its live journal about 70 KB); with the default limit of
@@ -27,7 +27,7 @@ def write_match(folder: Path, stem: str, journal_id: str, header: RecordHeader, 
     """Write one finished journal as a compressed record, atomically; the same journal always lands in the same
     file (a rotation repeated after a power cut overwrites it instead of archiving the match twice)."""
     folder.mkdir(parents=True, exist_ok=True)
-    tag = journal_id[:12]
+    tag = journal_id  # the feed finds an archived journal by its id (tablepi.feed.outbox)
     existing = sorted(folder.glob(f"{stem}-*-{tag}.jsonl.gz"))
     if existing:
         target = existing[0]
@@ -67,3 +67,20 @@ def prune(folder: Path, keep: int) -> list[Path]:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
     return doomed
+
+
+def journal_id_of(path: Path) -> str:
+    """The journal id an archived match's file name carries ("" for an older ``.sqlite3`` archive)."""
+    name = path.name
+    if not name.endswith(".jsonl.gz"):
+        return ""
+    return name.removesuffix(".jsonl.gz").rsplit("-", 1)[-1]
+
+
+def read_lines(path: Path) -> tuple[str, list[str]]:
+    """(header line, event lines) of an archived match."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    if not lines:
+        raise ValueError(f"{path}: empty")
+    return lines[0], lines[1:]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.errors import ConfigError, TablepiError
+from tablepi.feed.config import FeedConfig
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 from tablepi.safeinput import clean_text, load_toml, shown
@@ -66,6 +67,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     controls_enabled: bool = True
     controls: Mapping[str, Any] = field(default_factory=dict)  # checked by tablepi.controls.ControlPins
+    feed: FeedConfig = field(default_factory=FeedConfig)  # the MQTT feed (docs/feed.md); off by default
     source: Path | None = None
 
 
@@ -115,7 +117,7 @@ def _with_line(text: str, message: str) -> str:
 #: A Unix socket's path fits in sun_path (108 bytes on Linux, the terminating zero included).
 _SOCKET_PATH_MAX = 107
 
-_SECTIONS = {"table", "house_rules", "readers", "display", "controls"}
+_SECTIONS = {"table", "house_rules", "readers", "display", "controls", "feed"}
 
 
 def _build(data: Mapping[str, Any], source: Path | None) -> Config:
@@ -200,6 +202,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         from tablepi.controls.pins import ControlPins  # checks pins now, not when the table starts
 
         ControlPins.from_mapping(controls)
+    feed = FeedConfig.from_mapping(_section(data, "feed"), base)
     return Config(
         journal=journal,
         decks=decks,
@@ -213,6 +216,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         display=display_config,
         controls_enabled=enabled,
         controls=controls,
+        feed=feed,
         source=source,
     )
 

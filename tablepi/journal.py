@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from tablepi import archive as match_archive
 from tablepi.errors import RecordError, TablepiError
@@ -46,7 +46,8 @@ from tablepi.table.events import TableEvent
 from tablepi.table.machine import Table
 from tablepi.table.state import TablePhase, TableState
 
-__all__ = ["DEFAULT_JOURNAL", "Journal", "JournalBusy", "JournalError", "JournaledTable", "read_journal"]
+__all__ = ["DEFAULT_JOURNAL", "Journal", "JournalBusy", "JournalError", "JournalListener", "JournaledTable",
+           "read_journal"]
 
 log = logging.getLogger(__name__)
 
@@ -256,6 +257,15 @@ class Journal:
             self._db_count = None
 
     # --- the API -----------------------------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        """This journal's identity (random, stored in both copies): the feed names a journal's events by it."""
+        return self.journal_id
+
+    def lines_after(self, seq: int) -> list[tuple[int, str]]:
+        """The stored lines after sequence number ``seq``, in order (what an outbox still has to send)."""
+        return list(self.lines(after=seq))
 
     def _conn(self) -> sqlite3.Connection:
         """The open database connection (JournalError if closed, or unavailable during a storage fault)."""
@@ -491,6 +501,17 @@ def _new_match_begins(state: TableState) -> bool:
     )
 
 
+class JournalListener(Protocol):
+    """Told, on the core's thread, of every event journaled and of every rotation (the MQTT feed is one).
+
+    It must only take note (a queue put) and return: the table waits for it.
+    """
+
+    def journaled(self, journal: Journal, seq: int, line: str) -> None: ...
+
+    def rotated(self, old_id: str, archived: Path, new: Journal) -> None: ...
+
+
 class JournaledTable:
     """The table with its journal: :meth:`feed` journals an event, then applies it, then returns the state.
 
@@ -518,6 +539,7 @@ class JournaledTable:
         self.archive = None if archive is None else Path(archive)
         self.keep = keep
         self._new_header = header  # what a new journal starts with (today's configuration)
+        self.listeners: list[JournalListener] = []
         self._lock = JournalLock(self.path)
         try:
             _finish_rotation(self.path)
@@ -581,7 +603,10 @@ class JournaledTable:
         """Journal ``event`` (fsync), then apply it. During a storage fault the event is applied and waits in
         memory to be saved (see :class:`Journal`); a closed journal raises JournalError and the table is unchanged."""
         if self.table.would_change(event):
-            self.journal.append(event)
+            seq = self.journal.append(event)
+            line = self.journal._lines[seq - 1]
+            for listener in self.listeners:
+                listener.journaled(self.journal, seq, line)
             state = self.table.apply(event)
             if self.archive is not None and _new_match_begins(state) and len(self.table.matches) > 1:
                 if self.journal.fault is None:
@@ -619,7 +644,10 @@ class JournaledTable:
         _remove_journal_files(self.path)  # 2. the old journal, archived already
         fsync_dir(self.path.parent)
         _finish_rotation(self.path)  # 3. the new journal in its place
+        old_id = self.journal.id
         self.journal = Journal(self.path, lock=False)
+        for listener in self.listeners:
+            listener.rotated(old_id, target, self.journal)
         h = self.journal.header
         self.table = Table(h.house_rules, h.dealer, h.table)
         with contextlib.suppress(OSError):

@@ -238,6 +238,8 @@ def test_default_config_is_valid_toml() -> None:
     tomllib.loads(DEFAULT_CONFIG_FILE.read_text())
     # The documented controls defaults, uncommented, are what ControlPins accepts.
     text = DEFAULT_CONFIG_FILE.read_text()
+    text = text[text.index("\n[controls]"):]
+    text = text[: text.find("\n[", 1)] if "\n[" in text[1:] else text  # the [controls] section only
     block = "\n".join(m[1] for m in re.finditer(r"^# ([a-z_]+ = .*)$", text, re.MULTILINE))
     data = tomllib.loads("[controls]\n" + block)["controls"]
     from tablepi.controls import ControlPins

@@ -93,10 +93,27 @@ def open_table(
             if lights is not None:
                 app.lights = lights
                 parts.append(lights)
+        if config.feed.enabled:
+            parts.append(open_feed(config, app))
     except BaseException:
         running.close()
         raise
     return running
+
+
+def open_feed(config: Config, app: TableApp) -> Any:
+    """The MQTT feed of ``app``'s journal, started; seatings and notices go to the app's inbox."""
+    try:
+        from tablepi.feed.publisher import FeedPublisher
+    except ImportError as error:
+        raise ConfigError(f"feed: enabled, but the MQTT client is missing ({error}): "
+                          "pip install 'tablepi[feed]'") from None
+    feed = FeedPublisher(config.feed, app.table, on_message=app.put)
+    app.observers.append(feed)
+    feed.show(app.table.state)
+    if feed.seating is not None:
+        app.put(feed.seating)
+    return feed.start()
 
 
 def _open_control(config: Config, app: TableApp) -> Any:

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tablepi.controls.events import ControlEvent
+from tablepi.feed.messages import Notice, Seating
 from tablepi.journal import JournaledTable
-from tablepi.notices import Notice
+from tablepi.notices import Notice as JournalNotice
 from tablepi.players import PlayerRegistry
 from tablepi.readers.events import ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
@@ -72,7 +73,7 @@ class Touch:
 class Screen(Protocol):
     """What the app needs of a display: show a state, and hand back touches."""
 
-    def show(self, state: TableState, notices: Sequence[Notice] = ()) -> None: ...
+    def show(self, state: TableState, notices: Sequence[JournalNotice] = ()) -> None: ...
 
     def poll(self) -> list[str]: ...
 
@@ -132,6 +133,10 @@ class TableApp:
         self._notices = table.notices
         start = table.state
         self._recovered_at = (len(table.table.matches), start.deal_number)  # the recovery notice stands till then
+        # Shown every state like the screen (the MQTT feed's retained state is one): show() must not block.
+        self.observers: list[Any] = []
+        self.seating: Seating | None = None  # this round's seating, from the tournament (tablepi.feed)
+        self.notices: list[Notice] = []  # the director's announcements and the feed's warnings, newest last
         self.players = PlayerRegistry()
         #: The service's desk (control requests, enrol mode, file reloads); None for a bare app (tests, demo).
         self.desk: Desk | None = None
@@ -186,6 +191,9 @@ class TableApp:
 
     def handle(self, item: object) -> TableState | None:
         """Journal and apply one inbox item; returns the new state (None if it was not a table event)."""
+        if isinstance(item, Seating | Notice):
+            self._feed_message(item)
+            return None
         if self.desk is not None and self.desk.take(item):
             return None  # a control request, or a card laid for the enrol mode: not the game's
         event = self.to_table_event(item)
@@ -276,8 +284,24 @@ class TableApp:
             self.watchdog.watchdog()
             self._last_beat = now
 
+    def _feed_message(self, item: Seating | Notice) -> None:
+        """A seating or a notice from the feed: kept, logged, and handed to the screen if it can show it
+        (``show_seating(seating)`` / ``show_notice(notice)``; the screens' own business how)."""
+        if isinstance(item, Seating):
+            self.seating = item
+            log.info("seating: %s", item.text())
+            hook = getattr(self.screen, "show_seating", None)
+        else:
+            self.notices = [*self.notices[-9:], item]
+            log.log(logging.WARNING if item.source == "feed" else logging.INFO, "notice: %s", item.text)
+            hook = getattr(self.screen, "show_notice", None)
+        if callable(hook):
+            hook(item)
+
     def _refresh(self) -> None:
         state = self.table.state
+        for observer in self.observers:
+            observer.show(state)
         for warning in state.warnings:  # the service's log tells the owner what the table told the players
             key = (warning.deal, warning.code.value, warning.message)
             if key not in self._logged and not warning.tentative:

@@ -118,8 +118,11 @@ class FirmwareHands(SimHands):
 
         self.board = FirmwareRunner.on_pty().start()
         assert self.board.path is not None
-        # Demo time is virtual and jumps between gestures: the link's silence timeout must not count it.
-        self.reader = open_reader("serial", port=self.board.path, clock=clock, link_timeout=1e9)
+        # Demo time is virtual and jumps between gestures: the link's silence timeout must not count it, and the
+        # device's own (real-time) clock cannot date events on it.
+        self.reader = open_reader(
+            "serial", port=self.board.path, clock=clock, link_timeout=1e9, device_times=False
+        )
         self._expect = 0
 
     def place(self, zone: int, uid: str) -> None:

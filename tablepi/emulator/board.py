@@ -12,6 +12,7 @@ import time
 
 from tablepi.emulator.bus import EmulatedPin, EmulatedSpiBus
 from tablepi.emulator.mfrc522 import EmulatedMFRC522
+from tablepi.emulator.tags import Iso14443aTag
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps at 2**30 on the Pico
 _HALF = TICKS_PERIOD // 2
@@ -89,7 +90,8 @@ class EmulatedBoard:
 
     ``spi_cost_us`` (per transaction) and ``spi_byte_us`` (per byte clocked) are charged to a ManualClock
     so the firmware sees time pass as on the Pico; ``realtime`` makes the chips sleep their air time (for
-    the pty runner) instead.
+    the pty runner) instead. ``seed`` seeds the chips' random failure models (crosstalk, sliding cards).
+    ``lay(zone, tag, spacing_mm=)`` lays a card and couples it faintly to the neighbouring antennas.
     """
 
     def __init__(
@@ -100,6 +102,7 @@ class EmulatedBoard:
         spi_cost_us: float = 0.0,
         spi_byte_us: float = 0.0,
         realtime: bool = False,
+        seed: int = 0,
     ) -> None:
         self.clock = clock
         self.bus = EmulatedSpiBus()
@@ -108,8 +111,12 @@ class EmulatedBoard:
         self.led_pins = [EmulatedPin(200 + z, 0, clock.ticks_ms) for z in range(zones)]
         self.buzzer = EmulatedPin(300, 0, clock.ticks_ms)
         self.wdt = EmulatedWDT(clock)
-        for chip, cs in zip(self.chips, self.cs_pins, strict=True):
+        # NRSTPD of every module on one pin (hw/pinmap.json: PIN_RST), as main.py drives it; high = running.
+        self.rst_pin = EmulatedPin(26, 1, clock.ticks_ms)
+        for z, (chip, cs) in enumerate(zip(self.chips, self.cs_pins, strict=True)):
             self.bus.attach(chip, cs)
+            self.rst_pin.on_change(chip.nrstpd)
+            chip.rng.seed(f"{seed}/{z}")
             chip.now_us = clock.now_us  # SoftReset takes time on this clock
             if realtime:
                 chip.on_air = _sleep_us
@@ -117,6 +124,29 @@ class EmulatedBoard:
                 chip.on_air = clock.advance_us
         if isinstance(clock, ManualClock) and (spi_cost_us or spi_byte_us):
             self.bus.on_transaction = lambda nbytes: clock.advance_us(spi_cost_us + nbytes * spi_byte_us)
+
+    def lay(
+        self, zone: int, tag: Iso14443aTag, *, slide_us: float = 0.0, spacing_mm: float | None = None,
+        answer: float = 0.6, garble: float = 0.5,
+    ) -> None:
+        """Lay ``tag`` on ``zone``; with ``spacing_mm`` (antenna centre to centre) it is also coupled to the
+        two neighbouring zones at that distance and to the opposite one at 1.41 times it (zones round a
+        table), heard there whenever their gain reaches that far (EmulatedMFRC522.couple)."""
+        n = len(self.chips)
+        self.chips[zone].place(tag, slide_us=slide_us)
+        if spacing_mm is None:
+            return
+        for other in range(n):
+            if other == zone:
+                continue
+            opposite = n == 4 and (other - zone) % n == 2
+            self.chips[other].couple(tag, spacing_mm * (1.41 if opposite else 1.0), answer, garble)
+
+    def take(self, zone: int, tag: Iso14443aTag) -> None:
+        """Lift ``tag`` off ``zone`` (and out of every neighbour's faint reach)."""
+        self.chips[zone].lift(tag)
+        for chip in self.chips:
+            chip.decouple(tag)
 
     def reset_counters(self) -> None:
         for chip in self.chips:

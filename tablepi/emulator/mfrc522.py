@@ -37,15 +37,38 @@ to ``on_air`` — a test clock advances by it, the pty runner sleeps it.
 
 Failures for tests: ``fail("absent")`` (nothing drives MISO), ``fail("version", 0x12)`` (a clone or a dead
 chip), ``fail("hung")`` (commands never end), ``power_glitch()`` (all registers back to reset values).
+
+The failure modes builders of multi-reader RC522 tables report (docs/firmware.md, "Failures modelled"):
+
+* ``stop_detecting_after(us)``: the module goes deaf after that much emulated time — registers read and write
+  as ever, no tag answer is heard — until a soft or hard reset; then it happens again after the same time.
+* ``hang_next_soft_reset()``: the next SoftReset never completes (PowerDown stays set, writes are lost) until
+  a hard reset through NRSTPD (``nrstpd(0)`` / ``nrstpd(1)``, wired by EmulatedBoard to its ``rst_pin``).
+* ``drift(reg, value)``: a setup register changes by itself. The setup has physical effects: without
+  Force100ASK (TxASKReg) tags do not understand the reader, and RFCfgReg RxGain sets how far a tag is heard
+  (``OWN_RANGE_MM`` for a tag on the antenna, ``FAINT_RANGE_MM`` for a neighbour's; ``tag.distance_mm``).
+* ``couple(tag, distance_mm, answer=, garble=)``: a tag lying on a neighbour's antenna, heard faintly when
+  the gain reaches that far: per read (from REQA/WUPA to the next) it is silent, heard cleanly, or heard
+  garbled — a complete, valid-looking read (BCC right, SAK CRC right) of a UID with 2-4 wrong bits, the same
+  wrong bits for the whole read (the hardest case: only two reads that disagree give it away). A tag on the
+  antenna itself captures the receiver: while it answers, faint answers are not heard.
+* ``place(tag, slide_us=)``: a card still sliding in: until then each read is silent, partial (the answer cut
+  short), garbled or clean at random. Every tag also needs ``tag.power_up_us`` (ISO/IEC 14443-3: up to 5 ms)
+  after entering the field or the field coming on before it answers anything.
+* Stacks: when ``freeze_at`` (3) tags or more answer at once the reception never ends (no RxIRq, no
+  TimerIRq) until the command is stopped: the receiver "freezes", as builders report for stacked cards.
+
+Randomness comes from ``rng`` (seeded per chip by EmulatedBoard), so a failing run can be replayed.
 """
 
 from __future__ import annotations
 
+import random
 import threading
 from collections import Counter
 from collections.abc import Callable
 
-from tablepi.emulator.tags import Iso14443aTag, from_bits, to_bits
+from tablepi.emulator.tags import CASCADE_TAG, Iso14443aTag, from_bits, to_bits
 
 # Registers (datasheet section 9.2).
 COMMAND = 0x01
@@ -105,6 +128,23 @@ CARRIER_HZ = 13_560_000
 BIT_US = 128 / CARRIER_HZ * 1e6  # one bit at 106 kbit/s: 9.44 us
 FDT_US = 1172 / CARRIER_HZ * 1e6  # frame delay time of a tag's answer: 86 us
 RESET_US = 1000.0  # modelled duration of SoftReset (the datasheet gives none; see the module docstring)
+HARD_RESET_US = 2000.0  # modelled oscillator start-up after NRSTPD goes high (the firmware waits 50 ms)
+
+# RFCfgReg RxGain (bits 6..4) in dB, and how far away (mm, antenna to tag) the model hears a tag at that gain:
+# a tag lying on this antenna (reliable reads) and a neighbour's tag (faint, error-prone answers). A model,
+# not a measurement: chosen so that at the maximum gain (48 dB) readers 80 mm apart hear each other's tags, as
+# builders report (miguelbalboa/rfid #589), and a card 20 mm above the antenna (an 18 mm table top) reads
+# from 33 dB up. hw/README.md turns it into spacing and gain advice.
+RX_GAIN_DB = (18, 23, 18, 23, 33, 38, 43, 48)
+OWN_RANGE_MM = {18: 10, 23: 14, 33: 24, 38: 30, 43: 36, 48: 42}
+FAINT_RANGE_MM = {18: 0, 23: 0, 33: 50, 38: 65, 43: 85, 48: 110}
+STACK_FREEZE = 3  # this many tags answering at once freeze the receiver
+
+# What one read of a tag through its link is (see ``couple`` and ``place(slide_us=)``).
+_CLEAN = "clean"
+_SILENT = "silent"
+_PARTIAL = "partial"
+_SLIDE_MODES = ((_SILENT, 0.40), (_PARTIAL, 0.25), ("garbled", 0.15), (_CLEAN, 0.20))
 
 RESET_VALUES = {
     COMMAND: 0x20,
@@ -174,6 +214,17 @@ class EmulatedMFRC522:
         self.air_time_us = 0.0
         self.now_us: Callable[[], float] | None = None  # the board's clock, for the SoftReset duration
         self.timer_running = False  # TAuto timer started by a transmission and not yet ended or stopped
+        self.rng = random.Random(name)
+        self.held_in_reset = False  # NRSTPD low: hard power-down
+        self.stuck = False  # a SoftReset that never completed: PowerDown set, writes lost
+        self._hang_reset = False
+        self.deaf_after_us: float | None = None
+        self._deaf_at: float | None = None
+        self.freeze_at = STACK_FREEZE
+        self.frozen = 0  # receptions frozen by a stack (for tests)
+        self.faint: dict[Iso14443aTag, tuple[float, float, float]] = {}  # tag -> (distance, answer, garble)
+        self._slide_until: dict[Iso14443aTag, float] = {}
+        self._modes: dict[Iso14443aTag, object] = {}  # this read's link mode per tag (or its garbled phantom)
         self._resetting_until = -1.0
         self._reset_registers()
         self._txn_mode: str | None = None
@@ -185,25 +236,109 @@ class EmulatedMFRC522:
     # --- the physical world ---------------------------------------------------------------------------
     @property
     def field_on(self) -> bool:
-        return bool(self.regs[TX_CONTROL] & 0x03) and self.fault is None
+        return bool(self.regs[TX_CONTROL] & 0x03) and self.fault is None and not self.held_in_reset
 
-    def place(self, tag: Iso14443aTag) -> None:
-        """Lay a tag on the antenna; it powers up in IDLE if the field is on."""
+    @property
+    def deaf(self) -> bool:
+        """True while the module hears no tag (``stop_detecting_after``)."""
+        return self._deaf_at is not None and self._now() >= self._deaf_at
+
+    @property
+    def rx_gain_db(self) -> int:
+        return RX_GAIN_DB[(self.regs[RF_CFG] >> 4) & 0x07]
+
+    def _now(self) -> float:
+        return self.now_us() if self.now_us is not None else 0.0
+
+    def place(self, tag: Iso14443aTag, slide_us: float = 0.0) -> None:
+        """Lay a tag on the antenna; it powers up in IDLE if the field is on (answering after its power-up
+        time). ``slide_us``: the card is still sliding in for that long (reads fail or come out garbled)."""
         with self._lock:
             if tag in self.tags:
                 raise ValueError(f"{tag!r} already lies on reader {self.name!r}")
-            tag.power_on()
+            self._power(tag)
+            tag.home = self
             self.tags.append(tag)
+            if slide_us > 0:
+                self._slide_until[tag] = self._now() + slide_us
 
     def lift(self, tag: Iso14443aTag | None = None) -> None:
         """Take a tag (or every tag) off the antenna; it loses power and state."""
         with self._lock:
             if tag is None:
+                for t in self.tags:
+                    t.home = None
                 self.tags.clear()
             elif tag in self.tags:
                 self.tags.remove(tag)
+                tag.home = None
             else:
                 raise ValueError(f"{tag!r} does not lie on reader {self.name!r}")
+
+    def couple(self, tag: Iso14443aTag, distance_mm: float, answer: float = 0.6, garble: float = 0.5) -> None:
+        """A neighbour's tag (lying on another antenna) ``distance_mm`` from this antenna: heard faintly when
+        the gain reaches that far. Per read it answers with probability ``answer``; an answer is garbled with
+        probability ``garble`` (a valid-looking read of wrong bits), else clean."""
+        with self._lock:
+            self.faint[tag] = (float(distance_mm), answer, garble)
+
+    def decouple(self, tag: Iso14443aTag | None = None) -> None:
+        with self._lock:
+            if tag is None:
+                self.faint.clear()
+            else:
+                self.faint.pop(tag, None)
+
+    def stop_detecting_after(self, us: float) -> None:
+        """Go deaf ``us`` of emulated time from now (and again that long after every reset)."""
+        with self._lock:
+            self.deaf_after_us = us
+            self._deaf_at = self._now() + us
+
+    def hang_next_soft_reset(self) -> None:
+        """The next SoftReset never completes; only a hard reset (NRSTPD) brings the chip back."""
+        with self._lock:
+            self._hang_reset = True
+
+    def drift(self, reg: int, value: int) -> None:
+        """A setup register changes by itself (the firmware is not told)."""
+        with self._lock:
+            self.regs[reg] = value
+
+    def nrstpd(self, level: int) -> None:
+        """The NRSTPD pin: low is hard power-down (nothing answers, field off); high restarts the chip."""
+        with self._lock:
+            if not level:
+                self.held_in_reset = True
+                self._reset_registers()
+                self.timer_running = False
+                return
+            if not self.held_in_reset:
+                return
+            self.held_in_reset = False
+            self.stuck = False
+            self._hang_reset = False
+            self._reset_registers()
+            self._rearm_deafness()
+            if self.now_us is not None:
+                self._resetting_until = self.now_us() + HARD_RESET_US
+
+    def _rearm_deafness(self) -> None:
+        if self.deaf_after_us is not None:
+            self._deaf_at = self._now() + self.deaf_after_us
+        else:
+            self._deaf_at = None
+
+    def _power(self, tag: Iso14443aTag) -> None:
+        tag.power_on()
+        tag.powered_at_us = self._now()
+
+    def _powered(self, tag: Iso14443aTag) -> bool:
+        """The tag has had its home field long enough to answer."""
+        home = tag.home
+        if home is None or not home.field_on:
+            return False
+        return self.now_us is None or self._now() >= tag.powered_at_us + tag.power_up_us
 
     def fail(self, mode: str, version: int = 0x00) -> None:
         """Break the reader: "absent" (no answer on SPI), "version" (VersionReg reads ``version``) or
@@ -253,7 +388,7 @@ class EmulatedMFRC522:
 
     def clock(self, mosi: int) -> int | None:
         """One byte in on MOSI, one out on MISO (None: MISO not driven)."""
-        if self.fault == "absent":
+        if self.fault == "absent" or self.held_in_reset:
             return None
         with self._lock:
             if self.resetting:
@@ -299,6 +434,8 @@ class EmulatedMFRC522:
 
     def _write(self, reg: int, value: int) -> None:
         self.writes[reg] += 1
+        if self.stuck:
+            return  # a soft reset that never completed: the chip takes nothing
         if reg == FIFO_DATA:
             if len(self.fifo) >= FIFO_SIZE:
                 self.regs[ERROR] |= ERR_BUFFER_OVFL
@@ -327,7 +464,7 @@ class EmulatedMFRC522:
             self.regs[reg] = value
             if self.field_on and not was_on:
                 for tag in self.tags:
-                    tag.power_on()
+                    self._power(tag)
         elif reg == COMMAND:
             self._command(value)
         elif reg == BIT_FRAMING:
@@ -347,6 +484,11 @@ class EmulatedMFRC522:
         if cmd == CMD_SOFT_RESET:
             self._reset_registers()
             self.timer_running = False
+            if self._hang_reset:
+                self.stuck = True  # PowerDown never clears again
+                self.regs[COMMAND] = 0x20 | 0x10
+                return
+            self._rearm_deafness()
             if self.now_us is not None:
                 self._resetting_until = self.now_us() + RESET_US
             return
@@ -400,15 +542,72 @@ class EmulatedMFRC522:
         return bits
 
     def _send(self, bits: list[int]) -> list[list[int]]:
-        """Put the frame on air; the answers of every powered tag that answered."""
+        """Put the frame on air; the answers the receiver hears (see the module docstring for the model)."""
         if not self.field_on:
             return []
-        answers = []
+        if not self.regs[TX_ASK] & 0x40:
+            return []  # without 100 % ASK no ISO 14443A tag understands the reader
+        start = len(bits) == 7  # REQA / WUPA: a new read begins, each link picks how it goes this time
+        gain = self.rx_gain_db
+        deaf = self.deaf
+        strong = []
         for tag in self.tags:
-            answer = tag.receive(bits)
-            if answer is not None:
-                answers.append(answer)
-        return answers
+            if not self._powered(tag):
+                continue
+            answer = self._through(tag, bits, start, self._own_mode)
+            if answer is not None and not deaf and tag.distance_mm <= OWN_RANGE_MM[gain]:
+                strong.append(answer)
+        faint = []
+        for tag, (distance, p_answer, p_garble) in list(self.faint.items()):
+            if tag in self.tags or not self._powered(tag) or distance > FAINT_RANGE_MM[gain]:
+                continue
+            answer = self._through(tag, bits, start, lambda t, a=p_answer, g=p_garble: self._faint_mode(a, g))
+            if answer is not None and not deaf:
+                faint.append(answer)
+        return strong if strong else faint  # a tag on the antenna captures the receiver
+
+    def _own_mode(self, tag: Iso14443aTag) -> str:
+        if self._now() < self._slide_until.get(tag, -1.0):
+            r = self.rng.random()
+            for mode, weight in _SLIDE_MODES:
+                if r < weight:
+                    return mode
+                r -= weight
+        return _CLEAN
+
+    def _faint_mode(self, p_answer: float, p_garble: float) -> str:
+        if self.rng.random() >= p_answer:
+            return _SILENT
+        return "garbled" if self.rng.random() < p_garble else _CLEAN
+
+    def _through(self, tag: Iso14443aTag, bits: list[int], start: bool, pick: Callable[..., str]) -> list[int] | None:
+        """The frame reaches the tag; what the receiver hears of its answer in this read's link mode."""
+        if start:
+            mode: object = pick(tag)
+            if mode == "garbled":
+                mode = self._phantom(tag)  # it starts in the tag's state: a halted tag's phantom is halted
+            self._modes[tag] = mode
+        mode = self._modes.get(tag, _CLEAN)
+        answer = tag.receive(bits)  # the tag itself hears the frame whatever the receiver makes of its answer
+        if isinstance(mode, Iso14443aTag):
+            return mode.receive(bits)
+        if mode == _SILENT or answer is None:
+            return None
+        if mode == _PARTIAL and len(answer) > 1:
+            return answer[: self.rng.randrange(1, len(answer))]
+        return answer
+
+    def _phantom(self, tag: Iso14443aTag) -> Iso14443aTag:
+        """The tag as a garbled read makes it look: the same kind, 2-4 bits of its UID flipped."""
+        while True:
+            uid = bytearray(tag.uid)
+            for bit in self.rng.sample(range(8 * len(uid)), self.rng.randint(2, 4)):
+                uid[bit // 8] ^= 1 << (bit % 8)
+            if uid[0] != CASCADE_TAG and uid != tag.uid:
+                break
+        phantom = type(tag)(bytes(uid))
+        phantom.state, phantom._from_halt, phantom._level = tag.state, tag._from_halt, tag._level
+        return phantom
 
     def _timer_us(self) -> float | None:
         if not self.regs[T_MODE] & 0x80:  # TAuto off: nothing starts the timer after a transmission
@@ -436,8 +635,11 @@ class EmulatedMFRC522:
         if not answers:
             self._timeout()
             return
-        merged, collision = self._merge(answers)
         self.timer_running = False  # TAuto: the timer stops when an answer starts
+        if len(answers) >= self.freeze_at:
+            self.frozen += 1
+            return  # a stack: the reception never ends, no IRQ until the command is stopped
+        merged, collision = self._merge(answers)
         self._air(FDT_US + frame_us(len(merged)))
         self._receive(merged, collision)
 

@@ -11,6 +11,7 @@ merges their bits, which is where real collisions come from.
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 from tablepi.errors import ParseError
 
@@ -74,6 +75,11 @@ class Iso14443aTag:
 
     atqa = b"\x44\x00"  # sent LSB first: 0x0044, double-size UID, bit frame anticollision
     sak_final = 0x00
+    #: Time after entering the field (or the field coming on) before the tag answers: ISO/IEC 14443-3 allows
+    #: up to 5 ms; the emulator takes the worst case. A card lies ``distance_mm`` above the antenna (an 18 mm
+    #: table top and the sticker: 20 mm), which the reader's gain must reach.
+    power_up_us: float = 5000.0
+    distance_mm: float = 20.0
 
     def __init__(self, uid: bytes | str) -> None:
         if isinstance(uid, str):
@@ -87,6 +93,8 @@ class Iso14443aTag:
             raise ParseError(f"a 4-byte UID cannot start with the cascade tag 0x88: {uid.hex().upper()}")
         self.uid = bytes(uid)
         self.silent = False
+        self.home: Any = None  # the emulated reader whose antenna it lies on (powers it)
+        self.powered_at_us = 0.0
         self.state = TagState.IDLE
         self._from_halt = False  # the '*' of READY* / ACTIVE*: unexpected frames return to HALT
         self._level = 0

@@ -1,4 +1,4 @@
-"""A reader device that speaks protocol v1 over a file descriptor: the firmware's behaviour, on the host.
+"""A reader device that speaks protocol v2 (or v1) over a file descriptor: the firmware's behaviour, on the host.
 
 It stands where the Pico would be: at the other end of a pseudo-terminal (tests, benchmark, the demo without
 hardware). It keeps the *physical truth* of the four zones, answers host commands like the firmware does
@@ -28,12 +28,22 @@ from tablepi.readers import protocol as p
 
 
 class DeviceEmulator:
-    """Protocol v1 device on descriptor ``fd`` (raw mode is set here); ``heartbeat`` seconds between ``HB``."""
+    """Protocol device on descriptor ``fd`` (raw mode is set here); ``heartbeat`` seconds between ``HB``.
+
+    ``proto`` 2 dates PLACE and LIFT with the device's uptime (``ago_ms`` before now: the card's first or
+    last answer); ``proto`` 1 sends them without a time, as old firmware does.
+    """
 
     def __init__(
-        self, fd: int | None = None, *, heartbeat: float | None = 1.0, firmware: str = "tablepi-emu/1.0"
+        self,
+        fd: int | None = None,
+        *,
+        heartbeat: float | None = 1.0,
+        firmware: str = "tablepi-emu/1.0",
+        proto: int = p.PROTO_VERSION,
     ) -> None:
         self.firmware = firmware
+        self.proto = proto
         self.heartbeat = heartbeat
         self.zones: list[str] = [p.State.EMPTY] * p.ZONE_COUNT
         self.received: list[p.Message] = []  # good host messages, in order
@@ -108,21 +118,28 @@ class DeviceEmulator:
 
     # --- the physical side ---------------------------------------------------------------------------
 
-    def place(self, zone: int, uid: str, *, lose: bool = False, corrupt: bool = False) -> None:
-        """A tag arrives on ``zone``. ``lose``: the line is lost; ``corrupt``: it goes out with a bad CRC."""
+    def uptime_ms(self) -> int:
+        return int((time.monotonic() - self._uptime0) * 1000)
+
+    def _when(self, ago_ms: int) -> int | None:
+        return max(0, self.uptime_ms() - ago_ms) if self.proto >= 2 else None
+
+    def place(self, zone: int, uid: str, *, lose: bool = False, corrupt: bool = False, ago_ms: int = 0) -> None:
+        """A tag arrives on ``zone``. ``lose``: the line is lost; ``corrupt``: it goes out with a bad CRC;
+        ``ago_ms``: its first answer was that long ago (v2 time field)."""
         with self._lock:
             self.zones[zone] = uid
-            self._send(p.Place(zone, uid), lose=lose, corrupt=corrupt)
+            self._send(p.Place(zone, uid, self._when(ago_ms)), lose=lose, corrupt=corrupt)
 
-    def lift(self, zone: int, *, lose: bool = False, corrupt: bool = False) -> None:
-        """The tag leaves ``zone`` (ends a MULTI if there was one)."""
+    def lift(self, zone: int, *, lose: bool = False, corrupt: bool = False, ago_ms: int = 0) -> None:
+        """The tag leaves ``zone`` (ends a MULTI if there was one); its last answer was ``ago_ms`` ago."""
         with self._lock:
             there = self.zones[zone]
             self.zones[zone] = p.State.EMPTY
             if there == p.State.MULTI:
-                self._send(p.Lift(zone, None), lose=lose, corrupt=corrupt)
+                self._send(p.Lift(zone, None, self._when(ago_ms)), lose=lose, corrupt=corrupt)
             elif there not in (p.State.EMPTY, p.State.FAULT):
-                self._send(p.Lift(zone, there), lose=lose, corrupt=corrupt)
+                self._send(p.Lift(zone, there, self._when(ago_ms)), lose=lose, corrupt=corrupt)
 
     def multi(self, zone: int) -> None:
         with self._lock:
@@ -185,7 +202,7 @@ class DeviceEmulator:
             os.write(fd, data)
 
     def _hello(self) -> None:
-        self._send(p.Hello(p.PROTO_VERSION, self.firmware, p.ZONE_COUNT))
+        self._send(p.Hello(self.proto, self.firmware, p.ZONE_COUNT))
         self._send(p.State(tuple(self.zones)))
 
     def _read_loop(self, fd: int) -> None:
@@ -235,5 +252,5 @@ class DeviceEmulator:
         assert self.heartbeat is not None
         while not self._stop.wait(self.heartbeat):
             with self._lock:
-                uptime = int((time.monotonic() - self._uptime0) * 1000)
+                uptime = self.uptime_ms()
                 self._send(p.Heartbeat(uptime, uptime // 10, self.bad_lines, (100, 100, 100, 100)))

@@ -1,4 +1,4 @@
-"""The reader link protocol v1 (docs/protocol.md): pure encoding and parsing, no I/O.
+"""The reader link protocol v2 and v1 (docs/protocol.md): pure encoding and parsing, no I/O.
 
 Every message is a frozen dataclass; :func:`encode_line` and :func:`parse_line` convert between a message with
 its sequence number and the bytes of one line, checksum included:
@@ -6,7 +6,9 @@ its sequence number and the bytes of one line, checksum included:
 >>> encode_line(7, Place(2, "04A1B2C3D4E5F6"))
 b'7 PLACE 2 04A1B2C3D4E5F6 *0CF8\\n'
 >>> parse_line(b'7 PLACE 2 04A1B2C3D4E5F6 *0CF8\\n')
-(7, Place(zone=2, uid='04A1B2C3D4E5F6'))
+(7, Place(zone=2, uid='04A1B2C3D4E5F6', time_ms=None))
+>>> parse_line(encode_line(8, Lift(2, "04A1B2C3D4E5F6", 81234)))
+(8, Lift(zone=2, uid='04A1B2C3D4E5F6', time_ms=81234))
 >>> f"{crc16(b'123456789'):04X}"
 '29B1'
 
@@ -25,7 +27,9 @@ from typing import ClassVar
 from tablepi.errors import ProtocolError as _BaseProtocolError
 
 #: Protocol version this module speaks (``PROTO`` in ``HELLO``).
-PROTO_VERSION = 1
+PROTO_VERSION = 2
+#: Versions a host still understands: v1 devices send PLACE / LIFT without the time field.
+SUPPORTED_VERSIONS = frozenset({1, 2})
 #: Longest line allowed, newline included.
 MAX_LINE = 120
 #: Zones in the protocol (``STATE`` and ``HB`` have one field per zone).
@@ -83,20 +87,23 @@ class State:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Device: a tag arrived on the zone."""
+    """Device: a tag arrived on the zone. ``time_ms`` (v2): the device's uptime at the tag's first answer."""
 
     TYPE: ClassVar[str] = "PLACE"
     zone: int
     uid: str
+    time_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Lift:
-    """Device: the tag left the zone. ``uid`` is ``None`` for ``LIFT ZONE -`` (end of a ``MULTI``)."""
+    """Device: the tag left the zone. ``uid`` is ``None`` for ``LIFT ZONE -`` (end of a ``MULTI``).
+    ``time_ms`` (v2): the device's uptime at the last answer of what left."""
 
     TYPE: ClassVar[str] = "LIFT"
     zone: int
     uid: str | None
+    time_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,10 +254,10 @@ def _fields(msg: Message) -> list[str]:
             if len(zones) != ZONE_COUNT:
                 raise ProtocolError(f"STATE needs {ZONE_COUNT} zones, got {len(zones)}", "RANGE")
             return [_zone_field(z) for z in zones]
-        case Place(zone, uid):
-            return [_zone(zone), _uid(uid)]
-        case Lift(zone, uid):
-            return [_zone(zone), "-" if uid is None else _uid(uid)]
+        case Place(zone, uid, time_ms):
+            return [_zone(zone), _uid(uid), *_when(time_ms)]
+        case Lift(zone, uid, time_ms):
+            return [_zone(zone), "-" if uid is None else _uid(uid), *_when(time_ms)]
         case Multi(zone) | Ok(zone):
             return [_zone(zone)]
         case Fault(zone, code):
@@ -282,6 +289,11 @@ def _num(value: int) -> str:
     if not isinstance(value, int) or value < 0:
         raise ProtocolError(f"not a non-negative integer: {value!r}", "RANGE")
     return str(value)
+
+
+def _when(time_ms: int | None) -> list[str]:
+    """The v2 time field, or nothing (v1)."""
+    return [] if time_ms is None else [_num(time_ms)]
 
 
 def _seq(value: int) -> str:
@@ -418,14 +430,21 @@ def _p_state(f: list[str]) -> State:
     return State(tuple(z if z in (State.EMPTY, State.MULTI, State.FAULT) else _p_uid(z) for z in f))
 
 
+def _p_time(f: list[str]) -> int | None:
+    """PLACE / LIFT: two fields (v1) or three, the last the device's uptime in ms (v2)."""
+    if len(f) not in (2, 3):
+        raise ProtocolError(f"expected 2 or 3 fields, got {len(f)}", "SYNTAX")
+    return _parse_int(f[2], 0, None, "event time", None) if len(f) == 3 else None
+
+
 def _p_place(f: list[str]) -> Place:
-    _arity(f, 2)
-    return Place(_p_zone(f[0]), _p_uid(f[1]))
+    time_ms = _p_time(f)
+    return Place(_p_zone(f[0]), _p_uid(f[1]), time_ms)
 
 
 def _p_lift(f: list[str]) -> Lift:
-    _arity(f, 2)
-    return Lift(_p_zone(f[0]), None if f[1] == "-" else _p_uid(f[1]))
+    time_ms = _p_time(f)
+    return Lift(_p_zone(f[0]), None if f[1] == "-" else _p_uid(f[1]), time_ms)
 
 
 def _p_multi(f: list[str]) -> Multi:

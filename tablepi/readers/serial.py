@@ -9,7 +9,12 @@ through this module's hooks:
   snapshots, which the base class diffs against what consumers were told (nothing lost or doubled);
 - a read error, or no line for ``link_timeout`` seconds, means the cable is out: every zone goes OFFLINE (the
   cards believed on the zones stay believed), and the port is reopened with backoff 0.2 s doubling to 5 s;
-- bad lines are dropped and counted; a sequence gap asks for ``STATE?`` so the snapshot repairs what was lost.
+- bad lines are dropped and counted; a sequence gap asks for ``STATE?`` so the snapshot repairs what was lost;
+- a v2 device dates PLACE and LIFT with its own uptime (the card's first and last answer): the host maps that
+  clock onto its own with the heartbeats (the smallest ``arrival - uptime`` of the last few ``HB`` lines: the
+  one that waited least on the way) and stamps the events with when they happened, so the 200 ms the device
+  waits before it believes a card is gone does not lengthen every tap. A v1 device's events, and any before
+  the first heartbeat, are stamped on arrival.
 
 Host commands (:meth:`ping`, :meth:`led`, :meth:`beep`, :meth:`rescan`) may be called from any thread; they
 return a :class:`Command` whose ``wait()`` learns the ``ACK``/``NAK`` once a pump is reading the reader.
@@ -17,6 +22,7 @@ return a :class:`Command` whose ``wait()`` learns the ``ACK``/``NAK`` once a pum
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import glob
 import logging
@@ -48,6 +54,10 @@ _MAX_PENDING_COMMANDS = 64
 
 #: How long one blocking read waits before the supervisor looks at the clock again.
 _READ_SLICE = 0.02
+#: Heartbeats (one a second) whose arrival times map the device's clock onto the host's.
+_CLOCK_SAMPLES = 8
+#: A device-dated event is never dated earlier than this before its arrival (a clock gone wrong is bounded).
+_MAX_EVENT_AGE = 2.0
 
 
 def find_port(candidates: Sequence[str] = DEFAULT_PORTS) -> str | None:
@@ -80,9 +90,12 @@ class Command:
 
 
 class SerialReader(LinkedReader):
-    """Protocol v1 device on a serial port. Options: see docs/readers.md."""
+    """Protocol v2 (or v1) device on a serial port. Options: see docs/readers.md."""
 
     backend = "serial"
+    #: A v2 device sends a LIFT after its 200 ms quiet time and a re-check of the reader, dated at the card's
+    #: last answer: events arrive up to this long after the time they carry (docs/protocol.md).
+    report_delay = 0.35
     link_name = "reader link"
     link_failed_counter = "open_failed"
     link_lost_detail = "reader link down"
@@ -100,6 +113,7 @@ class SerialReader(LinkedReader):
         backoff_max: float = 5.0,
         clock: Clock = time.monotonic,
         serial_factory: Callable[..., Any] | None = None,
+        device_times: bool = True,
     ) -> None:
         super().__init__(
             zones=zones, debounce=debounce, backoff_initial=backoff_initial, backoff_max=backoff_max, clock=clock
@@ -117,6 +131,7 @@ class SerialReader(LinkedReader):
         if not isinstance(link_timeout, int | float) or link_timeout <= 0:
             raise ConfigError(f"serial reader option 'link_timeout' must be seconds > 0, not {link_timeout!r}")
         self.baudrate = baudrate
+        self.device_times = bool(device_times)  # False: a host clock that is not real time (the demo's)
         self.link_timeout = float(link_timeout)
         self.hello_interval = float(hello_interval)
         self._factory = serial_factory or serial.Serial
@@ -130,6 +145,8 @@ class SerialReader(LinkedReader):
         self._rx_seq: int | None = None
         self._hello_seen = False
         self._proto_ok = True
+        self.proto: int | None = None  # the protocol version of the device's last HELLO
+        self._clock_samples: collections.deque[float] = collections.deque(maxlen=_CLOCK_SAMPLES)
         self._last_rx = 0.0
         self._last_hello = 0.0
         self._commands: dict[int, Command] = {}
@@ -319,10 +336,13 @@ class SerialReader(LinkedReader):
     def _on_hello(self, hello: p.Hello) -> None:
         self._hello_seen = True
         self.firmware = hello.firmware
-        self._proto_ok = hello.proto == p.PROTO_VERSION
+        self.proto = hello.proto
+        self._clock_samples.clear()  # a HELLO may be a restarted device: its uptime began again
+        self._proto_ok = hello.proto in p.SUPPORTED_VERSIONS
         if not self._proto_ok:
             self._count("unsupported_protocol")
-            log.error("reader speaks protocol %d; this host speaks %d", hello.proto, p.PROTO_VERSION)
+            versions = " and ".join(str(v) for v in sorted(p.SUPPORTED_VERSIONS))
+            log.error("reader speaks protocol %d; this host speaks %s", hello.proto, versions)
             now = self._now()
             for zone in range(self.zones):
                 self._set_state(zone, ZoneState.FAULT, f"reader protocol {hello.proto} not supported", now)
@@ -333,13 +353,13 @@ class SerialReader(LinkedReader):
         match msg:
             case p.State(fields):
                 self._on_state(fields, now)
-            case p.Place(zone, uid):
+            case p.Place(zone, uid, time_ms):
                 self._set_state(zone, ZoneState.ONLINE, "one tag", now)
-                self._items.append(ZoneEvent(zone, uid, True, now))
+                self._items.append(ZoneEvent(zone, uid, True, self._dated(time_ms, now)))
             case p.Lift(zone, None):
                 self._set_state(zone, ZoneState.ONLINE, "zone clear", now)
-            case p.Lift(zone, str(uid)):
-                self._items.append(ZoneEvent(zone, uid, False, now))
+            case p.Lift(zone, str(uid), time_ms):
+                self._items.append(ZoneEvent(zone, uid, False, self._dated(time_ms, now)))
             case p.Multi(zone):
                 self._items.append(ZoneSnapshot(zone, None, now))
                 self._set_state(zone, ZoneState.MULTI, "two or more tags", now)
@@ -349,8 +369,9 @@ class SerialReader(LinkedReader):
             case p.Ok(zone):
                 self._set_state(zone, ZoneState.ONLINE, "reader recovered", now)
                 self._ask_state()
-            case p.Heartbeat():
+            case p.Heartbeat(uptime_ms):
                 self.device_stats = msg
+                self._clock_samples.append(now - uptime_ms / 1000)
             case p.Ack(host_seq) | p.Nak(int(host_seq), _):
                 with self._write_lock:
                     command = self._commands.pop(host_seq, None)
@@ -365,6 +386,20 @@ class SerialReader(LinkedReader):
                 self._count("unknown_messages")
             case _:
                 self._count("unexpected_messages")
+
+    def _dated(self, time_ms: int | None, now: float) -> float:
+        """The host time of a device time (v2), or ``now`` when there is none or no heartbeat to map it yet.
+
+        Never later than the arrival, nor more than ``_MAX_EVENT_AGE`` before it.
+        """
+        if not self.device_times:
+            return now
+        if time_ms is None or not self._clock_samples:
+            if time_ms is not None:
+                self._count("undated_events")
+            return now
+        when = time_ms / 1000 + min(self._clock_samples)
+        return min(now, max(when, now - _MAX_EVENT_AGE))
 
     def _on_state(self, fields: tuple[str, ...], now: float) -> None:
         for zone, value in enumerate(fields[: self.zones]):

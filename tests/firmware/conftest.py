@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 
 import pytest
@@ -12,7 +13,9 @@ from tests.firmware.firmware_rig import Rig
 
 @pytest.fixture
 def fw() -> SimpleNamespace:
-    return load_firmware()
+    """The firmware under test: firmware/ of this tree, or TABLEPI_FIRMWARE_DIR (to show that a test fails on
+    an older firmware: ``git show REV:firmware/x.py`` into a folder)."""
+    return load_firmware(os.environ.get("TABLEPI_FIRMWARE_DIR") or None)
 
 
 @pytest.fixture

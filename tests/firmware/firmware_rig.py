@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from types import SimpleNamespace
 
@@ -69,16 +70,20 @@ class Rig:
         fw: SimpleNamespace,
         port: Callable[[ManualClock], FakePort] | None = None,
         start_ms: int = 1000,
+        seed: int = 0,
         **config: object,
     ) -> None:
         self.fw = fw
         self.clock = ManualClock(start_ms=start_ms)
-        self.board = EmulatedBoard(self.clock, spi_cost_us=SPI_COST_US, spi_byte_us=SPI_BYTE_US)
+        self.board = EmulatedBoard(self.clock, spi_cost_us=SPI_COST_US, spi_byte_us=SPI_BYTE_US, seed=seed)
         self.port = port(self.clock) if port is not None else FakePort()
         cfg = SimpleNamespace(**{k: getattr(fw.config, k) for k in dir(fw.config) if k.isupper()})
         for key, value in config.items():
             setattr(cfg, key, value)
         self.cfg = cfg
+        wiring = [self.board.wdt]
+        if "rst_pin" in inspect.signature(fw.app.App).parameters:  # firmware before 1.1 had no hard reset
+            wiring.append(self.board.rst_pin)
         self.app = fw.app.App(
             cfg,
             self.board.bus,
@@ -87,9 +92,10 @@ class Rig:
             self.board.buzzer,
             self.port,
             self.clock,
-            self.board.wdt,
+            *wiring,
         )
         self.log: list[tuple[int, list[str]]] = []
+        self.stamps: list[tuple[str, int, int]] = []  # (PLACE/LIFT, zone, device uptime ms) of every event
 
     @property
     def chips(self) -> list:
@@ -108,13 +114,21 @@ class Rig:
         return self.events()
 
     def events(self, keep_hb: bool = False) -> list[list[str]]:
+        """Messages sent since the last call; PLACE / LIFT without their v2 time field (kept in ``stamps``)."""
         out = []
         for line in self.port.lines():
             seq, fields = parse(line)
             self.log.append((seq, fields))
+            if fields[0] in ("PLACE", "LIFT") and len(fields) == 4:
+                self.stamps.append((fields[0], int(fields[1]), int(fields[3])))
+                fields = fields[:3]
             if keep_hb or fields[0] != "HB":
                 out.append(fields)
         return out
+
+    def uptime_ms(self) -> int:
+        """The device's uptime now, as its v2 event times count it."""
+        return self.app.uptime_at(self.clock.ticks_ms())
 
     def send(self, body: str) -> list[list[str]]:
         self.port.incoming += frame(body)

@@ -48,6 +48,7 @@ def test_absent_chip_fails_selftest(one: SimpleNamespace) -> None:
 
 def test_no_tag_ends_on_the_timer(one: SimpleNamespace) -> None:
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     assert one.reader.wupa() == one.m.NONE
     assert one.chip.regs[0x04] & 0x01  # TimerIRq
     assert one.chip.air_time_us > 1000  # the 1 ms timeout was spent on air
@@ -57,6 +58,7 @@ def test_reads_a_7_byte_ntag213_uid_over_two_cascade_levels(one: SimpleNamespace
     tag = Ntag213("04A1B2C3D4E5F6")
     one.chip.place(tag)
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     assert one.reader.wupa() == one.m.OK
     assert one.reader.read_uid() == one.m.OK
     assert bytes(one.reader.uid[: one.reader.uid_len]) == tag.uid
@@ -68,6 +70,7 @@ def test_reads_a_4_byte_uid(one: SimpleNamespace) -> None:
     tag = Iso14443aTag("DEADBEEF")
     one.chip.place(tag)
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     assert one.reader.reqa() == one.m.OK
     assert one.reader.read_uid() == one.m.OK
     assert bytes(one.reader.uid[: one.reader.uid_len]) == tag.uid
@@ -76,6 +79,7 @@ def test_reads_a_4_byte_uid(one: SimpleNamespace) -> None:
 def test_halted_tag_answers_wupa_but_not_reqa(one: SimpleNamespace) -> None:
     one.chip.place(Ntag213("04A1B2C3D4E5F6"))
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     one.reader.wupa()
     one.reader.read_uid()
     assert one.reader.halt() == one.m.OK
@@ -89,6 +93,7 @@ def test_two_tags_collide(one: SimpleNamespace) -> None:
     one.chip.place(Ntag213("04A1B2C3D4E5F6"))
     one.chip.place(Ntag213("04A1B2C3D4E5F7"))  # same first level: the collision comes at level 2
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     assert one.reader.wupa() == one.m.OK  # identical ATQA: no collision yet
     assert one.reader.read_uid() == one.m.COLL
     assert one.chip.regs[0x06] & 0x08  # CollErr
@@ -96,12 +101,14 @@ def test_two_tags_collide(one: SimpleNamespace) -> None:
 
 def test_hung_chip_is_reported(one: SimpleNamespace) -> None:
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     one.chip.fail("hung")
     assert one.reader.wupa() == one.m.HUNG
 
 
 def test_power_glitch_is_seen_by_check(one: SimpleNamespace) -> None:
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     one.chip.power_glitch()
     assert one.reader.check() == one.m.RESET
     one.chip.fail("version", 0x00)
@@ -113,6 +120,7 @@ def test_select_frames_carry_the_chip_crc(one: SimpleNamespace) -> None:
 
     one.chip.place(Ntag213("04A1B2C3D4E5F6"))
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     one.reader.wupa()
     one.reader.read_uid()
     selects = [f for f in one.chip.frames if len(f) == 9]
@@ -137,6 +145,7 @@ def test_every_frame_goes_out_once_with_its_own_framing(one: SimpleNamespace) ->
     """StartSend stays set on the chip: the driver clears it, so no command starts early with stale framing."""
     one.chip.place(Ntag213("04A1B2C3D4E5F6"))
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     one.chip.reset_counters()
     assert one.reader.wupa() == one.m.OK
     assert one.reader.read_uid() == one.m.OK
@@ -151,6 +160,7 @@ def test_hlta_after_a_7_bit_wupa_is_a_full_32_bit_frame(one: SimpleNamespace) ->
     tag = Ntag213("04A1B2C3D4E5F6")
     one.chip.place(tag)
     one.reader.init()
+    one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     one.reader.wupa()
     one.reader.read_uid()
     one.reader.halt()

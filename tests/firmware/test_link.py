@@ -28,7 +28,7 @@ def test_hello_resets_the_sequence_and_is_followed_by_state(rig: Rig) -> None:
     rig.app.step()
     lines = rig.port.lines()
     assert [parse(line) for line in lines] == [
-        (0, ["HELLO", "1", "tablepi-fw/1.0.0", "4"]),
+        (0, ["HELLO", "2", "tablepi-fw/1.1.0", "4"]),
         (1, ["STATE", "-", "-", "-", "-"]),
     ]
 
@@ -93,7 +93,8 @@ def test_rescan_answers_ack_then_a_fresh_state_without_events(rig: Rig) -> None:
     rig.run_ms(30)
     rig.events()
     rig.chips[0].lift(A)
-    rig.chips[2].place(A)  # moved within the quiet time: RESCAN sees it at once
+    rig.chips[2].place(A)  # moved within the quiet time: RESCAN sees it at once (once it has powered up)
+    rig.clock.advance_us(A.power_up_us)
     assert rig.send("7 RESCAN") == [["ACK", "7"], ["STATE", "-", "-", "04A1B2C3D4E5F6", "-"]]
     assert rig.run_ms(1000) == []
 

@@ -17,7 +17,7 @@ B = Ntag213("04A1B2C3D4E5F7")
 
 
 def test_boot_says_hello_then_state(rig: Rig) -> None:
-    assert rig.start() == [["HELLO", "1", "tablepi-fw/1.0.0", "4"], ["STATE", "-", "-", "-", "-"]]
+    assert rig.start() == [["HELLO", "2", "tablepi-fw/1.1.0", "4"], ["STATE", "-", "-", "-", "-"]]
     assert [seq for seq, _ in rig.log] == [0, 1]
 
 
@@ -134,7 +134,7 @@ def test_slow_swap_is_lift_then_place(rig: Rig) -> None:
 def test_reader_failing_selftest_is_reported_and_retried(rig: Rig) -> None:
     rig.chips[1].fail("version", 0x00)
     assert rig.start() == [
-        ["HELLO", "1", "tablepi-fw/1.0.0", "4"],
+        ["HELLO", "2", "tablepi-fw/1.1.0", "4"],
         ["STATE", "-", "FAULT", "-", "-"],
         ["FAULT", "1", "SELFTEST"],
     ]

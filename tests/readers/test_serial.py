@@ -167,7 +167,7 @@ def test_unsupported_protocol_version_is_a_fault_not_events(pty_device: PtyDevic
     dev = pty_device.device
     with open_reader("serial", port=str(pty_device.path)) as r:
         collect(r, all_online)
-        dev.send(p.Hello(2, "future/9", 4))
+        dev.send(p.Hello(3, "future/9", 4))
         dev.place(0, A)
         events = collect(r, lambda ev: "FAULT" in [s for _, s in status_events(ev)])
         events += settle(r, 0.2)
@@ -208,3 +208,33 @@ def test_events_carry_host_monotonic_time(reader: SerialReader, pty_device: PtyD
     pty_device.device.place(0, A)
     ev = next(e for e in collect(reader, lambda ev: bool(card_events(ev))) if isinstance(e, ZoneEvent))
     assert before <= ev.time <= time.monotonic()
+
+
+@pytest.mark.parametrize("proto", [1, 2])
+def test_events_are_dated_when_the_device_saw_them_v2_or_on_arrival_v1(tmp_path, proto: int) -> None:  # type: ignore[no-untyped-def]
+    """v2: a LIFT sent after the 200 ms quiet time is dated at the card's last answer; v1 has no time: arrival."""
+    from .conftest import PtyDevice
+
+    dev = PtyDevice(tmp_path, heartbeat=0.1)
+    dev.device.proto = proto
+    try:
+        with open_reader("serial", port=str(dev.path)) as r:
+            collect(r, all_online)
+            settle(r, 0.35)  # a few heartbeats, read as they come, map the device's clock
+            dev.device.place(2, A, ago_ms=30)
+            placed = collect(r, lambda ev: bool(card_events(ev)))
+            settle(r, 0.4)
+            dev.device.lift(2, ago_ms=200)
+            sent = time.monotonic()
+            lifted = collect(r, lambda ev: bool(card_events(ev)))
+            got = time.monotonic()
+            assert r.proto == proto
+        place = next(e for e in placed if isinstance(e, ZoneEvent))
+        lift = next(e for e in lifted if isinstance(e, ZoneEvent))
+        if proto == 2:
+            assert sent - 0.2 - 0.05 <= lift.time <= sent - 0.2 + 0.02
+        else:
+            assert sent <= lift.time <= got
+        assert place.time < lift.time
+    finally:
+        dev.close()

@@ -1,0 +1,299 @@
+"""The screen's hand-entry panels: what a finger does between opening one and the gesture it makes.
+
+A panel is a small frozen value held by the app while it is open (a card picker halfway, after its suit; the
+name typed so far), never by the table and never in the journal: only the finished gesture is a table event
+(a card entered by hand, a player seated, a deal entered...). :func:`press` is pure: a panel and a key in, the
+next panel (or None: closed) and the gesture (or None) out, so every panel is unit-tested without pygame.
+
+Panels:
+
+- :class:`CardPicker` — a card by hand for a seat whose reader is off or misreads: suit, then rank, offering
+  only the cards still possible for that seat (not played, not shown by another seat);
+- :class:`Keyboard` — a player's name, with the names of earlier matches offered first;
+- :class:`DealerChoice` — the first dealer of the match;
+- :class:`DealForm` — a whole deal by hand (who named trumps, announcements, the winner or a tie, points, Kapo,
+  claim), or the correction of a past deal;
+- :class:`HistoryPanel` — the evening's deals, scrollable.
+
+Key ids are stable text (``suit:H``, ``card:QH``, ``char:a``, ``seat:N``, ``ok``, ``cancel``): the renderer
+draws keys, a touch sends the id back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from tablepi.errors import RulesError
+from tablepi.players import MAX_NAME
+from tablepi.rules.cards import Card, Suit
+from tablepi.rules.deal import Announcement
+from tablepi.rules.entry import TIE_POINTS, TOTAL_POINTS, DealEntry
+from tablepi.rules.seats import Seat, Team
+
+OK = "ok"
+CANCEL = "cancel"
+BACK = "back"
+
+#: Letters of the on-screen keyboard by language, row by row (the layouts players know from their phones).
+KEY_ROWS: dict[str, tuple[str, ...]] = {
+    "lb": ("qwertzuiop", "asdfghjklé", "yxcvbnmëäö"),
+    "de": ("qwertzuiop", "asdfghjklü", "yxcvbnmäöß"),
+    "fr": ("azertyuiop", "qsdfghjklm", "wxcvbnéèçà"),
+    "en": ("qwertyuiop", "asdfghjkl-", "zxcvbnm'.-"),
+}
+#: How many earlier names the keyboard offers at once.
+SUGGESTIONS = 4
+
+
+# --- gestures: what a finished panel asks the table to do ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EnterCard:
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    seat: Seat
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseDealer:
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class EnterDeal:
+    entry: DealEntry
+    correct: int | None = None  # the number of the deal this entry corrects; None: the next deal
+
+
+Gesture = EnterCard | SeatPlayer | ChooseDealer | EnterDeal
+
+
+# --- panels -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardPicker:
+    """Suit first, then rank; only ``possible`` cards are offered."""
+
+    seat: Seat
+    possible: tuple[Card, ...]
+    suit: Suit | None = None
+
+    def suits(self) -> tuple[Suit, ...]:
+        return tuple(s for s in Suit if any(c.suit is s for c in self.possible))
+
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.possible if c.suit is self.suit) if self.suit is not None else ()
+
+    def key_ids(self) -> tuple[str, ...]:
+        if self.suit is None:
+            return (*(f"suit:{s.value}" for s in self.suits()), CANCEL)
+        return (*(f"card:{c}" for c in self.cards()), BACK, CANCEL)
+
+
+@dataclass(frozen=True, slots=True)
+class Keyboard:
+    """A name being typed for ``seat``; ``names`` are earlier players, most recent first."""
+
+    seat: Seat
+    language: str = "en"
+    text: str = ""
+    shift: bool = True  # a name starts with a capital
+    names: tuple[str, ...] = ()
+
+    def suggestions(self) -> tuple[str, ...]:
+        typed = self.text.casefold()
+        return tuple(n for n in self.names if n.casefold().startswith(typed) and n != self.text)[:SUGGESTIONS]
+
+    def rows(self) -> tuple[str, ...]:
+        rows = KEY_ROWS.get(self.language, KEY_ROWS["en"])
+        return tuple(r.upper() if self.shift else r for r in rows)
+
+    def key_ids(self) -> tuple[str, ...]:
+        letters = tuple(f"char:{ch}" for row in self.rows() for ch in row)
+        named = tuple(f"name:{n}" for n in self.suggestions())
+        return (*named, *letters, "shift", "space", BACK, OK, CANCEL)
+
+
+@dataclass(frozen=True, slots=True)
+class DealerChoice:
+    """Who deals first in this match (forehand, the next seat, names trumps)."""
+
+    def key_ids(self) -> tuple[str, ...]:
+        return (*(f"seat:{s.value}" for s in Seat), CANCEL)
+
+
+@dataclass(frozen=True, slots=True)
+class DealForm:
+    """A deal told by hand. ``winner`` None is a tie; ``matt``/``konter``: who announced them (None: nobody)."""
+
+    trumps: Seat
+    winner: Team | None = Team.NS
+    points: int = 21
+    kapo: bool = False
+    claimed: bool = False
+    matt: Seat | None = None
+    konter: Seat | None = None
+    correct: int | None = None  # correcting deal number ``correct``
+
+    def announcements(self) -> tuple[tuple[Seat, Announcement], ...]:
+        if self.matt is not None and self.matt is self.konter:
+            return ((self.matt, Announcement.KONTER_A_MATT),)
+        out: list[tuple[Seat, Announcement]] = []
+        if self.matt is not None:
+            out.append((self.matt, Announcement.MATT))
+        if self.konter is not None:
+            out.append((self.konter, Announcement.KONTER))
+        return tuple(out)
+
+    def entry(self) -> DealEntry:
+        """The deal as the rules core will score it (RulesError: the form says something no deal can be)."""
+        if self.winner is None:
+            return DealEntry(self.trumps, None, announcements=self.announcements())
+        return DealEntry(
+            self.trumps, self.winner, points=TOTAL_POINTS if self.kapo else self.points, kapo=self.kapo,
+            claimed_by=self.winner if self.claimed else None, announcements=self.announcements(),
+        )
+
+    def valid(self) -> bool:
+        try:
+            self.entry()
+        except RulesError:
+            return False
+        return True
+
+    def key_ids(self) -> tuple[str, ...]:
+        keys = [*(f"trumps:{s.value}" for s in Seat), "winner:NS", "winner:EW", "winner:tie"]
+        if self.winner is not None:
+            keys += ["points:-", "points:+", "kapo", "claim"]
+        keys += [*(f"matt:{s.value}" for s in Seat), *(f"konter:{s.value}" for s in Seat)]
+        if self.valid():
+            keys.append(OK)
+        keys.append(CANCEL)
+        return tuple(keys)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPanel:
+    """The evening's deals, ``first`` being the index of the top row shown."""
+
+    first: int = 0
+    rows: int = 0  # how many deals there are (the app sets it when it opens the panel)
+    page: int = 5
+
+    def key_ids(self) -> tuple[str, ...]:
+        keys = []
+        if self.first > 0:
+            keys.append("up")
+        if self.first + self.page < self.rows:
+            keys.append("down")
+        return (*keys, CANCEL)
+
+
+Panel = CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What a key did: the panel now (None: closed) and the gesture to hand the table (None: nothing yet)."""
+
+    panel: Panel | None
+    gesture: Gesture | None = None
+
+
+def press(panel: Panel, key: str) -> Step:
+    """The panel after ``key``. A key the panel does not show now changes nothing (a stale touch)."""
+    if key not in panel.key_ids():
+        return Step(panel)
+    if key == CANCEL:
+        return Step(None)
+    if isinstance(panel, CardPicker):
+        return _picker(panel, key)
+    if isinstance(panel, Keyboard):
+        return _keyboard(panel, key)
+    if isinstance(panel, DealerChoice):
+        return Step(None, ChooseDealer(Seat.parse(key.removeprefix("seat:"))))
+    if isinstance(panel, DealForm):
+        return _form(panel, key)
+    return _history(panel, key)
+
+
+def _picker(panel: CardPicker, key: str) -> Step:
+    if key == BACK:
+        return Step(replace(panel, suit=None))
+    kind, _, value = key.partition(":")
+    if kind == "suit":
+        return Step(replace(panel, suit=Suit(value)))
+    return Step(None, EnterCard(panel.seat, Card.parse(value)))
+
+
+def _keyboard(panel: Keyboard, key: str) -> Step:
+    kind, _, value = key.partition(":")
+    if kind == "name":
+        return Step(None, SeatPlayer(panel.seat, value))
+    if key == OK:
+        name = " ".join(panel.text.split())
+        return Step(None, SeatPlayer(panel.seat, name)) if name else Step(panel)
+    text, shift = panel.text, panel.shift
+    if kind == "char":
+        text, shift = text + value, False
+    elif key == "space":
+        text, shift = text + " ", True
+    elif key == BACK:
+        text = text[:-1]
+        shift = not text or text.endswith(" ")
+    elif key == "shift":
+        shift = not shift
+    return Step(replace(panel, text=text[:MAX_NAME], shift=shift))
+
+
+def _form(panel: DealForm, key: str) -> Step:
+    if key == OK:
+        return Step(None, EnterDeal(panel.entry(), panel.correct))
+    kind, _, value = key.partition(":")
+    if kind == "trumps":
+        return Step(replace(panel, trumps=Seat.parse(value)))
+    if kind == "winner":
+        winner = None if value == "tie" else Team.parse(value)
+        points = TIE_POINTS if winner is None else max(panel.points, 21)
+        return Step(replace(panel, winner=winner, points=points, kapo=panel.kapo and winner is not None,
+                            claimed=panel.claimed and winner is not None))
+    if kind == "points":
+        step = 1 if value == "+" else -1
+        return Step(replace(panel, points=min(TOTAL_POINTS, max(21, panel.points + step))))
+    if key == "kapo":
+        return Step(replace(panel, kapo=not panel.kapo))
+    if key == "claim":
+        return Step(replace(panel, claimed=not panel.claimed))
+    seat = Seat.parse(value)
+    if kind == "matt":
+        return Step(replace(panel, matt=None if panel.matt is seat else seat))
+    return Step(replace(panel, konter=None if panel.konter is seat else seat))
+
+
+def _history(panel: HistoryPanel, key: str) -> Step:
+    delta = -panel.page if key == "up" else panel.page
+    return Step(replace(panel, first=max(0, min(panel.rows - 1, panel.first + delta))))
+
+
+def earlier_names_first(earlier: Sequence[str], known: Sequence[str]) -> tuple[str, ...]:
+    """Names to offer: the earlier matches' players (most recent first), then the other known players (player
+    tags), each once.
+
+    >>> earlier_names_first(["Marie", "Jang", "marie"], ["Anna", "Jang"])
+    ('Marie', 'Jang', 'Anna')
+    """
+    seen: set[str] = set()
+    out = []
+    for name in (*earlier, *known):
+        if name.casefold() not in seen:
+            seen.add(name.casefold())
+            out.append(name)
+    return tuple(out)

@@ -1,0 +1,144 @@
+"""The feed's topics and messages, version 1 (docs/feed.md is the reference for other consumers).
+
+Every payload is one UTF-8 JSON object with ``"v": 1``. Topics, under a prefix (default ``tablepi/v1``)::
+
+    {prefix}/tables/{table}/events    table -> server   QoS 1   the journal: a header (seq 0), then each event
+    {prefix}/tables/{table}/state     table -> all      QoS 1, retained   the table now (for late subscribers)
+    {prefix}/tables/{table}/status    table -> all      QoS 1, retained   online / offline (the broker's will)
+    {prefix}/tables/{table}/seating   server -> table   QoS 1, retained   who sits where in the current round
+    {prefix}/announce                 server -> tables  QoS 1, retained   the director's last announcement
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from tablepi.errors import TablepiError
+from tablepi.rules.seats import Seat, Team
+from tablepi.table import TableState
+
+VERSION = 1
+
+
+class FeedError(TablepiError, ValueError):
+    """A feed message that is not what docs/feed.md says (wrong version, missing field)."""
+
+
+def events_topic(prefix: str, table: str) -> str:
+    return f"{prefix}/tables/{table}/events"
+
+
+def state_topic(prefix: str, table: str) -> str:
+    return f"{prefix}/tables/{table}/state"
+
+
+def status_topic(prefix: str, table: str) -> str:
+    return f"{prefix}/tables/{table}/status"
+
+
+def seating_topic(prefix: str, table: str) -> str:
+    return f"{prefix}/tables/{table}/seating"
+
+
+def announce_topic(prefix: str) -> str:
+    return f"{prefix}/announce"
+
+
+def table_of(topic: str, prefix: str) -> tuple[str, str] | None:
+    """``(table, kind)`` of a per-table topic, e.g. ``("7", "events")``; None for any other topic."""
+    parts = topic.removeprefix(prefix + "/").split("/")
+    if topic.startswith(prefix + "/") and len(parts) == 3 and parts[0] == "tables":
+        return parts[1], parts[2]
+    return None
+
+
+def encode(obj: dict[str, Any]) -> bytes:
+    return json.dumps({"v": VERSION, **obj}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def decode(payload: bytes) -> dict[str, Any]:
+    """A payload as a mapping; FeedError when it is not a version-1 feed message."""
+    try:
+        obj = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise FeedError(f"not a JSON feed message: {error}") from None
+    if not isinstance(obj, dict):
+        raise FeedError("a feed message must be a JSON object")
+    if obj.get("v") != VERSION:
+        raise FeedError(f"feed message version {obj.get('v')!r} is not supported (this tablepi reads {VERSION})")
+    return obj
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who sits where at this table in a round: what the table shows ("Round 3 — table 7: N Anna, E Jos, ...").
+
+    Sent by the tournament server, retained, so a table that starts late or reconnects gets it at once.
+    """
+
+    round: int
+    table: str
+    names: tuple[tuple[Seat, str], ...]
+
+    def name(self, seat: Seat) -> str:
+        return dict(self.names).get(seat, "")
+
+    def text(self) -> str:
+        seats = ", ".join(f"{seat} {name}" for seat, name in self.names)
+        return f"Round {self.round} — table {self.table}: {seats}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "table": self.table, "seats": {s.value: n for s, n in self.names},
+                "text": self.text()}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Seating:
+        try:
+            seats = obj["seats"]
+            names = tuple((seat, str(seats[seat.value])) for seat in Seat if seat.value in seats)
+            number = obj["round"]
+            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+                raise FeedError(f"seating: round must be a number from 1, got {number!r}")
+            return cls(number, str(obj["table"]), names)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise FeedError(f"seating: missing or malformed field {error}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line for the table's screen: the director's announcement, or the feed's own warning."""
+
+    text: str
+    source: str = "director"  # or "feed": the feed itself has a problem (the broker refused a publish)
+
+
+def summary(state: TableState) -> dict[str, Any]:
+    """The table now as plain JSON: the retained state topic and the pages' live view draw this."""
+    trick = state.current_trick or (state.tricks[-1] if state.tricks else None)
+    return {
+        "match": state.match_number,
+        "deal": state.deal_number,
+        "phase": state.phase.value,
+        "prompt": state.prompt.code,
+        "dealer": state.dealer.value,
+        "forehand": state.forehand.value,
+        "trump": None if state.trump is None else state.trump.value,
+        "to_play": None if state.to_play is None else state.to_play.value,
+        "trick": None if trick is None else {
+            "number": trick.number,
+            "leader": trick.leader.value,
+            "plays": [[seat.value, str(card)] for seat, card in trick.plays],
+            "winner": None if trick.winner is None else trick.winner.value,
+        },
+        "points": {team.value: points for team, points in state.points},
+        "open_lines": {team.value: lines for team, lines in state.open_lines},
+        "slate": [{"deal": e.number, "text": e.describe(), "stake": e.stake,
+                   "points": {t.value: e.result.points[t] for t in Team}} for e in state.slate],
+        "announcements": [[seat.value, a.label] for seat, a in state.announcements],
+        "warnings": [{"code": w.code.value, "seat": None if w.seat is None else w.seat.value, "message": w.message}
+                     for w in state.warnings if not w.tentative],
+        "match_winner": None if state.match_winner is None else state.match_winner.value,
+        "time": state.time,
+    }

@@ -1,0 +1,200 @@
+"""The tournament's configuration file (TOML, docs/tournament.md)."""
+
+from __future__ import annotations
+
+import enum
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tablepi.errors import ConfigError, TablepiError
+from tablepi.feed.broker import SERVER_USER
+from tablepi.feed.config import NAME, FeedConfig
+
+
+class Entrants(enum.Enum):
+    PAIRS = "pairs"  # fixed partnerships: a pair plays together every round
+    INDIVIDUALS = "individuals"  # partners drawn anew each round; everyone is ranked alone
+
+
+class RoundLength(enum.Enum):
+    PARTIE = "partie"  # a round is one match, to the end of the slate
+    DEALS = "deals"  # a round is a fixed number of deals
+
+
+@dataclass(frozen=True)
+class Pair:
+    name: str
+    players: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    director_password: str = ""
+    overlay_token: str = ""
+    overlay_delay: float = 30.0
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    name: str = "Konter a Matt"
+    entrants: Entrants = Entrants.PAIRS
+    round_length: RoundLength = RoundLength.PARTIE
+    deals: int = 6
+    rounds: int = 5
+    drop_worst: bool = False
+    seed: int = 1
+    slow_minutes: float = 10.0
+    store: Path = Path("tournament.sqlite3")
+    tables: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()  # individuals
+    pairs: tuple[Pair, ...] = ()  # pairs
+    broker: FeedConfig = field(default_factory=lambda: FeedConfig(username=SERVER_USER))
+    web: WebConfig = field(default_factory=WebConfig)
+    source: Path | None = None
+
+    @property
+    def entrant_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.pairs) if self.entrants is Entrants.PAIRS else self.players
+
+    @property
+    def per_table(self) -> int:
+        return 2 if self.entrants is Entrants.PAIRS else 4
+
+    def table_ids(self) -> tuple[str, ...]:
+        needed = len(self.entrant_names) // self.per_table
+        return self.tables[:needed] if self.tables else tuple(str(i) for i in range(1, needed + 1))
+
+
+def load_tournament_config(path: str | Path) -> TournamentConfig:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the tournament configuration: {error}") from None
+    return parse_tournament_config(text, path)
+
+
+def parse_tournament_config(text: str, source: Path | None = None) -> TournamentConfig:
+    where = str(source) if source is not None else "tournament configuration"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{where}: not valid TOML: {error}") from None
+    try:
+        return _build(data, source)
+    except TablepiError as error:
+        raise ConfigError(f"{where}: {error}") from None
+
+
+def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
+    base = source.resolve().parent if source is not None else Path.cwd()
+    unknown = sorted(set(data) - {"tournament", "broker", "web"})
+    if unknown:
+        raise ConfigError(f"[{unknown[0]}]: unknown section (known: tournament, broker, web)")
+    t = _table(data, "tournament")
+    known = {"name", "format", "round", "deals", "rounds", "drop_worst", "seed", "slow_minutes", "store", "tables",
+             "players", "pairs"}
+    _no_unknown(t, known, "tournament")
+    entrants = _enum(Entrants, t.get("format", "pairs"), "tournament.format")
+    length = _enum(RoundLength, t.get("round", "partie"), "tournament.round")
+    deals = _int(t.get("deals", 6), "tournament.deals", 1, 100)
+    rounds = _int(t.get("rounds", 5), "tournament.rounds", 1, 50)
+    seed = _int(t.get("seed", 1), "tournament.seed", 0, 2**63)
+    slow = t.get("slow_minutes", 10.0)
+    if isinstance(slow, bool) or not isinstance(slow, int | float) or not 0 < slow <= 600:
+        raise ConfigError(f"tournament.slow_minutes: expected minutes between 0 and 600, got {slow!r}")
+    drop = t.get("drop_worst", False)
+    if not isinstance(drop, bool):
+        raise ConfigError(f"tournament.drop_worst: expected true or false, got {drop!r}")
+    tables = _names(t.get("tables", []), "tournament.tables")
+    for table in tables:
+        if not NAME.fullmatch(table):
+            raise ConfigError(f"tournament.tables: {table!r} is not a table id (letters, digits, - or _)")
+    players: tuple[str, ...] = ()
+    pairs: tuple[Pair, ...] = ()
+    if entrants is Entrants.PAIRS:
+        raw = t.get("pairs", [])
+        if not isinstance(raw, list):
+            raise ConfigError("tournament.pairs: expected a list of [\"player\", \"player\"]")
+        found: list[Pair] = []
+        for i, item in enumerate(raw):
+            names = _names(item, f"tournament.pairs[{i}]")
+            if len(names) != 2:
+                raise ConfigError(f"tournament.pairs[{i}]: a pair is two players, got {list(names)!r}")
+            found.append(Pair(f"{names[0]} & {names[1]}", (names[0], names[1])))
+        pairs = tuple(found)
+        people = [p for pair in pairs for p in pair.players]
+        count, per = len(pairs), 2
+    else:
+        players = _names(t.get("players", []), "tournament.players")
+        people = list(players)
+        count, per = len(players), 4
+    if len(set(people)) != len(people):
+        raise ConfigError("tournament: a player is listed twice")
+    if count == 0 or count % per:
+        what = "pairs" if per == 2 else "players"
+        raise ConfigError(f"tournament.{what}: {count} {what} do not fill tables of four players exactly "
+                          f"(byes are not supported: add or remove {what})")
+    if tables and len(tables) < count // per:
+        raise ConfigError(f"tournament.tables: {count // per} tables needed, {len(tables)} listed")
+    store = t.get("store", "tournament.sqlite3")
+    if not isinstance(store, str) or not store:
+        raise ConfigError(f"tournament.store: expected a file name, got {store!r}")
+    broker = dict(_table(data, "broker"))
+    broker.setdefault("username", SERVER_USER)
+    broker_config = FeedConfig.from_mapping(broker, base, "broker")
+    w = _table(data, "web")
+    _no_unknown(w, {"host", "port", "director_password", "overlay_token", "overlay_delay"}, "web")
+    delay = w.get("overlay_delay", 30.0)
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= 3600:
+        raise ConfigError(f"web.overlay_delay: expected seconds between 0 and 3600, got {delay!r}")
+    password = w.get("director_password", "")
+    token = w.get("overlay_token", "")
+    if not isinstance(password, str) or not isinstance(token, str):
+        raise ConfigError("web.director_password and web.overlay_token must be text")
+    web = WebConfig(str(w.get("host", "127.0.0.1")), _int(w.get("port", 8080), "web.port", 0, 65535), password,
+                    token, float(delay))
+    path = Path(store).expanduser()
+    return TournamentConfig(
+        name=str(t.get("name", "Konter a Matt")), entrants=entrants, round_length=length, deals=deals,
+        rounds=rounds, drop_worst=drop, seed=seed, slow_minutes=float(slow),
+        store=path if path.is_absolute() else base / path, tables=tables, players=players, pairs=pairs,
+        broker=broker_config, web=web, source=source,
+    )
+
+
+def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"[{name}]: expected a table of settings")
+    return value
+
+
+def _no_unknown(mapping: Mapping[str, Any], known: set[str], section: str) -> None:
+    unknown = sorted(set(mapping) - known)
+    if unknown:
+        raise ConfigError(f"{section}.{unknown[0]}: unknown setting (known: {', '.join(sorted(known))})")
+
+
+def _int(value: object, key: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"{key}: expected a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def _names(value: object, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{key}: expected a list of names, got {value!r}")
+    return tuple(v.strip() for v in value)
+
+
+def _enum(kind: type[Any], value: object, key: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        raise ConfigError(f"{key}: {value!r} is not one of {', '.join(repr(k.value) for k in kind)}") from None

@@ -1,0 +1,192 @@
+"""Simulated tables for tests, the benchmark and trying a tournament out: the demo's players, the real path.
+
+Each :class:`SimulatedTable` is a whole table without hardware: scripted players
+(:func:`tablepi.table.simulate.simulate_match`) lay tags on the ``sim`` reader's zones; from there it is what runs
+under a real table — reader, deck registry, adapter, journal (fsync, one match per journal with the archive), the
+table state machine — and the real :class:`~tablepi.feed.publisher.FeedPublisher` on its own thread.
+
+:func:`standings_from_journals` is the reference the tests hold the server to: the standings computed from the
+tables' own files (journals and the feed's cursor, which says which round each journal was played in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tablepi.app.core import TableApp, Touch
+from tablepi.app.demo import ZONES, SimHands, VirtualClock
+from tablepi.deck import DeckRegistry, virtual_deck
+from tablepi.feed.config import FeedConfig
+from tablepi.feed.outbox import Cursor, read_journal_file
+from tablepi.feed.publisher import FeedPublisher
+from tablepi.journal import JournaledTable
+from tablepi.record import RecordHeader, parse_event, parse_header
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat
+from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, Table, TableEvent, TablePhase, Tick
+from tablepi.table.simulate import simulate_match
+from tablepi.table.state import TableConfig
+from tablepi.tournament.config import TournamentConfig
+from tablepi.tournament.seating import TableSeating
+from tablepi.tournament.standings import Standing, TableRound, standings
+
+
+@dataclass
+class _Script:
+    events: list[TableEvent]
+    base: float
+    index: int = 0
+
+
+class SimulatedTable:
+    """One table: simulated players, the sim reader, the real app, journal and feed. Time is virtual."""
+
+    def __init__(self, table: str, directory: Path, feed: FeedConfig, *, rules: HouseRules | None = None,
+                 mistakes: bool = False) -> None:
+        self.name = table
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.rules = rules or HouseRules()
+        self.mistakes = mistakes
+        self.clock = VirtualClock()
+        self.hands = SimHands(self.clock)
+        deck = virtual_deck()
+        self.uid_of = {card: uid for uid, card in deck.cards.items()}
+        self.zone_of = {seat: zone for zone, seat in ZONES.items()}
+        header = RecordHeader(self.rules, Seat.N, TableConfig(), tuple(ZONES.items()), tuple(deck.cards.items()),
+                              deck.name)
+        self.journaled = JournaledTable(directory / "journal.sqlite3", header, archive=directory / "archive")
+        self.app = TableApp(self.journaled, DeckRegistry([deck]), ZONES, clock=self.clock)
+        self.feed_config = feed
+        self.feed: FeedPublisher | None = None
+        self.script: _Script | None = None
+        self.matches = 0
+
+    def connect(self) -> SimulatedTable:
+        """Start the feed (the table is "plugged into the network")."""
+        if self.feed is None:
+            self.feed = FeedPublisher(self.feed_config, self.journaled, on_message=self.app.put)
+            self.app.observers.append(self.feed)
+            self.feed.show(self.journaled.state)
+            self.feed.start()
+        return self
+
+    def disconnect(self) -> None:
+        """Stop the feed (a cable pulled); the table plays on and the journal keeps everything."""
+        if self.feed is not None:
+            self.app.observers.remove(self.feed)
+            self.journaled.listeners.remove(self.feed)
+            self.feed.close()
+            self.feed = None
+
+    def new_match(self, seed: int) -> None:
+        """Script the next match; the table's ``new match`` button first if one was played."""
+        self.drain()
+        if self.journaled.state.phase is TablePhase.MATCH_OVER:
+            self.app.handle(Touch(ButtonName.NEW_MATCH.value, Seat.N))
+        script = simulate_match(seed, self.rules, Seat.N, TableConfig(), mistakes=self.mistakes)
+        self.script = _Script(script.events, self.clock.now + 2.0)
+        self.matches += 1
+
+    @property
+    def playing(self) -> bool:
+        return self.script is not None and self.script.index < len(self.script.events)
+
+    @property
+    def next_time(self) -> float:
+        """Virtual time of the next scripted gesture (inf when the match is played out)."""
+        if not self.playing:
+            return float("inf")
+        assert self.script is not None
+        return self.script.base + self.script.events[self.script.index].time
+
+    def step(self) -> TableEvent | None:
+        """Do the next scripted gesture (the clock moves to it)."""
+        if not self.playing:
+            return None
+        assert self.script is not None
+        event = self.script.events[self.script.index]
+        self.script.index += 1
+        self.clock.now = max(self.clock.now, self.script.base + event.time)
+        self.drain()
+        if isinstance(event, CardPlaced):
+            self.hands.place(self.zone_of[event.seat], self.uid_of[event.card] if event.card else event.uid)
+        elif isinstance(event, CardLifted):
+            self.hands.lift(self.zone_of[event.seat])
+        elif isinstance(event, Button):
+            self.app.handle(Touch(event.name.value, event.seat))
+        elif isinstance(event, Tick):
+            self.app.handle(Tick(self.app.now))
+        self.hands.settle(self.app)
+        return event
+
+    def play(self, until: float = float("inf")) -> None:
+        while self.playing and self.next_time <= until:
+            self.step()
+
+    def drain(self) -> None:
+        """Hand the app what the feed put in its inbox (seatings, announcements)."""
+        while not self.app.inbox.empty():
+            self.app.handle(self.app.inbox.get_nowait())
+
+    def close(self) -> None:
+        self.disconnect()
+        self.hands.close()
+        self.app.close()
+
+    # --- the table's own files -------------------------------------------------------------------------------
+
+    def journal_files(self) -> list[Path]:
+        archive = sorted((self.directory / "archive").glob("*.sqlite3"))
+        return [*archive, self.directory / "journal.sqlite3"]
+
+
+def journal_first_match(path: Path) -> tuple[str, int, tuple[object, ...], bool] | None:
+    """(journal id, start lines, scored deals of its first match, whether that match is over) from a file."""
+    found = read_journal_file(path, 0)
+    if found is None:
+        return None
+    jid, header_obj, lines = found
+    import json
+
+    header = parse_header(header_obj, 0)
+    table = Table(header.house_rules, header.dealer, header.table)
+    previous = 0.0
+    slate: tuple[object, ...] = ()
+    over = False
+    for seq, line in lines:
+        event = parse_event(json.loads(line), header, seq, previous)
+        previous = event.time
+        state = table.apply(event)
+        if state.match_number == 1:
+            slate, over = state.slate, state.match_winner is not None
+    return jid, header.house_rules.start_lines, slate, over
+
+
+def standings_from_journals(
+    config: TournamentConfig, rounds: Sequence[Sequence[TableSeating]], tables: Iterable[SimulatedTable]
+) -> list[Standing]:
+    """The standings from the tables' own journals and cursors, not from anything the server received."""
+    by_table = {t.name: t for t in tables}
+    played: list[TableRound] = []
+    for number, seating in enumerate(rounds, start=1):
+        for ts in seating:
+            table = by_table[ts.table]
+            cursor = Cursor.load(table.directory / "feed-cursor.json")
+            best: tuple[int, int, TableRound] | None = None
+            for path in table.journal_files():
+                found = journal_first_match(path)
+                if found is None:
+                    continue
+                jid, start, slate, over = found
+                jc = cursor.journals.get(jid)
+                if jc is None or jc.round != number:
+                    continue
+                item = TableRound(number, ts.table, ts.team_map(), slate, start, over)  # type: ignore[arg-type]
+                key = (len(slate), jc.index)
+                if best is None or key > best[:2]:
+                    best = (key[0], key[1], item)
+            played.append(best[2] if best else TableRound(number, ts.table, ts.team_map(), (), 9, False))
+    return standings(config.entrant_names, played, config.round_length, config.deals, config.drop_worst)

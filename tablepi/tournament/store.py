@@ -1,0 +1,73 @@
+"""The tournament server's own SQLite file: every feed message it has, the rounds it drew, the director's acts.
+
+Everything the server knows is rebuilt from this file at start (and from what the broker held for it meanwhile).
+Events are keyed by (table, journal, seq): storing one twice is a no-op.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS messages (
+    tbl TEXT NOT NULL, journal TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, received REAL NOT NULL,
+    PRIMARY KEY (tbl, journal, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, seating TEXT NOT NULL, started REAL NOT NULL,
+    who TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL, who TEXT NOT NULL, what TEXT NOT NULL,
+    why TEXT NOT NULL, body TEXT NOT NULL);
+"""
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(_SCHEMA)
+
+    def add_messages(self, rows: list[tuple[str, str, int, str, float]]) -> list[bool]:
+        """Store messages in one transaction; for each, whether it was new."""
+        new: list[bool] = []
+        self.db.execute("BEGIN")
+        try:
+            for row in rows:
+                cur = self.db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?, ?)", row)
+                new.append(cur.rowcount == 1)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return new
+
+    def messages(self) -> Iterator[tuple[str, dict[str, Any], float]]:
+        for tbl, body, received in self.db.execute(
+                "SELECT tbl, body, received FROM messages ORDER BY tbl, journal, seq"):
+            yield tbl, json.loads(body), received
+
+    def add_round(self, number: int, seating: list[dict[str, Any]], who: str) -> None:
+        self.db.execute("INSERT INTO rounds VALUES (?, ?, ?, ?)", (number, json.dumps(seating), time.time(), who))
+
+    def rounds(self) -> list[tuple[int, list[dict[str, Any]], float, str]]:
+        return [(n, json.loads(s), t, w) for n, s, t, w in
+                self.db.execute("SELECT number, seating, started, who FROM rounds ORDER BY number")]
+
+    def audit(self, who: str, what: str, why: str, body: dict[str, Any]) -> dict[str, Any]:
+        at = time.time()
+        cur = self.db.execute("INSERT INTO audit (at, who, what, why, body) VALUES (?, ?, ?, ?, ?)",
+                              (at, who, what, why, json.dumps(body, ensure_ascii=False)))
+        return {"id": cur.lastrowid, "at": at, "who": who, "what": what, "why": why, **body}
+
+    def audit_log(self) -> list[dict[str, Any]]:
+        return [{"id": i, "at": at, "who": who, "what": what, "why": why, **json.loads(body)}
+                for i, at, who, what, why, body in
+                self.db.execute("SELECT id, at, who, what, why, body FROM audit ORDER BY id")]
+
+    def close(self) -> None:
+        self.db.close()

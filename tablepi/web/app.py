@@ -1,0 +1,263 @@
+"""The Starlette app: pages, server-sent events, the director's login and actions.
+
+Streams poll the :class:`~tablepi.tournament.server.Hub` every :data:`POLL` seconds and send a channel's JSON when
+its version changed, so a deal scored at a table is on the projector within a poll of the server applying it.
+The overlay stream sends what the table looked like ``overlay_delay`` seconds ago (no hand shown live on a
+stream), and only with the overlay token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import html
+import json
+import secrets
+import time
+import urllib.parse
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Route
+
+from tablepi.tournament.server import TournamentError, TournamentServer
+from tablepi.tournament.standings import Score
+
+#: Seconds between two looks at the hub by an open stream.
+POLL = 0.1
+#: A comment line this often keeps proxies from closing a quiet stream.
+KEEPALIVE = 15.0
+COOKIE = "tablepi_director"
+_TYPES = {"css": "text/css", "js": "text/javascript", "html": "text/html"}
+
+
+def page(name: str) -> str:
+    return resources.files("tablepi.web").joinpath("pages", name).read_text(encoding="utf-8")
+
+
+class Auth:
+    """The director's login: a password from the config, a signed cookie naming who logged in (for the audit)."""
+
+    def __init__(self, password: str) -> None:
+        self.password = password
+        self.key = secrets.token_bytes(32)  # a restart logs everyone out
+
+    def cookie(self, who: str) -> str:
+        sig = hmac.new(self.key, who.encode("utf-8"), hashlib.sha256).hexdigest()
+        return f"{urllib.parse.quote(who)}.{sig}"
+
+    def who(self, request: Request) -> str | None:
+        value = request.cookies.get(COOKIE, "")
+        name = value.rpartition(".")[0]
+        who = urllib.parse.unquote(name)
+        if not name or not hmac.compare_digest(self.cookie(who), value):
+            return None
+        return who
+
+    def check(self, password: str) -> bool:
+        return bool(self.password) and hmac.compare_digest(password.encode(), self.password.encode())
+
+
+def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda: False) -> Starlette:
+    """The ASGI app of ``server``. ``stopping`` tells open streams to end (so uvicorn can stop at once)."""
+    web = server.config.web
+    auth = Auth(web.director_password)
+
+    async def stream(request: Request, produce: Callable[[], tuple[Any, str]]) -> AsyncIterator[str]:
+        sent: Any = None
+        quiet = time.monotonic()
+        while not stopping():
+            key, text = produce()
+            if key != sent:
+                sent = key
+                quiet = time.monotonic()
+                yield f"data: {text}\n\n"
+            elif time.monotonic() - quiet > KEEPALIVE:
+                quiet = time.monotonic()
+                yield ": keepalive\n\n"
+            if await request.is_disconnected():
+                return
+            await asyncio.sleep(POLL)
+
+    def sse(request: Request, produce: Callable[[], tuple[Any, str]]) -> StreamingResponse:
+        return StreamingResponse(stream(request, produce), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    def director(request: Request) -> str | None:
+        return auth.who(request)
+
+    def login_redirect(request: Request) -> Response:
+        target = urllib.parse.quote(request.url.path)
+        return RedirectResponse(f"/login?next={target}", status_code=303)
+
+    # --- public ------------------------------------------------------------------------------------------------
+
+    async def index(request: Request) -> Response:
+        return RedirectResponse("/standings", status_code=303)
+
+    async def standings_page(request: Request) -> Response:
+        return HTMLResponse(page("standings.html"))
+
+    async def standings_json(request: Request) -> Response:
+        return Response(server.hub.get("standings")[1], media_type="application/json")
+
+    async def standings_events(request: Request) -> Response:
+        return sse(request, lambda: server.hub.get("standings"))
+
+    async def printable(request: Request) -> Response:
+        ranked = server.standings()
+        rows = "".join(
+            f"<tr><td>{s.rank}</td><td>{html.escape(s.name)}</td><td>{s.total.match_points}</td>"
+            f"<td>{s.total.lines:+d}</td><td>{s.total.points}</td><td>{s.dropped or ''}</td></tr>" for s in ranked)
+        name = html.escape(server.config.name)
+        body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{name} standings</title><style>"
+                "body{font-family:'DejaVu Sans',sans-serif} table{border-collapse:collapse} td,th{border:1px solid"
+                " #444;padding:3px 8px}</style></head><body>"
+                f"<h1>{name}</h1><p>Standings after round {len(server.rounds)} — "
+                f"{time.strftime('%Y-%m-%d %H:%M')}</p><table><tr><th>#</th><th>Name</th><th>Match points</th>"
+                f"<th>Lines</th><th>Card points</th><th>Dropped round</th></tr>{rows}</table></body></html>")
+        return HTMLResponse(body)
+
+    def overlay_allowed(request: Request) -> bool:
+        token = request.query_params.get("token", "")
+        return bool(web.overlay_token) and hmac.compare_digest(token.encode(), web.overlay_token.encode())
+
+    async def overlay_page(request: Request) -> Response:
+        if not overlay_allowed(request):
+            return PlainTextResponse("the overlay needs its token (?token=...)", status_code=403)
+        return HTMLResponse(page("overlay.html"))
+
+    async def overlay_events(request: Request) -> Response:
+        if not overlay_allowed(request):
+            return PlainTextResponse("forbidden", status_code=403)
+        channel = f"table/{request.path_params['table']}"
+        return sse(request, lambda: server.hub.as_of(channel, server.clock() - web.overlay_delay))
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in ("common.css", "view.js"):
+            return PlainTextResponse("not found", status_code=404)
+        return Response(page(name), media_type=_TYPES[name.rsplit(".", 1)[1]])
+
+    # --- login -------------------------------------------------------------------------------------------------
+
+    async def login_page(request: Request) -> Response:
+        target = request.query_params.get("next", "/director")
+        return HTMLResponse(page("login.html").replace("{message}", "").replace("{next}", html.escape(target)))
+
+    async def login(request: Request) -> Response:
+        form = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"))
+        password = form.get("password", [""])[0]
+        who = form.get("who", ["director"])[0].strip()[:40] or "director"
+        target = form.get("next", ["/director"])[0]
+        if not target.startswith("/") or target.startswith("//"):
+            target = "/director"
+        if not auth.check(password):
+            text = page("login.html").replace("{message}", "Wrong password.").replace("{next}", html.escape(target))
+            return HTMLResponse(text, status_code=401)
+        response = RedirectResponse(target, status_code=303)
+        response.set_cookie(COOKIE, auth.cookie(who), httponly=True, samesite="strict")
+        return response
+
+    async def logout(request: Request) -> Response:
+        response = RedirectResponse("/standings", status_code=303)
+        response.delete_cookie(COOKIE)
+        return response
+
+    # --- behind the login --------------------------------------------------------------------------------------
+
+    async def table_page(request: Request) -> Response:
+        if director(request) is None:
+            return login_redirect(request)
+        return HTMLResponse(page("table.html"))
+
+    async def table_events(request: Request) -> Response:
+        if director(request) is None:
+            return PlainTextResponse("log in first", status_code=401)
+        channel = f"table/{request.path_params['table']}"
+        return sse(request, lambda: server.hub.get(channel))
+
+    async def director_page(request: Request) -> Response:
+        if director(request) is None:
+            return login_redirect(request)
+        return HTMLResponse(page("director.html"))
+
+    async def director_events(request: Request) -> Response:
+        if director(request) is None:
+            return PlainTextResponse("log in first", status_code=401)
+        return sse(request, lambda: server.hub.get("director"))
+
+    async def director_csv(request: Request) -> Response:
+        if director(request) is None:
+            return login_redirect(request)
+        return Response(server.standings_csv(), media_type="text/csv",
+                        headers={"Content-Disposition": "attachment; filename=standings.csv"})
+
+    async def action(request: Request) -> Response:
+        who = director(request)
+        if who is None:
+            return JSONResponse({"message": "log in first"}, status_code=401)
+        try:
+            body = json.loads(await request.body() or b"{}")
+            if not isinstance(body, dict):
+                raise ValueError("expected a JSON object")
+            name = request.path_params["action"]
+            loop = asyncio.get_running_loop()
+            message = await loop.run_in_executor(None, _act, server, name, who, body)
+        except (TournamentError, ValueError, KeyError) as error:
+            return JSONResponse({"message": f"not done: {error}"}, status_code=400)
+        return JSONResponse({"message": message})
+
+    routes = [
+        Route("/", index),
+        Route("/standings", standings_page),
+        Route("/standings.json", standings_json),
+        Route("/standings/events", standings_events),
+        Route("/print", printable),
+        Route("/overlay/{table}", overlay_page),
+        Route("/overlay/{table}/events", overlay_events),
+        Route("/static/{name}", static),
+        Route("/login", login_page, methods=["GET"]),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout),
+        Route("/tables/{table}", table_page),
+        Route("/tables/{table}/events", table_events),
+        Route("/director", director_page),
+        Route("/director/events", director_events),
+        Route("/director/standings.csv", director_csv),
+        Route("/director/{action}", action, methods=["POST"]),
+    ]
+    return Starlette(routes=routes)
+
+
+def _act(server: TournamentServer, name: str, who: str, body: dict[str, Any]) -> str:
+    """One director action (runs off the event loop: it writes the store and publishes to the broker)."""
+    if name == "announce":
+        server.announce(str(body.get("text", "")), who)
+        return "announced to every table"
+    if name == "next-round":
+        seating = server.start_next_round(who, force=str(body.get("force", "")) in ("1", "true", "on"))
+        return f"round {len(server.rounds)} started: {len(seating)} tables seated"
+    if name == "adjust":
+        score = Score(int(body.get("match_points", 0) or 0), int(body.get("lines", 0) or 0),
+                      int(body.get("points", 0) or 0))
+        server.adjust(who, str(body.get("why", "")), str(body.get("entrant", "")).strip(),
+                      int(body.get("round", 0) or 0), score)
+        return "correction recorded"
+    if name == "assign":
+        server.assign(who, str(body.get("why", "")), str(body.get("table", "")).strip(),
+                      str(body.get("journal", "")).strip(), int(body.get("round", 0) or 0))
+        return "journal assigned"
+    raise KeyError(f"no action {name!r}")

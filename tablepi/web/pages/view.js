@@ -1,0 +1,30 @@
+// Drawing one table's live view (the table page and the overlay share it).
+const SUITS = {S: "♠", H: "♥", D: "♦", C: "♣"};
+function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;","\"":"&quot;"}[c])); }
+function cardHtml(text) {
+  const suit = text.slice(-1), rank = text.slice(0, -1).replace("T", "10");
+  const red = suit === "H" || suit === "D";
+  return `<span class="card${red ? " red" : ""}" data-card="${esc(text)}">${esc(rank)}${SUITS[suit] || suit}</span>`;
+}
+function setText(doc, id, text) { const el = doc.getElementById(id); if (el) el.textContent = text; }
+function renderTable(d, doc) {
+  setText(doc, "table", d.table || "");
+  const s = d.state, seats = d.seats || {};
+  const who = seat => seat ? (seats[seat] ? `${seat} ${seats[seat]}` : seat) : "–";
+  setText(doc, "where", s ? `round ${d.round || "–"} · match ${s.match} · deal ${s.deal} · ${s.phase}` : "no events yet");
+  setText(doc, "online", d.online ? "online" : "offline");
+  const seatsEl = doc.getElementById("seats");
+  if (seatsEl) seatsEl.textContent = Object.keys(seats).length ? ["N", "E", "S", "W"].map(x => who(x)).join(" · ") : "";
+  setText(doc, "to-play", s ? who(s.to_play) : "–");
+  setText(doc, "trump", s && s.trump ? SUITS[s.trump] : "–");
+  setText(doc, "trick-number", s && s.trick ? s.trick.number : "");
+  const trick = doc.getElementById("trick");
+  if (trick) trick.innerHTML = s && s.trick ? s.trick.plays.map(([seat, card]) =>
+      `<span class="play" data-seat="${seat}">${esc(who(seat))}: ${cardHtml(card)}</span>`).join(" ") : "";
+  const lines = doc.getElementById("lines");
+  if (lines) lines.textContent = s ? `N+S ${s.open_lines.NS} open · E+W ${s.open_lines.EW} open` : "";
+  const slate = doc.getElementById("slate");
+  if (slate) slate.innerHTML = s ? s.slate.map(e => `<li>${esc(e.text)}</li>`).join("") : "";
+  const warnings = doc.getElementById("warnings");
+  if (warnings) warnings.innerHTML = s ? s.warnings.map(w => `<div class="tag">${esc(w.message)}</div>`).join("") : "";
+}

@@ -1,0 +1,83 @@
+"""The hand-entry panels as pure values: keys in, the next panel and the gesture out."""
+
+from __future__ import annotations
+
+import doctest
+
+import tablepi.display.panels as panels
+from tablepi.display.panels import (
+    CANCEL,
+    OK,
+    CardPicker,
+    ChooseDealer,
+    DealerChoice,
+    DealForm,
+    EnterCard,
+    EnterDeal,
+    HistoryPanel,
+    Keyboard,
+    SeatPlayer,
+    press,
+)
+from tablepi.rules import Announcement, Card, Seat, Team, parse_cards
+from tablepi.rules.entry import DealEntry
+
+
+def run(panel: object, *keys: str) -> object:
+    gesture = None
+    for key in keys:
+        step = press(panel, key)  # type: ignore[arg-type]
+        panel, gesture = step.panel, step.gesture
+    return panel, gesture
+
+
+def test_the_card_picker_offers_suit_then_only_possible_ranks() -> None:
+    picker = CardPicker(Seat.E, tuple(parse_cards("AH KH QS 9C")))
+    assert picker.key_ids() == ("suit:S", "suit:H", "suit:C", CANCEL)  # no diamond is possible
+    halfway, gesture = run(picker, "suit:H")
+    assert gesture is None and halfway.key_ids() == ("card:AH", "card:KH", "back", CANCEL)  # type: ignore[union-attr]
+    assert run(picker, "suit:H", "back") == (picker, None)
+    assert run(picker, "suit:H", "card:KH") == (None, EnterCard(Seat.E, Card.parse("KH")))
+    assert run(picker, "suit:D") == (picker, None)  # a stale touch on a key not shown changes nothing
+    assert run(picker, CANCEL) == (None, None)
+
+
+def test_the_keyboard_types_a_name_or_takes_an_earlier_one() -> None:
+    board = Keyboard(Seat.S, "lb", names=("Marie", "Mars", "Jang"))
+    assert board.suggestions() == ("Marie", "Mars", "Jang")
+    typed, _ = run(board, "char:M", "char:a")
+    assert typed.text == "Ma" and typed.suggestions() == ("Marie", "Mars")  # type: ignore[union-attr]
+    assert run(board, "char:M", "char:a", "name:Mars") == (None, SeatPlayer(Seat.S, "Mars"))
+    done = run(board, "char:J", "char:o", "space", "char:K", BACK := "back", "char:W", OK)
+    assert done == (None, SeatPlayer(Seat.S, "Jo W"))
+    assert run(board, OK) == (board, None)  # nothing typed: nothing to seat
+    assert "char:ë" in board.key_ids() or "char:Ë" in board.key_ids()
+    assert BACK == "back"
+
+
+def test_the_dealer_choice_gives_a_seat() -> None:
+    assert run(DealerChoice(), "seat:E") == (None, ChooseDealer(Seat.E))
+
+
+def test_the_deal_form_gives_an_entry_the_rules_accept() -> None:
+    form = DealForm(Seat.W)
+    panel, gesture = run(form, "winner:EW", "points:+", "points:+", "konter:E", "matt:E", OK)
+    assert panel is None and isinstance(gesture, EnterDeal)
+    assert gesture.entry == DealEntry(Seat.W, Team.EW, 23, announcements=((Seat.E, Announcement.KONTER_A_MATT),))
+    tie, gesture = run(form, "winner:tie")
+    assert "kapo" not in tie.key_ids() and tie.entry().winner is None  # type: ignore[union-attr]
+    kapo, _ = run(form, "winner:NS", "kapo", "claim")
+    assert kapo.entry().points == 40 and kapo.entry().claimed_by is Team.NS  # type: ignore[union-attr]
+    _, gesture = run(DealForm(Seat.N, correct=2), "winner:tie", OK)
+    assert gesture == EnterDeal(DealEntry(Seat.N, None), correct=2)
+
+
+def test_the_history_scrolls_a_page_at_a_time() -> None:
+    history = HistoryPanel(rows=12, page=5)
+    assert history.key_ids() == ("down", CANCEL)
+    down, _ = run(history, "down", "down")
+    assert down.first == 10 and down.key_ids() == ("up", CANCEL)  # type: ignore[union-attr]
+
+
+def test_docstring_examples() -> None:
+    assert doctest.testmod(panels).failed == 0

@@ -1,0 +1,50 @@
+"""Simulated tables through the real table path, a real mosquitto, the tournament server: standings and seatings
+equal what the tables' own journals say."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tablepi.tournament.simulate import standings_from_journals
+from tests.tournament.conftest import Tournament
+
+pytestmark = pytest.mark.slow
+
+PAIRS = """
+[tournament]
+name = "Test cup"
+format = "pairs"
+round = "deals"
+deals = 3
+rounds = 3
+seed = 7
+pairs = [["Anna", "Jos"], ["Marie", "Pit"], ["Lis", "Ben"], ["Tom", "Eva"]]
+"""
+
+
+def table_of_standings(t: Tournament) -> list[tuple[str, int, int, int]]:
+    return [(s.name, s.total.match_points, s.total.lines, s.total.points) for s in t.server.standings()]
+
+
+def reference(t: Tournament) -> list[tuple[str, int, int, int]]:
+    ranked = standings_from_journals(t.config, t.server.rounds, t.tables.values())
+    return [(s.name, s.total.match_points, s.total.lines, s.total.points) for s in ranked]
+
+
+def test_two_rounds_of_pairs_standings_equal_the_journals(make_tournament: Callable[[str], Tournament]) -> None:
+    t = make_tournament(PAIRS)
+    for round_seed in (1, 2):
+        t.start_round(round_seed)
+        t.play_all()
+        t.settle()
+        assert table_of_standings(t) == reference(t)
+        assert not t.server.unfinished()
+    # Swiss: round 2 pairs nobody with the pair it met in round 1 (4 pairs: possible).
+    met = [{ts.team_map()[team][0] for team in ts.team_map()} for ts in t.server.rounds[0]]
+    for ts in t.server.rounds[1]:
+        assert {ts.team_map()[team][0] for team in ts.team_map()} not in met
+    ranked = t.server.standings()
+    assert sum(s.total.match_points for s in ranked) == 2 * 2 * 2  # 2 tables x 2 rounds x 2 points
+    assert all(s.total.points > 0 for s in ranked)
