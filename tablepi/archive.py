@@ -32,7 +32,8 @@ def write_match(folder: Path, stem: str, journal_id: str, header: RecordHeader, 
     if existing:
         target = existing[0]
     else:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        now = time.time_ns()
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now // 10**9)) + f".{now % 10**9:09d}"  # names sort in time
         target = folder / f"{stem}-{stamp}-{tag}.jsonl.gz"
     text = "\n".join([next(record_lines(header, ())), *lines]) + "\n"
     tmp = target.with_name(target.name + ".tmp")

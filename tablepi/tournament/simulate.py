@@ -139,8 +139,9 @@ class SimulatedTable:
     # --- the table's own files -------------------------------------------------------------------------------
 
     def journal_files(self) -> list[Path]:
-        archive = sorted((self.directory / "archive").glob("*.sqlite3"))
-        return [*archive, self.directory / "journal.sqlite3"]
+        from tablepi import archive
+
+        return [*archive.matches(self.directory / "archive"), self.directory / "journal.sqlite3"]
 
 
 def journal_first_match(path: Path) -> tuple[str, int, tuple[object, ...], bool] | None:
