@@ -50,3 +50,7 @@ WDT_MS = 3000  # hardware watchdog; the loop feeds it every zone scan (RP2040 ma
 # --- identity ----------------------------------------------------------------------------------------
 PROTO = 2  # docs/protocol.md: v2 dates PLACE and LIFT with the device's uptime
 FIRMWARE = "tablepi-fw/1.1.0"
+# USB strings the board announces (boot.py); systemd/99-tablepi-reader.rules matches the product string, so the
+# Pi gives /dev/tablepi-reader to this firmware only, never to any other Pico or MicroPython board.
+USB_MANUFACTURER = "tablepi"
+USB_PRODUCT = "tablepi reader"

@@ -57,6 +57,22 @@ class DbScan:
     bad: int = 0
     error: str = ""
     page_size: int = 0
+    healthy: bool = False  # opened, quick_check ok, every row read (checksums aside)
+    raw: list[tuple[object, object, object]] = field(default_factory=list)
+
+    def verify(self, journal_id: str) -> None:
+        """Check every row's checksum against ``journal_id`` (the id is chosen on evidence, see below)."""
+        self.rows, self.bad = {}, 0
+        for seq, line, crc in self.raw:
+            if _row_ok(journal_id, seq, line, crc):
+                assert isinstance(seq, int) and isinstance(line, str)
+                self.rows[seq] = line
+            else:
+                self.bad += 1
+        self.ok = self.healthy and self.bad == 0
+
+    def score(self, journal_id: str) -> int:
+        return sum(1 for seq, line, crc in self.raw if crc is not None and _row_ok(journal_id, seq, line, crc))
 
 
 @dataclass
@@ -199,13 +215,9 @@ def _read_open_db(db: sqlite3.Connection, scan: DbScan, journal_id: str | None) 
         healthy = False
         scan.error = scan.error or str(err)
         rows = []
-    for seq, line, crc in rows:
-        if _row_ok(key, seq, line, crc):
-            assert isinstance(line, str) and isinstance(seq, int)
-            scan.rows[seq] = line
-        else:
-            scan.bad += 1
-    scan.ok = healthy and scan.bad == 0
+    scan.raw = rows
+    scan.healthy = healthy
+    scan.verify(key)
 
 
 def _rows(db: sqlite3.Connection, select: str) -> Iterator[tuple[object, object, object]]:
@@ -275,13 +287,22 @@ def inspect_journal(path: str | Path) -> Recovery:
     path = Path(path)
     has_wal = wal_path(path).exists() and wal_path(path).stat().st_size > 0
     alone = scan_db(path, with_wal=False)
-    journal_id = alone.journal_id
-    full = scan_db(path, with_wal=True, journal_id=journal_id) if has_wal else alone
-    copy = read_copy(copy_path(path), journal_id or full.journal_id)
-    if journal_id is None:
-        journal_id = full.journal_id or copy.journal_id
-        if journal_id and journal_id != full.journal_id and full.rows:
-            full = scan_db(path, with_wal=True, journal_id=journal_id)
+    full = scan_db(path, with_wal=True) if has_wal else alone
+    own = read_copy(copy_path(path))
+    # Which journal is this? The copy's line 0 is checksummed, the database's meta row is not (a flipped bit there
+    # must not make every checksum fail): the id under which most rows and lines check out, the copy's on a tie.
+    candidates = list(dict.fromkeys(i for i in (own.journal_id, alone.journal_id, full.journal_id) if i))
+
+    def score(jid: str) -> int:
+        return alone.score(jid) + (full.score(jid) if full is not alone else 0) + len(read_copy(
+            copy_path(path), jid).lines)
+
+    journal_id = max(candidates, key=score) if len(candidates) > 1 else (candidates[0] if candidates else None)
+    if journal_id is not None:
+        alone.verify(journal_id)
+        if full is not alone:
+            full.verify(journal_id)
+    copy = read_copy(copy_path(path), journal_id) if journal_id else own
     notes: list[str] = []
     db, foreign = full, ""
     if has_wal:
@@ -289,12 +310,16 @@ def inspect_journal(path: str | Path) -> Recovery:
         if foreign:
             db = alone
             notes.append(f"{wal_path(path).name} does not belong to {path.name}: {foreign}; it was not applied")
-    header = db.header or full.header or copy.header
+    # The copy's header line is checksummed, the database's meta row is not: the copy's wins when it is this
+    # journal's, and a database whose header differs from it is damaged.
+    copy_header = copy.header if own.journal_id == journal_id else None
+    header = copy_header or db.header or full.header
     lines, conflicts = _merge(copy.lines, db.rows)
     if conflicts:
         notes.append(f"{conflicts} events differ between the two copies: the checksummed copy's were kept")
     beyond = len({s for s in set(copy.lines) | set(db.rows) if s > len(lines) + 1})
-    rec = Recovery(path, journal_id, header, lines, _db_state(db, lines), _copy_state(copy, lines, journal_id),
+    rec = Recovery(path, journal_id, header, lines, _db_state(db, lines, journal_id),
+                   _copy_state(copy, lines, journal_id),
                    db_count=_run(db.rows, lines), copy_count=_run(copy.lines, lines), beyond=beyond, notes=notes,
                    copy_torn=copy.torn, copy_size=copy.size)
     if not path.exists() and (wal_path(path).exists() or shm_path(path).exists()):
@@ -302,6 +327,9 @@ def inspect_journal(path: str | Path) -> Recovery:
         notes.append(f"{foreign}; it was not applied")
     if foreign:
         rec.db = Store.FOREIGN_WAL
+    elif copy_header is not None and db.header is not None and db.header != copy_header:
+        rec.db = Store.DAMAGED
+        notes.append(f"{path.name}: its header differs from the copy's (damaged)")
     if db.exists and not db.ok:
         notes.append(f"{path.name}: {db.error or f'{db.bad} damaged rows'}")
     if copy.exists and rec.copy is Store.DAMAGED:
@@ -331,9 +359,11 @@ def _run(rows: dict[int, str], lines: list[str]) -> int:
     return count
 
 
-def _db_state(db: DbScan, lines: list[str]) -> Store:
+def _db_state(db: DbScan, lines: list[str], journal_id: str | None) -> Store:
     if not db.exists:
         return Store.MISSING
+    if db.journal_id is not None and journal_id is not None and db.journal_id != journal_id:
+        return Store.DAMAGED  # its identity is not the journal's: damaged meta, or another journal's file
     if not db.ok or (db.journal_id is None and db.rows and db.header is None):
         return Store.DAMAGED
     run = _run(db.rows, lines)

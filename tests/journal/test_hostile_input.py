@@ -106,7 +106,7 @@ def test_3000_mutated_records_give_one_line_errors_or_replay(tmp_path: Path) -> 
 def test_version_true_bom_and_oversized_fields(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     path.write_text(RECORD[0].replace('"version": 1', '"version": true') + "\n", encoding="utf-8")
-    with pytest.raises(RecordError, match="version.*whole number, got True"):
+    with pytest.raises(RecordError, match=r"version.*whole number, got True"):
         load_record(path)
     path.write_bytes(b"\xef\xbb\xbf" + "\n".join(RECORD).encode())
     assert len(load_record(path).events) == len(RECORD) - 1  # a BOM is accepted
@@ -156,7 +156,8 @@ def _mutate_toml(rng: random.Random, lines: list[str]) -> bytes:
         key = line.split("=", 1)[0]
         lines[index] = f"{key}= {rng.choice(TOML_VALUES)}"
     elif op == 1:
-        lines.insert(index, f"{rng.choice(['x', 'format', 'journal', 'tap_seconds', 'AS'])} = {rng.choice(TOML_VALUES)}")
+        key = rng.choice(["x", "format", "journal", "tap_seconds", "AS"])
+        lines.insert(index, f"{key} = {rng.choice(TOML_VALUES)}")
     elif op == 2:
         lines[index] = line[: rng.randrange(len(line) + 1)]
     elif op == 3:
