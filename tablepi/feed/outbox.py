@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablepi.safeinput import load_json
+
 #: Journals fully sent and archived are forgotten beyond this many (the newest are kept).
 KEEP_DONE = 20
 
@@ -49,7 +51,7 @@ class Cursor:
     def load(cls, path: Path) -> Cursor:
         cursor = cls(path)
         try:
-            obj = json.loads(path.read_text(encoding="utf-8"))
+            obj = load_json(path.read_text(encoding="utf-8"))  # bounded: a mangled file is only unreadable
         except (OSError, ValueError):
             return cursor  # none yet, or unreadable: resend everything (the server deduplicates)
         if not isinstance(obj, dict) or obj.get("v") != 1:

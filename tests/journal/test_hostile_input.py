@@ -189,3 +189,20 @@ def test_config_errors_name_the_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     _one_line(caught.value, path)
+
+
+def test_the_other_file_readers_too(tmp_path: Path) -> None:
+    """The tournament configuration and the feed's cursor file: hostile text is one line, or simply unreadable."""
+    from tablepi.feed.outbox import Cursor
+    from tablepi.tournament.config import load_tournament_config
+
+    path = tmp_path / "tournament.toml"
+    for text in ("[tournament]\nname = " + "[" * 5000 + "]" * 5000, "[tournament]\nrounds = " + "9" * 5000,
+                 "\ufeff[tournament]\nname = \"\\ud800\"", "[tournament]\nname = \"" + "x" * 200_000 + "\""):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(ConfigError) as caught:
+            load_tournament_config(path)
+        _one_line(caught.value, path)
+    cursor = tmp_path / "feed-cursor.json"
+    cursor.write_text("[" * 100_000 + "]" * 100_000)
+    assert Cursor.load(cursor).journals == {}  # unreadable: the feed resends, the server deduplicates
