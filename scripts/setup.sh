@@ -166,7 +166,8 @@ make_venv() {
 
 install_package() {
     local want
-    want=$({ sha256sum pyproject.toml; "$VENV/bin/python" -VV; } | sha256sum | cut -d' ' -f1)
+    want=$({ sha256sum pyproject.toml setup.py tablepi/analysis/_kernel.c; "$VENV/bin/python" -VV; } \
+        | sha256sum | cut -d' ' -f1)
     if [ "${TABLEPI_SETUP_FORCE:-0}" != 1 ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] \
         && "$VENV/bin/python" -c 'import tablepi, smartcard, pytest, paho.mqtt, starlette, uvicorn, selenium' >/dev/null 2>&1; then
         say "python environment up to date (.venv)"

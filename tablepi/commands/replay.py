@@ -2,7 +2,8 @@
 
 Per deal: dealer, forehand, trumps, announcements, each trick's cards and winner, points per team, the result,
 Kapo, the stake and the slate after the deal; then every warning. ``--json`` prints the same as one JSON object
-(keys ``deals``, ``warnings``, ``match``) for tools and bug reports.
+(keys ``deals``, ``warnings``, ``match``) for tools and bug reports; with ``--analyse`` each deal also carries its
+best-play analysis under ``analysis`` (docs/analysis.md).
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ HELP = "replay a game record and print each deal, the slate and every warning"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", help="the game record (JSON Lines, docs/records.md)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument(
+        "--analyse", action="store_true", help="with --json: add each deal's best-play analysis (docs/analysis.md)"
+    )
 
 
 def replay_report(table: Table) -> dict[str, Any]:
@@ -128,6 +132,13 @@ def run(args: argparse.Namespace) -> int:
     header = record.header
     table = Table.replay(record.events, header.house_rules, header.dealer, header.table)
     report = replay_report(table)
+    if getattr(args, "analyse", False):
+        from tablepi.commands.analyse import analyse_table
+
+        reviews = {(r["match"], r["number"]): r for r in analyse_table(table)}
+        for deal in report["deals"]:
+            review = reviews.get((deal["match"], deal["number"]))
+            deal["analysis"] = None if review is None else {k: v for k, v in review.items() if k != "match"}
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:

@@ -1,14 +1,30 @@
 """Where things go on the screen: pure geometry, shared by the renderer and the hit-testing.
 
-Two layouts exist, one for the official 7" display (800x480) and one for small 3.5" panels (480x320); the
-one whose proportions fit is chosen from the surface size and scaled to it, so 1024x600 or 320x240 still work.
+Four layouts are designed, each for a panel players really put on a table (:data:`PANELS`):
+
+- ``portrait`` 720x1280, the Raspberry Pi Touch Display 2 upright;
+- ``hd`` 1280x720, the Touch Display 2 turned (``display.rotation = 90``) or an HDMI screen;
+- ``wide`` 800x480, the 7" DSI display;
+- ``small`` 480x320, 3.5" SPI panels.
+
+The one for the surface is chosen by its size (:func:`family_for`) and scaled to it, so 1024x600 or 320x240
+still work. The text players must read from the far chair (the prompt, the warning headline, the trick's winner,
+each team's open lines) is set at ``fonts.bar``, whose capital height is 12 arcminutes at 1.5 m on the panel the
+layout is designed for (5.2 mm; 0.8 m on the 3.5" panel, which cannot do more): see :attr:`Panel.reads_from`.
+
+Buttons have **fixed slots** (:attr:`Layout.button_slots`): every action has its own place on each layout, and a
+button that does nothing now is drawn disabled there, never removed or replaced by another, so a finger never
+lands on a button that moved. (The 480x320 panel has no room for both: its trump and announcement buttons share
+two rows, trumps while they are named, announcements afterwards.)
+
 Nothing here imports pygame: the renderer and :func:`action_at` both ask this module where a button is, so a
 touch always lands on the button that was drawn there.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from tablepi.display.view import Action, Button, View
@@ -102,6 +118,41 @@ class SeatSlot:
     chip: Rect  # where an announcement chip goes
 
 
+#: Capital height of DejaVu Sans Bold per pixel of font size (1493 of 2048 units).
+CAP_RATIO = 0.729
+#: What reading at a glance needs: capitals of 12 arcminutes (tan 0.2 degrees) at the reading distance.
+GLANCE = 0.0034907
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """The physical panel a layout is designed for: its pixels and its size, to compute how far text reads."""
+
+    name: str
+    size: tuple[int, int]
+    mm: tuple[float, float]  # active area, width x height
+
+    @property
+    def mm_per_px(self) -> float:
+        return self.mm[0] / self.size[0]
+
+    def cap_mm(self, cap_px: float) -> float:
+        return cap_px * self.mm_per_px
+
+    def reads_from(self, cap_px: float) -> float:
+        """The distance in metres at which capitals ``cap_px`` high subtend 12 arcminutes."""
+        return self.cap_mm(cap_px) / GLANCE / 1000
+
+
+#: The panels the four layouts are designed for (active areas from the makers' data sheets).
+PANELS: dict[str, Panel] = {
+    "portrait": Panel('Touch Display 2 (7", portrait)', (720, 1280), (86.9, 154.6)),
+    "hd": Panel('Touch Display 2 turned, or a 7" HDMI panel', (1280, 720), (154.6, 86.9)),
+    "wide": Panel('7" DSI display', (800, 480), (154.1, 85.9)),
+    "small": Panel('3.5" SPI panel', (480, 320), (73.4, 49.0)),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """All rectangles and font sizes of one screen size."""
@@ -120,9 +171,23 @@ class Layout:
     button_h: int
     gap: int
     fonts: Fonts
-    #: The smallest type a warning may shrink to (see docs/display.md, "Warnings"): the bar grows a line
-    #: rather than go below it.
+    #: The smallest type the detail of a warning may shrink to (see docs/display.md, "Warnings"): the bar grows a
+    #: line rather than go below it. The headline is always at ``fonts.bar``.
     warning_min: int = 18
+    family: str = "wide"
+    #: Every action's place, by screen: the deal screen's, and the slate / match-won screen's.
+    button_slots: Mapping[Action, Rect] = field(default_factory=dict)
+    end_slots: Mapping[Action, Rect] = field(default_factory=dict)
+    #: The 480x320 layout: trumps and announcements share their rows (see the module's docstring).
+    shared_choice: bool = False
+
+    @property
+    def portrait(self) -> bool:
+        return self.size[1] > self.size[0]
+
+    @property
+    def panel_spec(self) -> Panel:
+        return PANELS[self.family]
 
     def slots(self, bottom_seat: Seat) -> dict[Seat, SeatSlot]:
         return {seat: self._slot(side) for seat, side in screen_sides(bottom_seat).items()}
@@ -158,99 +223,187 @@ class Layout:
         return SeatSlot(side, tag, card, chip)
 
     def button_rects(self, buttons: tuple[Button, ...]) -> tuple[tuple[Button, Rect], ...]:
-        """Buttons top to bottom in the panel; suit buttons two to a row. Buttons that do not fit are dropped
-        (the view model never asks for that many)."""
-        p, g, h = self.panel, self.gap, self.button_h
-        x0, w = p.x + g, p.w - 2 * g
-        half = (w - g) // 2
+        """Each button at its action's fixed slot. On the deal screen the slots of :attr:`button_slots`, on the
+        slate and match-won screens those of :attr:`end_slots` (a view with New match / Revanche or without any
+        trump, announcement or claim button is one of those). A button without a slot of its own (a newer
+        screen's) goes to the first slot no button of this view uses; one that finds none is not drawn."""
+        actions = {b.action for b in buttons}
+        slots = self.end_slots if actions and actions <= set(self.end_slots) else self.button_slots
+        if self.shared_choice and slots is self.button_slots:
+            trumps_live = any(b.enabled and b.action in _TRUMPS for b in buttons) or not any(
+                b.action in _ANNOUNCE for b in buttons)
+            hidden = _ANNOUNCE if trumps_live else _TRUMPS
+            buttons = tuple(b for b in buttons if b.action not in hidden)
+        used = {b.action for b in buttons if b.action in slots}
+        free = [rect for action, rect in slots.items() if action not in used]
         out: list[tuple[Button, Rect]] = []
-        y, col = p.y + g, 0
         for button in buttons:
-            if button.is_half_width:
-                rect = Rect(x0 + col * (half + g), y, half, h)
-                col += 1
-                if col == 2:
-                    col, y = 0, y + h + g
-            else:
-                if col:
-                    col, y = 0, y + h + g
-                rect = Rect(x0, y, w, h)
-                y += h + g
-            if rect.bottom > p.bottom:
-                break
+            rect = slots.get(button.action)
+            if rect is None:
+                if not free:
+                    continue
+                rect = free.pop(0)
             out.append((button, rect))
         return tuple(out)
 
 
-def _scaled(base: tuple[int, int], size: tuple[int, int], compact: bool) -> Layout:
-    bw, bh = base
+_TRUMPS = (Action.TRUMP_SPADES, Action.TRUMP_HEARTS, Action.TRUMP_DIAMONDS, Action.TRUMP_CLUBS)
+_ANNOUNCE = (Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT)
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """One layout's design numbers at its own size (pixels of its panel)."""
+
+    size: tuple[int, int]
+    header_h: int
+    bar_h: int
+    side: int  # panel width (landscape) or height (portrait)
+    card: tuple[int, int]
+    gap: int
+    radius: int
+    fonts: Fonts
+    warning_min: int
+
+
+# The readable size (``bar``) is the 12-arcminute capital of each panel: 5.2 mm at 1.5 m is 27 px of cap height on
+# the 7" DSI display (39 px type), 43 px on the Touch Display 2 (62 px type); the 3.5" panel gets 0.8 m (18 px cap,
+# 26 px type): DejaVu Sans Bold draws capitals of about 0.71 of the type size. Everything else keeps the sizes
+# it had on the 7" display, in millimetres.
+_SPECS: dict[str, _Spec] = {
+    "wide": _Spec((800, 480), 52, 96, 200, (64, 90), 8, 9, Fonts(
+        header=30, reminder=24, trick=30, name=24, chip=16, card_rank=34, card_suit=38, bar=39, center=30, small=17,
+        button=21, button_suit=32, title=64, slate_label=30, slate_count=39, result=26), 22),
+    "small": _Spec((480, 320), 32, 70, 140, (42, 58), 5, 6, Fonts(
+        header=22, reminder=16, trick=20, name=16, chip=12, card_rank=22, card_suit=24, bar=27, center=20, small=12,
+        button=15, button_suit=24, title=40, slate_label=20, slate_count=27, result=17), 16),
+    "hd": _Spec((1280, 720), 80, 150, 300, (100, 140), 12, 14, Fonts(
+        header=46, reminder=38, trick=46, name=38, chip=26, card_rank=54, card_suit=60, bar=62, center=46, small=27,
+        button=34, button_suit=52, title=100, slate_label=48, slate_count=62, result=40), 35),
+    "portrait": _Spec((720, 1280), 84, 300, 300, (104, 146), 12, 14, Fonts(
+        header=46, reminder=36, trick=46, name=38, chip=26, card_rank=56, card_suit=62, bar=62, center=46, small=27,
+        button=34, button_suit=56, title=96, slate_label=48, slate_count=62, result=40), 35),
+}
+
+
+def family_for(size: tuple[int, int]) -> str:
+    """Which designed layout a surface of ``size`` gets.
+
+    >>> [family_for(s) for s in ((720, 1280), (1280, 720), (1024, 600), (800, 480), (480, 320), (320, 240))]
+    ['portrait', 'hd', 'wide', 'wide', 'small', 'small']
+    """
+    w, h = size
+    if h > w:
+        return "portrait"
+    if w >= 1100 and h >= 660:
+        return "hd"
+    if w >= 640 and h >= 400:
+        return "wide"
+    return "small"
+
+
+def _build(family: str, size: tuple[int, int]) -> Layout:
+    spec = _SPECS[family]
+    bw, bh = spec.size
     w, h = size
     sx, sy = w / bw, h / bh
     s = min(sx, sy)
 
-    def X(v: float) -> int:
-        return round(v * sx)
-
-    def Y(v: float) -> int:
-        return round(v * sy)
-
     def S(v: float) -> int:
         return max(1, round(v * s))
 
-    if compact:  # 480x320
-        header_h, bar_h, panel_w = 38, 48, 120
-        card, gap, button_h, radius = (50, 70), 6, 40, 6
-        fonts = Fonts(header=22, reminder=17, trick=20, name=17, chip=12, card_rank=26, card_suit=28,
-                      bar=18, center=18, small=12, button=16, button_suit=26, title=40, slate_label=20,
-                      slate_count=15, result=18)
-    else:  # 800x480
-        header_h, bar_h, panel_w = 56, 66, 184
-        card, gap, button_h, radius = (76, 106), 10, 52, 10
-        fonts = Fonts(header=30, reminder=26, trick=30, name=25, chip=17, card_rank=40, card_suit=44,
-                      bar=26, center=26, small=17, button=23, button_suit=36, title=64, slate_label=30,
-                      slate_count=21, result=28)
-    fonts = Fonts(*(S(v) for v in (
-        fonts.header, fonts.reminder, fonts.trick, fonts.name, fonts.chip, fonts.card_rank, fonts.card_suit,
-        fonts.bar, fonts.center, fonts.small, fonts.button, fonts.button_suit, fonts.title, fonts.slate_label,
-        fonts.slate_count, fonts.result)))
-    # The warning's floor: 18 px on the 3.5" panel (2.7 mm, as large as the prompt there), 22 px on the 7" one.
-    warning_min = S(18 if compact else 22)
-    header = Rect(0, 0, w, Y(header_h))
-    bar = Rect(0, h - Y(bar_h), w, Y(bar_h))
-    panel = Rect(w - X(panel_w), header.bottom, X(panel_w), bar.y - header.bottom)
-    table = Rect(0, header.bottom, panel.x, bar.y - header.bottom)
-    cw, ch = S(card[0]), S(card[1])
-    g = S(gap)
-    layout = Layout(
-        size=(w, h), compact=compact, header=header, table=table, panel=panel, bar=bar,
-        center=table, result=table, card=(cw, ch), radius=S(radius), border=max(2, S(4)),
-        button_h=Y(button_h), gap=g, fonts=fonts,
+    fonts = Fonts(*(S(getattr(spec.fonts, f)) for f in Fonts.__slots__))
+    g = S(spec.gap)
+    header = Rect(0, 0, w, round(spec.header_h * sy))
+    bar_h = round(spec.bar_h * sy)
+    portrait = family == "portrait"
+    if portrait:  # header, table, prompt bar, buttons along the bottom edge
+        panel_h = round(spec.side * sy)
+        panel = Rect(0, h - panel_h, w, panel_h)
+        bar = Rect(0, panel.y - bar_h, w, bar_h)
+        table = Rect(0, header.bottom, w, bar.y - header.bottom)
+    else:  # header, table with the buttons to its right, prompt bar along the bottom
+        bar = Rect(0, h - bar_h, w, bar_h)
+        panel_w = round(spec.side * sx)
+        panel = Rect(w - panel_w, header.bottom, panel_w, bar.y - header.bottom)
+        table = Rect(0, header.bottom, panel.x, bar.y - header.bottom)
+    cw, ch = S(spec.card[0]), S(spec.card[1])
+    deal, end, row_h = _button_grid(family, panel, g)
+    base = Layout(
+        size=(w, h), compact=family == "small", header=header, table=table, panel=panel, bar=bar,
+        center=table, result=table, card=(cw, ch), radius=S(spec.radius), border=max(2, S(4 * spec.gap / 10)),
+        button_h=row_h, gap=g, fonts=fonts, warning_min=S(spec.warning_min), family=family,
+        button_slots=deal, end_slots=end, shared_choice=family == "small",
     )
-    slots = layout.slots(Seat.S)
+    slots = base.slots(Seat.S)
     top, bottom = slots[Seat.N], slots[Seat.S]
     left, right = slots[Seat.W], slots[Seat.E]
     center = Rect(left.card.right + g, top.card.bottom + g // 2, right.card.x - left.card.right - 2 * g,
                   bottom.card.y - top.card.bottom - g)
     result = Rect(left.card.right + g, top.tag.bottom + g, center.w, bottom.tag.y - top.tag.bottom - 2 * g)
-    return Layout(
-        size=(w, h), compact=compact, header=header, table=table, panel=panel, bar=bar, center=center,
-        result=result, card=(cw, ch), radius=S(radius), border=max(2, S(4)), button_h=Y(button_h), gap=g,
-        fonts=fonts, warning_min=warning_min,
-    )
+    return replace(base, center=center, result=result)
+
+
+def _rows(area: Rect, g: int, rows: list[list[tuple[Action | None, int]]]) -> dict[Action, Rect]:
+    """Lay ``rows`` of (action, relative width) into ``area``, top to bottom, equal heights."""
+    n = len(rows)
+    row_h = (area.h - (n + 1) * g) // n
+    out: dict[Action, Rect] = {}
+    for i, row in enumerate(rows):
+        y = area.y + g + i * (row_h + g)
+        total = sum(weight for _, weight in row)
+        unit = (area.w - (len(row) + 1) * g) / total
+        x = float(area.x + g)
+        for action, weight in row:
+            width = round(unit * weight)
+            if action is not None:
+                out[action] = Rect(round(x), y, width, row_h)
+            x += unit * weight + g
+    return out
+
+
+def _button_grid(family: str, panel: Rect, g: int) -> tuple[dict[Action, Rect], dict[Action, Rect], int]:
+    """The fixed slots of every action: on the deal screen, and on the slate / match-won screens."""
+    A = Action
+    trumps1: list[tuple[Action | None, int]] = [(A.TRUMP_SPADES, 1), (A.TRUMP_HEARTS, 1)]
+    trumps2: list[tuple[Action | None, int]] = [(A.TRUMP_DIAMONDS, 1), (A.TRUMP_CLUBS, 1)]
+    if family == "portrait":
+        deal_rows: list[list[tuple[Action | None, int]]] = [
+            [*trumps1, *trumps2],
+            [(A.ANNOUNCE_MATT, 1), (A.ANNOUNCE_KONTER, 1), (A.ANNOUNCE_KONTER_A_MATT, 2)],
+            [(A.CLAIM, 1), (A.CONFIRM, 1), (A.UNDO, 1)],
+        ]
+        end_rows: list[list[tuple[Action | None, int]]] = [
+            [(A.NEW_MATCH, 1), (A.REVANCHE, 1)], [(None, 1)], [(None, 1), (A.CONFIRM, 1), (A.UNDO, 1)]]
+    elif family == "small":
+        # Confirm and Undo a row each: "Bestätigen" and "Rückgängig" do not fit half of this narrow panel.
+        deal_rows = [trumps1, trumps2, [(A.CLAIM, 1)], [(A.CONFIRM, 1)], [(A.UNDO, 1)]]
+        announce = _rows(panel, g, [[(A.ANNOUNCE_MATT, 1), (A.ANNOUNCE_KONTER, 1)],
+                                    [(A.ANNOUNCE_KONTER_A_MATT, 1)], [(None, 1)], [(None, 1)], [(None, 1)]])
+        end_rows = [[(A.NEW_MATCH, 1)], [(A.REVANCHE, 1)], [(None, 1)], [(A.CONFIRM, 1)], [(A.UNDO, 1)]]
+        deal = _rows(panel, g, deal_rows)
+        deal.update(announce)
+        return deal, _rows(panel, g, end_rows), deal[A.UNDO].h
+    else:
+        deal_rows = [trumps1, trumps2, [(A.ANNOUNCE_MATT, 1), (A.ANNOUNCE_KONTER, 1)],
+                     [(A.ANNOUNCE_KONTER_A_MATT, 1)], [(A.CLAIM, 1)], [(A.CONFIRM, 1), (A.UNDO, 1)]]
+        end_rows = [[(A.NEW_MATCH, 1)], [(A.REVANCHE, 1)], [(None, 1)], [(None, 1)], [(None, 1)],
+                    [(A.CONFIRM, 1), (A.UNDO, 1)]]
+    deal = _rows(panel, g, deal_rows)
+    return deal, _rows(panel, g, end_rows), deal[A.UNDO].h
 
 
 _CACHE: dict[tuple[int, int], Layout] = {}
 
 
 def layout_for(size: tuple[int, int]) -> Layout:
-    """The layout for a surface of ``size`` pixels: the 800x480 design unless the screen is small."""
+    """The layout for a surface of ``size`` pixels (:func:`family_for`), scaled to it."""
     w, h = size
-    if w < 240 or h < 160:
+    if min(w, h) < 160 or max(w, h) < 240:
         raise ConfigError(f"screen size {w}x{h} is too small for the table display (need at least 240x160)")
     cached = _CACHE.get((w, h))
     if cached is None:
-        compact = w < 640 or h < 400
-        cached = _scaled((480, 320) if compact else (800, 480), (w, h), compact)
+        cached = _build(family_for((w, h)), (w, h))
         _CACHE[(w, h)] = cached
     return cached
 

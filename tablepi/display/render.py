@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,12 +50,15 @@ class TextFit(NamedTuple):
 
 
 class BannerFit(NamedTuple):
-    """Where and how the warning sentence is drawn. ``bar`` is taller than the layout's bar when the sentence
-    needs another line to stay at the readable floor (``Layout.warning_min``) rather than shrink below it."""
+    """Where and how a warning is drawn: its headline large (``Layout.fonts.bar``, readable from the far chair),
+    the rest of the sentence (``text``) below it, never under ``Layout.warning_min``. ``bar`` is taller than the
+    layout's bar when they need more lines than it has; it then grows over the table, never over the buttons."""
 
     bar: Rect
     text_box: Rect
     text: TextFit
+    headline: TextFit = TextFit(0, (), True)
+    headline_box: Rect = Rect(0, 0, 0, 0)
 
 
 class LearnerLine(NamedTuple):
@@ -147,7 +149,7 @@ class Renderer:
         lines: list[str] = []
         for paragraph in text.split("\n"):
             line = ""
-            words = paragraph.split()
+            words = [w for w in paragraph.split(" ") if w]  # plain spaces only: a no-break space holds
             for word in _glue_numbers(words) if glue else words:
                 candidate = f"{line} {word}" if line else word
                 if line and font.size(candidate)[0] > width:
@@ -190,9 +192,9 @@ class Renderer:
             size -= 1
 
     def blit_text(self, surface: pygame.Surface, text: str, size: int, color: Color, rect: Rect,
-                  align: str = "center", bold: bool = True) -> Rect:
+                  align: str = "center", bold: bool = True, min_size: int = 10) -> Rect:
         """Draw ``text`` (wrapped and shrunk to fit) into ``rect``, vertically centred. Returns the ink box."""
-        size, lines = self.fit(text, size, rect, bold)
+        size, lines = self.fit(text, size, rect, bold, min_size)
         return self._draw_lines(surface, lines, size, color, rect, align, bold)
 
     def _draw_lines(self, surface: pygame.Surface, lines: Iterable[str], size: int, color: Color, rect: Rect,
@@ -228,8 +230,8 @@ class Renderer:
             self._slate_screen(view, surface, layout)
         else:
             self._idle(view, surface, layout)
-        self._buttons(view.buttons, surface, layout)
         self._bar(view, surface, layout)
+        self._buttons(view.buttons, surface, layout)
 
     # ---- header ---------------------------------------------------------------------------------------
 
@@ -275,10 +277,10 @@ class Renderer:
     # ---- deal screen ----------------------------------------------------------------------------------
 
     def _deal(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
-        self._header(view, surface, layout)
-        if view.result:  # the deal is over and the zones are empty: the result takes the whole table
+        if view.result:  # the deal is over: its result in the header, the last trick still on the table
             self._result(view, surface, layout)
-            return
+        else:
+            self._header(view, surface, layout)
         slots = layout.slots(view.bottom_seat)
         for seat_view in view.seats:
             self._seat(seat_view, slots[seat_view.seat], surface, layout)
@@ -397,7 +399,7 @@ class Renderer:
             # Keep clear of the red/green frames drawn round the side seats' cards (border + 2 outside them).
             pad = layout.border + 2
             self._team_line(view, surface, Rect(c.x + pad, c.y + (c.h - f.center - g) // 2, c.w - 2 * pad,
-                                                f.center + g), f.center, show_points=False)
+                                                f.center + g), f.center, show_points=bool(view.result))
 
     def learner_plan(self, view: View, layout: Layout) -> LearnerPlan | None:
         """The learner pane's lines for the room left below the buttons, the most useful kept first.
@@ -409,10 +411,8 @@ class Renderer:
         learner = view.learner
         if learner is None:
             return None
-        p, f, g = layout.panel, layout.fonts, layout.gap
-        placed = layout.button_rects(view.buttons)
-        top = (placed[-1][1].bottom if placed else p.y) + 2 * g
-        box = Rect(p.x + g, top, p.w - 2 * g, p.bottom - top - g)
+        f, g = layout.fonts, layout.gap
+        box = self.learner_box(view, layout)
         if box.h < 3 * f.small:
             return LearnerPlan(box, (), not learner.trumps_out)
         inner = box.inset(g // 2 + 2)
@@ -441,6 +441,15 @@ class Renderer:
             if len(choice) <= capacity:
                 return LearnerPlan(box, tuple(choice), True)
         return LearnerPlan(box, (), False)  # no room for every trump: show none rather than a misleading few
+
+    def learner_box(self, view: View, layout: Layout) -> Rect:
+        """The learner pane's place: the table's top-left corner, beside the top seat and above the left one
+        (the buttons have fixed slots and keep the whole panel)."""
+        t, g = layout.table, layout.gap
+        slots = layout.slots(view.bottom_seat)
+        top = next(s for s in slots.values() if s.side.name == "top")
+        left = next(s for s in slots.values() if s.side is LEFT)
+        return Rect(t.x + g, t.y + g, top.card.x - 2 * g - t.x, left.tag.y - g - (t.y + g))
 
     def _learner(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         """Learner extras fill the panel below the buttons: live points, trumps still out, cards in play."""
@@ -475,7 +484,7 @@ class Renderer:
         right = f"{vb}  {b.label}{' ' + mark.strip() if b.trump_team and mark else ''}"
         sep = 6  # pixels either side of the colon
         font = self.font(size)
-        while size > 10 and sum(font.size(t)[0] for t in (left, ":", right)) + 2 * sep > rect.w:
+        while size > 8 and sum(font.size(t)[0] for t in (left, ":", right)) + 2 * sep > rect.w:
             size -= 1
             font = self.font(size)
         colon = self.text(":", size, WHITE)
@@ -495,16 +504,13 @@ class Renderer:
         surface.blit(ri, (colon_x + colon.get_width() + sep, y))
 
     def _result(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
-        f, g = layout.fonts, layout.gap
-        r = layout.table.inset(g)
-        pygame.draw.rect(surface, BLACK, r, border_radius=layout.radius)
-        pygame.draw.rect(surface, GOLD, r, width=2, border_radius=layout.radius)
-        inner = r.inset(g)
-        points_h = f.title
-        self._team_line(view, surface, Rect(inner.x, inner.y + g, inner.w, points_h + g), points_h * 4 // 5,
-                        show_points=True)
-        rest = Rect(inner.x, inner.y + points_h + 3 * g, inner.w, inner.h - points_h - 3 * g)
-        self.blit_text(surface, view.result, f.result, WHITE, rest)
+        """The deal's result in words, in the header (trumps matter no more): the table below keeps the last
+        trick in view while the bar asks for the sweep, and the centre shows the card points."""
+        h, f, g = layout.header, layout.fonts, layout.gap
+        pygame.draw.rect(surface, BLACK, h)
+        text = " · ".join(view.result.split("\n"))
+        self.blit_text(surface, text, f.result, GOLD, Rect(h.x + g, h.y + 1, h.w - 2 * g, h.h - 2),
+                       min_size=max(10, f.small * 3 // 4))
 
     # ---- slate ----------------------------------------------------------------------------------------
 
@@ -519,62 +525,47 @@ class Renderer:
             self._slate(slate, surface, layout)
 
     def _slate(self, slate: SlateView, surface: pygame.Surface, layout: Layout) -> None:
+        """d'Lee: per team a line with its name and its open lines (large), and under it the tally lines, the
+        starting ones in groups of three and the added ones as their own groups; then the last deal in words and
+        who names trumps next."""
         t, f, g = layout.table, layout.fonts, layout.gap
-        # Room for every line of the last result (up to four: won, claimed, stake, lines added), so it is not
-        # squeezed into small type or broken mid-phrase; the rows of tally lines give up the height.
-        result_lines = min(4, max(2, slate.last_result.count("\n") + 1))
-        result_h = result_lines * self.font(f.result).get_linesize() + g if slate.last_result else 0
+        extra = [text for text in (slate.last_result, slate.next_trumps) if text]
+        result_lines = sum(text.count("\n") + 1 for text in extra)
+        result_h = min(5, result_lines) * self.font(f.result).get_linesize() + g if extra else 0
         body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h)
         row_h = (body.h - g) // 2
-        widest = max(self.font(f.slate_label).size(r.label)[0] for r in slate.rows)
-        label_w = max(body.w // 5, min(widest + g, body.w // 3))
-        lines_area_w = body.w - label_w - g
-        count = max((len(r.lines) for r in slate.rows), default=0)
-        stroke = _stroke_geometry(count, lines_area_w)
-        label_box = Rect(0, 0, label_w, row_h * 3 // 5)
-        labels = [self._team_label_lines(r.label, f.slate_label, label_box) for r in slate.rows]
-        label_size = min(size for size, _ in labels)
+        head_h = self.font(f.slate_count).get_linesize()
+        count = max((len(r.lines) + 2 * len(r.groups) for r in slate.rows), default=0)
         for i, row in enumerate(slate.rows):
             rect = Rect(body.x, body.y + i * (row_h + g), body.w, row_h)
-            self._slate_row(replace(row, label=labels[i][1]), rect, label_w, label_size, stroke, surface, layout,
-                            winner=slate.winner is row.team)
+            self._slate_row(row, rect, head_h, count, surface, layout, winner=slate.winner is row.team)
         mid = body.y + row_h + g // 2
         pygame.draw.line(surface, LIGHT, (body.x, mid), (body.right, mid), 3)
-        if slate.last_result:
+        if extra:
             rect = Rect(body.x, body.bottom + g, body.w, result_h)
-            self.blit_text(surface, slate.last_result, f.result, YELLOW, rect)
+            self.blit_text(surface, "\n".join(extra), f.result, YELLOW, rect)
 
-    def _team_label_lines(self, label: str, size: int, box: Rect) -> tuple[int, str]:
-        """A team label for the slate's narrow column: on one line, or broken after the ``+`` of the two names
-        when one line would shrink it below 4/5 of its size and two lines draw it larger
-        ("Marie-Thérèse+Maximilian" was squeezed to 8 px on the small screen)."""
-        one = self.fit(label, size, box)[0]
-        first, plus, second = label.partition("+")
-        if not plus or not first or not second or one * 5 >= size * 4:
-            return one, label  # one line reads best as long as it keeps 4/5 of the size
-        broken = f"{first}+\n{second}"
-        two = self.fit(broken, size, box)[0]
-        return (two, broken) if two > one else (one, label)
-
-    def _slate_row(self, row: SlateRow, rect: Rect, label_w: int, label_size: int,
-                   stroke: tuple[int, int, int], surface: pygame.Surface, layout: Layout, winner: bool) -> None:
+    def _slate_row(self, row: SlateRow, rect: Rect, head_h: int, count: int, surface: pygame.Surface,
+                   layout: Layout, winner: bool) -> None:
         f, g = layout.fonts, layout.gap
-        label_color = GOLD if winner else WHITE
-        name_h = rect.h * 3 // 5
-        self.blit_text(surface, row.label, label_size, label_color, Rect(rect.x, rect.y, label_w, name_h),
-                       align="left")
-        if row.open_label:
-            self.blit_text(surface, row.open_label, f.slate_count, YELLOW if row.open_count else LIGHT,
-                           Rect(rect.x, rect.y + name_h, label_w, rect.h - name_h), align="left")
-        spacing, group_gap, width = stroke
-        x = rect.x + label_w + g + spacing // 2
-        top, bottom = rect.y + g, rect.bottom - g
-        for gi, group in enumerate(row.groups):
+        head = Rect(rect.x, rect.y, rect.w, head_h)
+        open_img = self.text(row.open_label, f.slate_count, YELLOW if row.open_count else LIGHT) \
+            if row.open_label else None
+        label_w = head.w - (open_img.get_width() + 2 * g if open_img else 0)
+        self.blit_text(surface, row.label, f.slate_label, GOLD if winner else WHITE,
+                       Rect(head.x, head.y, label_w, head.h), align="left")
+        if open_img is not None:
+            surface.blit(open_img, (head.right - open_img.get_width(), head.y + (head.h - open_img.get_height()) // 2))
+        # The tally: a line per unit of ``count`` (lines, plus two units of gap per group) across the width.
+        spacing = max(6, min(rect.w // max(count, 11), layout.card[0] // 2))
+        width = max(3, spacing * 2 // 5)
+        top, bottom = head.bottom + g, rect.bottom - g // 2
+        x = rect.x + spacing // 2
+        for group in row.groups:
             for line in group:
-                _tally_line(surface, line, x, top, bottom, width)
+                _tally_line(surface, line, x, top, bottom, width, spacing)
                 x += spacing
-            if gi < len(row.groups) - 1:
-                x += group_gap
+            x += spacing * 2 // 2 + spacing // 2
 
     # ---- idle -----------------------------------------------------------------------------------------
 
@@ -610,44 +601,75 @@ class Renderer:
                 self.blit_text(surface, button.label, f.button, BLACK if button.enabled else DIM, rect.inset(4))
 
     def warning_banner(self, view: View, layout: Layout) -> BannerFit | None:
-        """How the warning of ``view`` is set: never below ``layout.warning_min`` while the bar can grow.
+        """How the warning of ``view`` is set: the headline at the readable size, the detail under it.
 
-        A long sentence (a long name, German) first shrinks towards the floor; below it the bar grows upward by
-        whole lines over the bottom of the table instead (at most half the table), since a warning too small
-        to read across the table is no warning. Tests call this to check every template in every language.
+        The headline (what went wrong) takes one or two lines at ``fonts.bar``; the detail (what to do) shrinks
+        from ``fonts.bar`` towards ``layout.warning_min`` and below that the bar grows upward by whole lines over
+        the table (at most half of it), never over the buttons, since a warning too small to read across the table
+        is no warning. Tests call this to check every template in every language.
         """
         if view.warning is None:
             return None
         bar, f, g = layout.bar, layout.fonts, layout.gap
-        icon_w = self.text("⚠", f.bar + g, WHITE).get_width()
+        icon_w = self.text("⚠", f.bar, WHITE).get_width()
         left = bar.x + 2 * g + icon_w
+        headline, detail = view.warning.headline, view.warning.detail
+
+        def plan(width: int, height: int) -> tuple[list[str], TextFit, int]:
+            head = self.balanced_wrap(headline, f.bar, width)
+            head_h = len(head) * self.font(f.bar).get_linesize()
+            room = Rect(left, 0, width, max(0, height - head_h))
+            fitted = self.fit_text(detail, max(layout.warning_min, f.bar * 3 // 4), room,
+                                   min_size=layout.warning_min) if detail else TextFit(f.bar, (), True)
+            return head, fitted, head_h
+
         width = bar.right - left - g
-        box = Rect(left, bar.y + 2, width, bar.h - 4)
-        fitted = self.fit_text(view.warning.text, f.bar, box, min_size=layout.warning_min)
-        if fitted.fits:
-            return BannerFit(bar, box, fitted)
-        lines = self.balanced_wrap(view.warning.text, layout.warning_min, width)
-        need = len(lines) * self.font(layout.warning_min).get_linesize() + 4
-        height = min(max(need, bar.h), bar.h + layout.table.h // 2)
-        grown = Rect(bar.x, bar.bottom - height, bar.w, height)
-        box = Rect(left, grown.y + 2, width, height - 4)
-        return BannerFit(grown, box, self.fit_text(view.warning.text, f.bar, box))
+        head, fitted, head_h = plan(width, bar.h - 4)
+        grown = bar
+        if not fitted.fits or head_h > bar.h - 4:
+            # Grow over the table only: in landscape the buttons to its right stay whole and touchable.
+            width = (layout.table.right if not layout.portrait else bar.right) - left - g
+            head = self.balanced_wrap(headline, f.bar, width)
+            head_h = len(head) * self.font(f.bar).get_linesize()
+            lines = self.balanced_wrap(detail, layout.warning_min, width) if detail else []
+            need = head_h + len(lines) * self.font(layout.warning_min).get_linesize() + 4
+            height = min(max(need, bar.h), bar.h + layout.table.h // 2)
+            grown = Rect(bar.x, bar.bottom - height, bar.w, height)
+            head, fitted, head_h = plan(width, height - 4)
+        head_fit = TextFit(f.bar, tuple(head), all(self.font(f.bar).size(line)[0] <= width for line in head))
+        body_h = len(fitted.lines) * self.font(fitted.size).get_linesize() if detail else 0
+        top = grown.y + max(2, (grown.h - head_h - body_h) // 2)
+        return BannerFit(grown, Rect(left, top + head_h, width, grown.bottom - top - head_h - 2), fitted, head_fit,
+                         Rect(left, top, width, head_h))
 
     def _bar(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         bar, f, g = layout.bar, layout.fonts, layout.gap
         banner = self.warning_banner(view, layout)
         if banner is not None:
-            pygame.draw.rect(surface, RED, banner.bar)
-            pygame.draw.rect(surface, WHITE, banner.bar, width=2)
-            icon = self.text("⚠", f.bar + g, WHITE)
-            surface.blit(icon, (bar.x + g, banner.bar.y + (banner.bar.h - icon.get_height()) // 2))
-            self._draw_lines(surface, banner.text.lines, banner.text.size, WHITE, banner.text_box, align="left")
+            grown = banner.bar
+            pygame.draw.rect(surface, RED, bar)
+            if grown.y < bar.y:
+                right = layout.table.right if not layout.portrait else bar.right
+                pygame.draw.rect(surface, RED, Rect(grown.x, grown.y, right - grown.x, bar.y - grown.y + 1))
+            pygame.draw.rect(surface, WHITE, Rect(bar.x, grown.y, bar.w if grown.y == bar.y else
+                                                  (layout.table.right if not layout.portrait else bar.right), 2))
+            icon = self.text("⚠", f.bar, WHITE)
+            surface.blit(icon, (bar.x + g, banner.headline_box.y))
+            self._draw_lines(surface, banner.headline.lines, f.bar, WHITE, banner.headline_box, align="left")
+            if banner.text.lines:
+                line_h = self.font(banner.text.size).get_linesize()
+                box = Rect(banner.text_box.x, banner.text_box.y, banner.text_box.w, line_h * len(banner.text.lines))
+                self._draw_lines(surface, banner.text.lines, banner.text.size, WHITE, box, align="left")
         elif view.prompt:
             pygame.draw.rect(surface, BLACK, bar)
-            self.blit_text(surface, view.prompt, f.bar, YELLOW, Rect(bar.x + g, bar.y + 2, bar.w - 2 * g,
-                                                                     bar.h - 4))
+            self.blit_text(surface, view.prompt, f.bar, YELLOW, self.prompt_box(layout), min_size=f.bar * 3 // 4)
         else:
             pygame.draw.rect(surface, BLACK, bar)
+
+    def prompt_box(self, layout: Layout) -> Rect:
+        """Where the prompt is set (tests ask whether it fits there at the readable size)."""
+        bar, g = layout.bar, layout.gap
+        return Rect(bar.x + g, bar.y + 2, bar.w - 2 * g, bar.h - 4)
 
 
 def _glue_numbers(words: list[str]) -> list[str]:
@@ -669,28 +691,20 @@ def _glue_numbers(words: list[str]) -> list[str]:
     return units
 
 
-def _stroke_geometry(count: int, width: int) -> tuple[int, int, int]:
-    """Spacing, extra gap between groups of five, and stroke width for ``count`` tally lines in ``width``."""
-    count = max(count, 5)
-    groups = (count + 4) // 5
-    # width = count * spacing + (groups - 1) * gap, with gap = 1.2 spacing
-    spacing = int(width / (count + 1.2 * (groups - 1)))
-    spacing = max(6, min(spacing, 30))
-    return spacing, int(spacing * 1.2), max(3, min(spacing // 3, 8))
-
-
-def _tally_line(surface: pygame.Surface, line: Line, x: int, top: int, bottom: int, width: int) -> None:
-    """One line of the slate: open lines bright, struck lines faded with a slash, added lines cyan."""
+def _tally_line(surface: pygame.Surface, line: Line, x: int, top: int, bottom: int, width: int, spacing: int) -> None:
+    """One line of the slate: open lines bright (added ones cyan); a struck line stays drawn, crossed out by a bold
+    bar that reads from across the table, as players strike d'Lee with the chalk."""
     added = line in (Line.ADDED, Line.ADDED_STRUCK)
     if line_is_open(line):
         pygame.draw.line(surface, CYAN if added else WHITE, (x, top), (x, bottom), width)
         return
-    faded = (30, 95, 120) if added else (75, 100, 88)
+    faded = (40, 110, 135) if added else (95, 120, 108)
     pygame.draw.line(surface, faded, (x, top), (x, bottom), width)
-    slash = max(3, min((bottom - top) // 6, 10))
+    reach = spacing * 3 // 5
     mid = (top + bottom) // 2
-    pygame.draw.line(surface, CYAN if added else AMBER, (x - slash, mid + slash), (x + slash, mid - slash),
-                     max(2, width - 1))
+    rise = (bottom - top) // 4
+    pygame.draw.line(surface, CYAN if added else AMBER, (x - reach, mid + rise), (x + reach, mid - rise),
+                     max(4, width * 3 // 2))
 
 
 def _dashed_rect(surface: pygame.Surface, color: Color, rect: Rect, width: int, dash: int) -> None:

@@ -60,7 +60,7 @@ def match_start(tr: Translator) -> View:
     return View(
         ScreenKind.DEAL, seats=seats, trump=TrumpView(None, tx.trumps_label(tr)), teams=_teams(tr),
         prompt=tx.prompt_text(tr, "name_trumps", Seat.S, NAMES),
-        buttons=(*tx.trump_buttons(tr), tx.button(tr, Action.UNDO)),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {*tx.DEAL_ACTIONS[:4], Action.UNDO}),
     )
 
 
@@ -76,7 +76,7 @@ def trump_chosen(tr: Translator) -> View:
         ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.HEARTS, tx.trumps_label(tr)),
         trick_label=tx.trick_label(tr, 1), teams=_teams(tr, trump_team=Team.NS),
         prompt=tx.prompt_text(tr, "announce_or_lead", Seat.S, NAMES),
-        buttons=(*tx.announce_buttons(tr), tx.button(tr, Action.UNDO)),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {*tx.DEAL_ACTIONS[4:7], Action.UNDO}),
     )
 
 
@@ -105,7 +105,7 @@ def mid_trick(tr: Translator) -> View:
         trick_label=tx.trick_label(tr, 3), teams=_teams(tr, 1, 1, trump_team=Team.NS),
         learner=_learner(tr, played, Suit.CLUBS, (11, 6)),
         prompt=tx.prompt_text(tr, "play", Seat.W, NAMES),
-        buttons=(tx.button(tr, Action.CLAIM), tx.button(tr, Action.UNDO)),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {Action.CLAIM, Action.UNDO}),
     )
 
 
@@ -125,17 +125,18 @@ def warning(tr: Translator) -> View:
         trick_label=tx.trick_label(tr, 4), teams=_teams(tr, 2, 2, trump_team=Team.NS),
         warning=WarningBanner("revoke", tx.warning_text(tr, "revoke", params, english, NAMES), Seat.E),
         prompt=tx.prompt_text(tr, "sweep", Seat.W, NAMES),
-        buttons=(tx.button(tr, Action.CONFIRM), tx.button(tr, Action.UNDO)),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {Action.CONFIRM, Action.UNDO}),
     )
 
 
 def deal_result(tr: Translator) -> View:
-    """E+W named diamonds and announced Konter a Matt, but N+S took all six tricks: 4 lines."""
+    """E+W named diamonds and announced Konter a Matt, but N+S took all six tricks: 4 lines. The last trick
+    still lies on the zones (N took it with ♦A) while the table asks for the sweep."""
     seats = (
-        tx.seat_view(tr, Seat.N, NAMES, dealer=True),
-        tx.seat_view(tr, Seat.E, NAMES, announcement=tx.announcement_name(tr, True, True)),
-        tx.seat_view(tr, Seat.S, NAMES),
-        tx.seat_view(tr, Seat.W, NAMES, forehand=True),
+        tx.seat_view(tr, Seat.N, NAMES, dealer=True, card=CardView(_c("AD"), winning=True)),
+        tx.seat_view(tr, Seat.E, NAMES, announcement=tx.announcement_name(tr, True, True), card=CardView(_c("9C"))),
+        tx.seat_view(tr, Seat.S, NAMES, card=CardView(_c("9D"))),
+        tx.seat_view(tr, Seat.W, NAMES, forehand=True, card=CardView(_c("TH"))),
     )
     ns = tx.team_label(tr, Team.NS, {})
     result = "\n".join((
@@ -147,7 +148,7 @@ def deal_result(tr: Translator) -> View:
         ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.DIAMONDS, tx.trumps_label(tr)),
         trick_label=tx.trick_label(tr, 6), teams=_teams(tr, 6, 0, trump_team=Team.EW, points=(40, 0)),
         result=result, prompt=tx.prompt_text(tr, "sweep", Seat.N, NAMES),
-        buttons=(tx.button(tr, Action.UNDO),),
+        buttons=tx.fixed_buttons(tr, tx.DEAL_ACTIONS, {Action.UNDO}),
     )
 
 
@@ -165,10 +166,11 @@ def slate(tr: Translator) -> View:
         tx.slate_title(tr), top=_row(tr, Team.EW, ew), bottom=_row(tr, Team.NS, ns),
         last_result=tx.stake_text(tr, matt=True, konter=True, kapo=True, lines=4)
         + "\n" + tx.lines_added_text(tr, tx.team_label(tr, Team.EW, NAMES), 4),
+        next_trumps=tx.next_trumps_text(tr, NAMES[Seat.S]),
     )
     return View(
         ScreenKind.SLATE, slate=view_slate, prompt=tx.prompt_text(tr, "next_deal", Seat.W, NAMES),
-        buttons=(tx.button(tr, Action.UNDO),),
+        buttons=tx.fixed_buttons(tr, tx.SLATE_ACTIONS, {Action.UNDO}),
     )
 
 
@@ -185,7 +187,7 @@ def match_won(tr: Translator) -> View:
     return View(
         ScreenKind.MATCH_WON, title=tx.match_won_text(tr, label), slate=view_slate,
         prompt=tx.prompt_text(tr, "match_over"),
-        buttons=(tx.button(tr, Action.NEW_MATCH), tx.button(tr, Action.REVANCHE)),
+        buttons=tx.fixed_buttons(tr, tx.MATCH_WON_ACTIONS, {Action.NEW_MATCH, Action.REVANCHE}),
     )
 
 

@@ -269,7 +269,13 @@ def stake_text(tr: Translator, *, matt: bool, konter: bool, kapo: bool, lines: i
     """``Konter a Matt, Kapo: 4 lines``; a plain deal is ``Simple: 1 line``."""
     parts = [p for p in (announcement_name(tr, matt, konter), tr.gettext("Kapo") if kapo else "") if p]
     head = ", ".join(parts) if parts else tr.gettext("Simple")
-    return f"{head}: {lines_label(tr, lines)}"
+    # A template, not an f-string: French puts a (no-break) space before the colon ("Simple : 1 trait").
+    return tr.gettext("{stake}: {lines}").format(stake=head, lines=lines_label(tr, lines))
+
+
+def next_trumps_text(tr: Translator, seat: str) -> str:
+    """``Pit names trumps next``: on the slate between deals, the next forehand (RULES.md 22)."""
+    return tr.gettext("{seat} names trumps next").format(seat=seat)
 
 
 def deal_won_text(tr: Translator, team: str, points: int, other_points: int) -> str:
@@ -333,6 +339,23 @@ def announce_buttons(tr: Translator) -> tuple[Button, ...]:
     return tuple(
         button(tr, a) for a in (Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT)
     )
+
+
+#: Every button of each screen, in slot order (tablepi.display.layout gives each its fixed place).
+DEAL_ACTIONS: tuple[Action, ...] = (
+    Action.TRUMP_SPADES, Action.TRUMP_HEARTS, Action.TRUMP_DIAMONDS, Action.TRUMP_CLUBS,
+    Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT,
+    Action.CLAIM, Action.CONFIRM, Action.UNDO,
+)
+SLATE_ACTIONS: tuple[Action, ...] = (Action.CONFIRM, Action.UNDO)
+MATCH_WON_ACTIONS: tuple[Action, ...] = (Action.NEW_MATCH, Action.REVANCHE, Action.CONFIRM, Action.UNDO)
+
+
+def fixed_buttons(tr: Translator, actions: tuple[Action, ...], live: set[Action] | frozenset[Action]) -> tuple[
+        Button, ...]:
+    """All ``actions`` of a screen, enabled where ``live``: a button that does nothing now is drawn disabled in
+    its place, never left out (a finger must not find another button where it was)."""
+    return tuple(button(tr, action, action in live) for action in actions)
 
 
 def idle_title(tr: Translator) -> str:

@@ -127,6 +127,31 @@ class WarningBanner:
     text: str
     seat: Seat | None = None  # the seat to highlight, if the warning is about one
 
+    @property
+    def headline(self) -> str:
+        """What went wrong, drawn large: the first sentence (cut after its colon when long).
+
+        >>> WarningBanner("revoke", "Revoke by Anna in trick 3: ♠K (rule 13). Press Confirm to play on.").headline
+        'Revoke by Anna in trick 3:'
+        >>> WarningBanner("out_of_turn", "Pit: not your turn. Take ♥9 back.").headline
+        'Pit: not your turn.'
+        """
+        return self._split()[0]
+
+    @property
+    def detail(self) -> str:
+        """The rest of the sentence (what to do), drawn smaller under the headline."""
+        return self._split()[1]
+
+    def _split(self) -> tuple[str, str]:
+        text = self.text.strip()
+        cut = min((i + 1 for i in (text.find(". "), text.find("! "), text.find("? ")) if i >= 0), default=len(text))
+        if cut > 32:  # a long first sentence: its first clause is the headline
+            clause = min((i for i in (text.find(": ", 12), text.find(", ", 12)) if 0 <= i < cut), default=-1)
+            if clause >= 0:
+                cut = clause + 1
+        return text[:cut].strip(), text[cut:].strip()
+
 
 @dataclass(frozen=True, slots=True)
 class Button:
@@ -158,8 +183,17 @@ class SlateRow:
 
     @property
     def groups(self) -> tuple[tuple[Line, ...], ...]:
-        """The lines in groups of five, as they are drawn on a real slate."""
-        return tuple(self.lines[i : i + 5] for i in range(0, len(self.lines), 5))
+        """The lines as players draw d'Lee: the starting lines in groups of three, then the added lines as groups
+        of their own (so "9 + 3 added" reads at a glance), struck or not.
+
+        >>> o, a = Line.OPEN, Line.ADDED
+        >>> [len(g) for g in SlateRow(Team.NS, "N+S", (o,) * 9 + (a,) * 4).groups]
+        [3, 3, 3, 3, 1]
+        """
+        start = tuple(line for line in self.lines if line not in (Line.ADDED, Line.ADDED_STRUCK))
+        added = tuple(line for line in self.lines if line in (Line.ADDED, Line.ADDED_STRUCK))
+        return (*(start[i : i + 3] for i in range(0, len(start), 3)),
+                *(added[i : i + 3] for i in range(0, len(added), 3)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +205,7 @@ class SlateView:
     bottom: SlateRow
     last_result: str = ""  # "Konter a Matt, Kapo: 4 lines", empty before the first deal
     winner: Team | None = None
+    next_trumps: str = ""  # "Pit names trumps next", between deals
 
     @property
     def rows(self) -> tuple[SlateRow, SlateRow]:

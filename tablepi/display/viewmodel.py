@@ -38,9 +38,9 @@ from tablepi.display.view import (
 )
 from tablepi.errors import ParseError
 from tablepi.notices import Notice, NoticeCode
-from tablepi.rules.cards import Card
+from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Announcement
-from tablepi.rules.seats import Seat, Team
+from tablepi.rules.seats import Direction, Seat, Team
 from tablepi.rules.slate import SlateEntry
 from tablepi.table.events import ReaderState
 from tablepi.table.state import TablePhase, TableState, Zone, ZoneCardStatus
@@ -295,23 +295,29 @@ def _prompt(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> str
     return tx.prompt_text(tr, code, seat, names, card=_parse_card(card) if card else None)
 
 
-def _buttons(state: TableState, tr: Translator) -> tuple[Button, ...]:
-    """Touch equivalents of the gestures that make sense now; Confirm acknowledges the warnings on screen."""
-    buttons: list[Button] = []
+def _live_actions(state: TableState) -> set[Action]:
+    """The buttons that do something now; Confirm acknowledges the warnings on screen."""
+    live: set[Action] = set()
     if state.phase is TablePhase.TRUMPS:
-        buttons.extend(tx.trump_buttons(tr))
+        live.update(Action.trump(suit) for suit in Suit)
     elif state.phase is TablePhase.PLAY:
         if any(_can_announce(state, seat) for seat in Seat):
-            buttons.extend(tx.announce_buttons(tr))
+            live.update((Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT))
         if any(points >= CLAIM_POINTS for _, points in state.points):
-            buttons.append(tx.button(tr, Action.CLAIM))
+            live.add(Action.CLAIM)
     if state.warnings or state.phase is TablePhase.HAND_SCAN:
         # During the hand scan Confirm means "play on with what was scanned" (a sticker that will not read must
         # not hold up the table: docs/table.md).
-        buttons.append(tx.button(tr, Action.CONFIRM))
+        live.add(Action.CONFIRM)
     if state.can_undo:
-        buttons.append(tx.button(tr, Action.UNDO))
-    return tuple(buttons)
+        live.add(Action.UNDO)
+    return live
+
+
+def _buttons(state: TableState, tr: Translator, actions: tuple[Action, ...] = tx.DEAL_ACTIONS) -> tuple[
+        Button, ...]:
+    """Every button of the screen, each enabled only while it does something (fixed slots: never left out)."""
+    return tx.fixed_buttons(tr, actions, _live_actions(state))
 
 
 # ---- the slate ------------------------------------------------------------------------------------------------
@@ -363,18 +369,29 @@ def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateVi
     )
 
 
+def _next_forehand(state: TableState) -> Seat:
+    """Who names trumps in the next deal: the next dealer is this deal's forehand (rule 22), and forehand is the
+    seat after the dealer in the direction of play, which this deal's dealer and forehand show."""
+    direction = Direction.ANTICLOCKWISE if Direction.ANTICLOCKWISE.next(state.dealer) is state.forehand \
+        else Direction.CLOCKWISE
+    return direction.next(state.forehand)
+
+
 def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
+    slate = replace(_slate(state, settings, tr), next_trumps=tx.next_trumps_text(
+        tr, tx.seat_name(tr, _next_forehand(state), settings.names)))
     return View(
-        ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=_slate(state, settings, tr),
+        ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=slate,
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names),
-        buttons=_buttons(state, tr),
+        buttons=_buttons(state, tr, tx.SLATE_ACTIONS),
     )
 
 
 def _match_won(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     winner = state.match_winner
     title = tx.match_won_text(tr, tx.team_label(tr, winner, settings.names)) if winner else tx.slate_title(tr)
-    buttons = (tx.button(tr, Action.NEW_MATCH), tx.button(tr, Action.REVANCHE), *_buttons(state, tr))
+    live = _live_actions(state) | {Action.NEW_MATCH, Action.REVANCHE}
+    buttons = tx.fixed_buttons(tr, tx.MATCH_WON_ACTIONS, live)
     return View(
         ScreenKind.MATCH_WON, bottom_seat=settings.bottom_seat, title=title, slate=_slate(state, settings, tr),
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names), buttons=buttons,

@@ -14,7 +14,7 @@ from tablepi.display.view import Action, Button, ScreenKind, View
 from tablepi.errors import ConfigError
 from tablepi.rules.seats import Seat
 
-SIZES = [(800, 480), (480, 320)]
+SIZES = [(800, 480), (480, 320), (1280, 720), (720, 1280)]
 
 
 @pytest.mark.parametrize(
@@ -62,24 +62,48 @@ def test_seat_rects_stay_on_the_table_and_apart(size: tuple[int, int], bottom: S
 @pytest.mark.parametrize("size", SIZES)
 def test_buttons_fit_the_panel_without_overlap_and_are_big_enough(size: tuple[int, int]) -> None:
     layout = layout_for(size)
-    view = sample("match_start")  # four suit buttons and undo
+    view = sample("match_start")  # every deal button; the suits enabled
     placed = layout.button_rects(view.buttons)
-    assert [b.action for b, _ in placed] == [b.action for b in view.buttons]
     rects = [r for _, r in placed]
     for r in rects:
         assert layout.panel.x <= r.x and r.right <= layout.panel.right and r.bottom <= layout.panel.bottom
-        assert r.h >= 36 and r.w >= 48  # a fingertip is about 10 mm; 7" screens have ~5 px/mm
+        # a fingertip is about 8-10 mm: at least 7 mm tall and 8 mm wide on the layout's own panel (5.5 mm tall on
+        # the 3.5" panel, which has five rows in 58 mm of height)
+        mm = layout.panel_spec.mm_per_px
+        assert r.h * mm >= (5.5 if layout.compact else 7) and r.w * mm >= 8, (r, r.h * mm)
     for i, a in enumerate(rects):
         for b in rects[i + 1:]:
             assert a.right <= b.x or b.right <= a.x or a.bottom <= b.y or b.bottom <= a.y
-    # suit buttons pair up: spades next to hearts, diamonds next to clubs
-    assert rects[0].y == rects[1].y and rects[2].y == rects[3].y and rects[0].y < rects[2].y
+    slot = dict((b.action, r) for b, r in placed)
+    # suit buttons pair up: spades next to hearts, diamonds next to clubs (or all four in a row)
+    assert slot[Action.TRUMP_SPADES].y == slot[Action.TRUMP_HEARTS].y
+    assert slot[Action.TRUMP_DIAMONDS].y == slot[Action.TRUMP_CLUBS].y
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_action_keeps_its_slot_whatever_else_is_live(size: tuple[int, int]) -> None:
+    """Confirm never gives its place to Undo (a touch meant for Confirm once undid a card): each action's
+    rectangle is the same in every deal-screen sample, enabled or not."""
+    layout = layout_for(size)
+    seen: dict[Action, set[Rect]] = {}
+    for name in ("match_start", "trump_chosen", "mid_trick", "warning", "deal_result"):
+        view = sample(name)
+        placed = layout.button_rects(view.buttons)
+        assert {b.action for b, _ in placed} >= {Action.CLAIM, Action.CONFIRM, Action.UNDO}
+        for button, rect in placed:
+            seen.setdefault(button.action, set()).add(rect)
+    assert all(len(rects) == 1 for rects in seen.values()), seen
+    confirm, undo = (next(iter(seen[a])) for a in (Action.CONFIRM, Action.UNDO))
+    assert confirm != undo
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_touching_each_button_gives_its_action(size: tuple[int, int]) -> None:
     view = sample("trump_chosen")
     for button, rect in layout_for(size).button_rects(view.buttons):
+        if not button.enabled:
+            assert action_at(view, size, rect.center) is None
+            continue
         assert action_at(view, size, rect.center) is button.action
         assert action_at(view, size, (rect.x, rect.y)) is button.action
         assert action_at(view, size, (rect.right, rect.bottom)) is not button.action  # edges are exclusive

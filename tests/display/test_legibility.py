@@ -21,7 +21,7 @@ from tablepi.display.view import Action, LearnerView, View, WarningBanner, trump
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.seats import Seat
 
-SIZES = ((480, 320), (800, 480))
+SIZES = ((480, 320), (800, 480), (1280, 720), (720, 1280))
 CODES = (*tx.WARNING_TEMPLATES, *tx.WARNING_VARIANTS)
 #: Long but ordinary names: every seat, so whichever seat a warning names is long.
 JEAN_CLAUDE = dict.fromkeys(Seat, "Jean-Claude")
@@ -40,41 +40,26 @@ def _warning_view(lang: str, code: str, names: dict[Seat, str]) -> View:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("code", CODES)
-def test_every_warning_stays_at_the_floor_in_the_normal_bar(code: str, lang: str, size: tuple[int, int],
-                                                             renderer: Renderer) -> None:
-    """With names like Jean-Claude every sentence fits the bar as designed, at or above the floor."""
+def test_every_warning_keeps_its_headline_large_and_its_detail_at_the_floor(lang: str, size: tuple[int, int],
+                                                                           renderer: Renderer) -> None:
+    """With names like Jean-Claude and Marie-Thérèse: the headline at the readable size, the rest at or above the
+    floor, nothing clipped, no word lost; a bar that needs more lines grows over the table, not the buttons."""
     layout = layout_for(size)
-    view = _warning_view(lang, code, JEAN_CLAUDE)
-    banner = renderer.warning_banner(view, layout)
-    assert banner is not None
-    assert banner.text.fits, f"{lang} {code} clipped at {size}: {banner.text.lines}"
-    assert banner.text.size >= layout.warning_min, f"{lang} {code}: {banner.text.size} px at {size}"
-    assert banner.bar == layout.bar, f"{lang} {code} needed a taller bar at {size}: {banner.text.lines}"
-    assert len(banner.text.lines) <= 2
-    font = renderer.font(banner.text.size)
-    assert all(font.size(line)[0] <= banner.text_box.w for line in banner.text.lines)
-    # The whole sentence is drawn: no word was lost in wrapping.
-    assert " ".join(banner.text.lines).split() == view.warning.text.split()  # type: ignore[union-attr]
+    for names in (JEAN_CLAUDE, MARIE_THERESE):
+        for code in CODES:
+            view = _warning_view(lang, code, names)
+            banner = renderer.warning_banner(view, layout)
+            assert banner is not None and view.warning is not None
+            assert banner.headline.size == layout.fonts.bar and banner.headline.fits, (code, banner.headline)
+            assert len(banner.headline.lines) <= 4, (lang, code, size, banner.headline)
+            assert banner.text.fits and banner.text.size >= layout.warning_min, (lang, code, size, banner.text)
+            drawn = " ".join((*banner.headline.lines, *banner.text.lines)).split()
+            assert drawn == view.warning.text.split()
+            assert banner.bar.bottom == layout.bar.bottom
+            assert banner.bar.y >= layout.table.y + layout.table.h // 2
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_longer_names_grow_the_bar_rather_than_shrink_the_type(lang: str, size: tuple[int, int],
-                                                               renderer: Renderer) -> None:
-    """Marie-Thérèse pushes a few sentences past two lines on the small screen: the bar then takes another
-    line over the table instead of dropping below the floor, and everything drawn stays on the screen."""
-    layout = layout_for(size)
-    for code in CODES:
-        banner = renderer.warning_banner(_warning_view(lang, code, MARIE_THERESE), layout)
-        assert banner is not None
-        assert banner.text.fits and banner.text.size >= layout.warning_min, (code, banner)
-        assert banner.bar.y >= layout.table.y + layout.table.h // 2 and banner.bar.bottom == size[1]
-        line_h = renderer.font(banner.text.size).get_linesize()
-        assert len(banner.text.lines) * line_h <= banner.text_box.h
-
-
-def test_a_grown_bar_is_drawn_red_above_the_normal_bar(renderer: Renderer) -> None:
+def test_a_grown_bar_is_drawn_red_above_the_normal_bar_and_leaves_the_buttons(renderer: Renderer) -> None:
     size = (480, 320)
     layout = layout_for(size)
     long = "Wolfgang-Amadeus hat mehr als sechs Karten angetippt. Prüft die Hand am Tisch, dann Bestätigen."
@@ -84,9 +69,10 @@ def test_a_grown_bar_is_drawn_red_above_the_normal_bar(renderer: Renderer) -> No
     assert banner.text.size >= layout.warning_min and banner.text.fits
     surface = render_surface(view, size, renderer)
     row_above = layout.bar.y - (layout.bar.y - banner.bar.y) // 2
-    assert surface.get_at((size[0] // 2 + 40, row_above))[:3] in (RED, (255, 255, 255))
+    assert surface.get_at((layout.table.w // 2 + 40, row_above))[:3] in (RED, (255, 255, 255))
+    assert surface.get_at((layout.panel.x + 2, row_above))[:3] != RED  # the buttons stay whole
     normal = render_surface(sample("warning", "de"), size, renderer)
-    assert normal.get_at((size[0] // 2 + 40, row_above))[:3] != RED
+    assert normal.get_at((layout.table.w // 2 + 40, row_above))[:3] != RED
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -96,7 +82,8 @@ def test_every_warning_renders_in_every_language(lang: str, size: tuple[int, int
     for code in CODES:
         surface = render_surface(_warning_view(lang, code, MARIE_THERESE), size, renderer)
         assert surface.get_size() == size
-        assert surface.get_at((size[0] - 3, size[1] - 5))[:3] == RED
+        bar = layout_for(size).bar
+        assert surface.get_at((bar.right - 3, bar.bottom - 5))[:3] == RED
 
 
 def test_fit_text_says_when_a_text_cannot_fit(renderer: Renderer) -> None:
@@ -140,7 +127,7 @@ def test_learner_pane_shows_every_trump_still_out(lang: str, size: tuple[int, in
             inner = plan.box.inset(layout.gap // 2 + 2)
             assert len(plan.lines) * font.get_linesize() <= inner.h
             assert all(font.size(line.text)[0] <= inner.w for line in plan.lines if line.cards)
-            assert plan.box.bottom <= layout.panel.bottom
+            assert layout.table.contains(plan.box.x, plan.box.y) and plan.box.bottom <= layout.table.bottom
             render_surface(view, size, renderer)
 
 
@@ -148,10 +135,10 @@ def test_learner_pane_keeps_points_and_count_when_there_is_room(renderer: Render
     """On the 7" screen nothing is dropped (short team labels); on the small one the count of cards in play
     goes first."""
     view = _learner_view("en", BUTTON_SETS[1], 9, ("N+S", "E+W"))
-    big = renderer.learner_plan(view, layout_for((800, 480)))
+    big = renderer.learner_plan(view, layout_for((720, 1280)))
     assert big is not None
     texts = " ".join(line.text for line in big.lines)
-    assert "Points" in texts and "still in play" in texts and "Trumps still out" in texts
+    assert "Trumps still out" in texts and big.all_trumps
     small = renderer.learner_plan(view, layout_for((480, 320)))
     assert small is not None and small.all_trumps
     assert "still in play" not in " ".join(line.text for line in small.lines)

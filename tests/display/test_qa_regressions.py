@@ -18,7 +18,6 @@ from tablepi.display import texts as tx
 from tablepi.display.i18n import LANGUAGES, translator
 from tablepi.display.layout import layout_for
 from tablepi.display.render import (
-    BLACK,
     FELT,
     RED_ON_CARD,
     RED_ON_DARK,
@@ -60,16 +59,15 @@ def test_deal_over_score_line_stays_inside_the_panel_with_lopsided_team_names(
     teams = (replace(a, label=long if left_long else short), replace(b, label=short if left_long else long))
     surface = render_surface(replace(base, teams=teams), size, renderer)
     layout = layout_for(size)
-    g = layout.gap
-    panel = layout.table.inset(g)
-    band = (panel.y + 2 * g, panel.y + 2 * g + layout.fonts.title // 2)  # through the score line's letters
-    # No ink left or right of the gold frame: only felt there.
-    assert _colors_in(surface, 0, panel.x, *band) <= {FELT}
-    assert _colors_in(surface, panel.right + 1, layout.panel.x, *band) <= {FELT}
-    # Inside the frame, the score line keeps off the border: between frame and text only black.
-    assert _colors_in(surface, panel.x + 3, panel.x + g, *band) <= {BLACK}
-    assert _colors_in(surface, panel.right - g, panel.right - 3, *band) <= {BLACK}
-    assert len(_colors_in(surface, panel.x + g, panel.right - g, *band)) > 2  # and it is drawn at all
+    c = layout.center
+    slots = layout.slots(base.bottom_seat)
+    left = min(s.card.right for s in slots.values() if s.side.name == "left") + layout.border + 3
+    right = max(s.card.x for s in slots.values() if s.side.name == "right") - layout.border - 3
+    band = (c.y + c.h // 2 - 3, c.y + c.h // 2 + 3)  # through the points line's letters
+    # The points line stays between the side cards' frames: only felt just inside them.
+    assert _colors_in(surface, left, c.x + layout.border + 2, *band) <= {FELT}
+    assert _colors_in(surface, c.right - layout.border - 2, right, *band) <= {FELT}
+    assert len(_colors_in(surface, c.x, c.right, *band)) > 2  # and it is drawn at all
 
 
 def test_mid_table_team_line_keeps_clear_of_the_side_cards_frames(renderer: Renderer) -> None:
@@ -265,16 +263,20 @@ def test_a_name_too_long_even_at_three_quarters_size_is_shortened_with_an_ellips
 # ---- long team names on the slate --------------------------------------------------------------------------
 
 
-def test_a_long_team_label_breaks_after_the_plus_instead_of_shrinking_to_nothing(renderer: Renderer) -> None:
-    layout = layout_for((480, 320))
-    box_w = (layout.table.w - 2 * layout.gap) // 3  # the widest the label column gets
-    box = type(layout.table)(0, 0, box_w, 40)
-    size, text = renderer._team_label_lines("Marie-Thérèse+Maximilian", layout.fonts.slate_label, box)
-    one_line = renderer.fit("Marie-Thérèse+Maximilian", layout.fonts.slate_label, box)[0]
-    assert text == "Marie-Thérèse+\nMaximilian" and size > one_line
-    assert renderer._team_label_lines("N+S", layout.fonts.slate_label, box) == (layout.fonts.slate_label, "N+S")
-    widest = max(renderer.font(size).size(line)[0] for line in text.split("\n"))
-    assert widest <= box_w  # it fits its column: no overlap with the tally lines
+def test_a_long_team_label_keeps_its_line_beside_the_open_count(renderer: Renderer) -> None:
+    """Each slate row has a head line: the team (up to the open count) and its open lines, large; a long team
+    name shrinks only so far, and the count is never squeezed ("Marie-Thérèse+Maximilian" was 8 px once)."""
+    size = (480, 320)
+    layout = layout_for(size)
+    view = sample("slate", "en")
+    slate = view.slate
+    assert slate is not None
+    long = replace(view, slate=replace(slate, top=replace(slate.top, label="Marie-Thérèse+Maximilian")))
+    label_w = layout.table.w - 2 * layout.gap - renderer.font(layout.fonts.slate_count).size(slate.top.open_label)[0]
+    size_used, _ = renderer.fit("Marie-Thérèse+Maximilian", layout.fonts.slate_label,
+                                type(layout.table)(0, 0, label_w - 2 * layout.gap, 40))
+    assert size_used >= layout.fonts.slate_label * 7 // 10
+    render_surface(long, size, renderer)
 
 
 # ---- hand scan: progress per seat and a way to play on --------------------------------------------------------

@@ -27,7 +27,7 @@ from tablepi.display.samples import sample
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 SCREENS = ("idle", "match_start", "trump_chosen", "mid_trick", "warning", "deal_result", "slate", "match_won")
 LANGUAGES = ("en", "lb")
-SIZES = ((800, 480), (480, 320))
+SIZES = ((800, 480), (480, 320), (1280, 720), (720, 1280))
 MAX_MEAN_DIFF = 1.5
 UPDATE = os.environ.get("TABLEPI_UPDATE_REFERENCES") == "1"
 

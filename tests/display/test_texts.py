@@ -121,7 +121,7 @@ def test_params_show_cards_as_players_write_them(en: Translator) -> None:
 
 def test_buttons_have_action_names_and_translated_labels() -> None:
     de = translator("de")
-    assert tx.button(de, Action.UNDO).label == "Zurück"
+    assert tx.button(de, Action.UNDO).label == "Rückgängig"  # "Zurück" is "back"
     assert [b.label for b in tx.trump_buttons(de)] == ["♠", "♥", "♦", "♣"]
     assert [b.suit for b in tx.trump_buttons(de)] == list(Suit)
     assert [b.action.value for b in tx.announce_buttons(de)] == [

@@ -51,9 +51,13 @@ def test_open_lines_are_open_and_added_lines_count_until_struck() -> None:
     assert row.open_count == 7
 
 
-def test_slate_row_groups_lines_by_five() -> None:
-    row = SlateRow(Team.EW, "E+W", (Line.OPEN,) * 12)
-    assert [len(g) for g in row.groups] == [5, 5, 2]
+def test_slate_row_groups_starting_lines_by_three_and_added_lines_apart() -> None:
+    """As players draw d'Lee: 9 starting lines as 3+3+3, the added ones as their own groups after them."""
+    row = SlateRow(Team.EW, "E+W", (Line.OPEN,) * 9)
+    assert [len(g) for g in row.groups] == [3, 3, 3]
+    o, s, a, x = Line.OPEN, Line.STRUCK, Line.ADDED, Line.ADDED_STRUCK
+    mixed = SlateRow(Team.EW, "E+W", (s, s, s, s, o, o, o, o, o, x, a, a, a))
+    assert mixed.groups == ((s, s, s), (s, o, o), (o, o, o), (x, a, a), (a,))
     assert SlateRow(Team.EW, "E+W", ()).groups == ()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tablepi.display import texts as tx
 from tablepi.display.view import Action, DisplaySettings, ScreenKind, View, line_is_open
 from tablepi.display.viewmodel import build_view
 from tablepi.rules.cards import Card, Suit
@@ -71,8 +72,9 @@ def test_start_of_match_asks_forehand_for_trumps() -> None:
     assert pit.forehand and pit.to_play and pit.marks == ("Forehand",)
     assert anna.dealer and not anna.to_play and anna.marks == ("Dealer",)
     assert view.trump is not None and view.trump.suit is None
-    assert [b.action for b in view.buttons] == [Action.TRUMP_SPADES, Action.TRUMP_HEARTS, Action.TRUMP_DIAMONDS,
-                                                Action.TRUMP_CLUBS]
+    assert [b.action for b in view.buttons] == list(tx.DEAL_ACTIONS)  # every slot, always
+    assert [b.action for b in view.buttons if b.enabled] == [Action.TRUMP_SPADES, Action.TRUMP_HEARTS,
+                                                             Action.TRUMP_DIAMONDS, Action.TRUMP_CLUBS]
     assert view.warning is None and view.trick_label == ""
 
 
@@ -84,9 +86,10 @@ def test_trump_shown_then_announcements_possible() -> None:
     assert view.trump.reminder == "A ♠Q ♥Q ♦Q K J 10 9"
     assert view.trick_label == "Trick 1/6"
     assert view.prompt == "W: show your queens to announce, or lead a card"
-    actions = [b.action for b in view.buttons]
+    actions = [b.action for b in view.buttons if b.enabled]
     assert actions[:3] == [Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT]
     assert Action.UNDO in actions and Action.CLAIM not in actions
+    assert [b.action for b in view.buttons] == list(tx.DEAL_ACTIONS)  # the trump buttons stay, disabled
 
 
 def test_announcement_shows_at_the_announcers_seat() -> None:

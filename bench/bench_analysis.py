@@ -1,0 +1,140 @@
+"""Benchmark of the best-play analysis: solve from the start, full review, the speed-up over a plain alpha-beta,
+and whether a review running in the background slows the table.
+
+Run: ``.venv/bin/python bench/bench_analysis.py [--deals 200] [--baseline-deals 6] [--python]``. Fixed seed.
+Prints, over ``--deals`` random deals (random legal play, random trumps):
+
+- solve from the start (points with best play, forehand leading): p50 / p90 / max and nodes;
+- full review (par table in all four suits, value and best cards of every one of the 24 cards, Kapo): p50 / p90 /
+  max;
+- the speed-up against the plain alpha-beta baseline (``reference.PlainSearch``) on the first
+  ``--baseline-deals`` deals, both run here in this process: a ratio, so it holds on a busy machine;
+- a placed card through the table (event to new state) while a review runs in the worker process, against the
+  same without one (p50 / p99).
+
+Targets here (the Pi Zero 2 is about ten times slower): full review p50 <= 0.1 s and worst <= 1 s.
+``--python`` runs the pure-Python search instead of the compiled kernel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal  # noqa: E402
+from tablepi.analysis.reference import PlainSearch  # noqa: E402
+from tablepi.analysis.tables import tables  # noqa: E402
+from tablepi.analysis.worker import ReviewWorker  # noqa: E402
+from tablepi.rules import DECK, Deal, Direction, Seat, Suit  # noqa: E402
+from tablepi.table import CardPlaced, Table  # noqa: E402
+from tablepi.table.simulate import simulate_match  # noqa: E402
+
+
+def random_deal(rng: random.Random) -> Deal:
+    cards = list(DECK)
+    rng.shuffle(cards)
+    deal = Deal(Seat.N, hands={seat: cards[i * 6 : i * 6 + 6] for i, seat in enumerate(Seat)})
+    deal.choose_trump(rng.choice(list(Suit)))
+    while not deal.is_over:
+        deal.play(deal.to_play, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
+    return deal
+
+
+def pct(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def card_latencies(reviewing: bool) -> list[float]:
+    """Every placed card of three scripted matches through the table, optionally with reviews running meanwhile."""
+    scripts = [simulate_match(seed, mistakes=True) for seed in range(3)]
+    rng = random.Random(1)
+    deals = [random_deal(rng) for _ in range(8)]
+    out: list[float] = []
+    with ReviewWorker() as worker:
+        if reviewing:
+            worker.submit(deals[0], 1).result()  # the worker process is up before timing starts
+        pending = None
+        n = 0
+        for script in scripts:
+            table = Table(script.rules, script.dealer, script.config)
+            for event in script.events:
+                if reviewing and (pending is None or pending.done()):
+                    pending = worker.submit(deals[n % len(deals)], 1)  # always a review running
+                    n += 1
+                began = time.perf_counter()
+                table.apply(event)
+                if isinstance(event, CardPlaced):
+                    out.append(time.perf_counter() - began)
+        if pending is not None:
+            pending.result()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--baseline-deals", type=int, default=6)
+    parser.add_argument("--python", action="store_true", help="the pure-Python search, not the compiled kernel")
+    args = parser.parse_args()
+    compiled = compiled_available() and not args.python
+    if args.python:
+        os.environ["TABLEPI_ANALYSIS_KERNEL"] = "python"
+    rng = random.Random(2026)
+    deals = [random_deal(rng) for _ in range(args.deals)]
+    order = Direction.ANTICLOCKWISE.order_from(Seat.N)
+
+    solve_times: list[float] = []
+    nodes: list[int] = []
+    review_times: list[float] = []
+    for deal in deals:
+        hands = dealt_hands(deal)
+        assert hands is not None and deal.trump is not None
+        began = time.perf_counter()
+        solver = Solver(hands, deal.trump, compiled=compiled)
+        solver.value(deal.forehand)
+        solve_times.append(time.perf_counter() - began)
+        nodes.append(solver.nodes)
+        began = time.perf_counter()
+        review_deal(deal, compiled=compiled)
+        review_times.append(time.perf_counter() - began)
+
+    base_times: list[float] = []
+    for deal in deals[: args.baseline_deals]:
+        hands = dealt_hands(deal)
+        assert hands is not None and deal.trump is not None
+        t = tables(deal.trump)
+        began = time.perf_counter()
+        PlainSearch(deal.trump).value([t.mask(hands[s]) for s in order], order.index(deal.forehand))
+        base_times.append(time.perf_counter() - began)
+    ratio = sum(base_times) / sum(solve_times[: len(base_times)])
+
+    idle = card_latencies(False)
+    busy = card_latencies(True)
+
+    kernel = "compiled kernel" if compiled else "pure Python"
+    ms = 1000.0
+    print(f"search: {kernel}; {len(deals)} random deals, seed 2026")
+    print(f"solve from the start:  p50 {statistics.median(solve_times) * ms:.1f} ms, "
+          f"p90 {pct(solve_times, 0.9) * ms:.1f} ms, max {max(solve_times) * ms:.1f} ms; "
+          f"nodes p50 {statistics.median(nodes):,.0f}, max {max(nodes):,}")
+    print(f"full review:           p50 {statistics.median(review_times) * ms:.1f} ms, "
+          f"p90 {pct(review_times, 0.9) * ms:.1f} ms, max {max(review_times) * ms:.1f} ms "
+          f"(target p50 <= 100 ms, max <= 1000 ms)")
+    print(f"plain alpha-beta baseline on {len(base_times)} of them: p50 {statistics.median(base_times):.2f} s; "
+          f"speed-up of solve from the start: x{ratio:,.0f}")
+    print(f"placed card -> new state, no review:     p50 {statistics.median(idle) * ms:.3f} ms, "
+          f"p99 {pct(idle, 0.99) * ms:.3f} ms (n={len(idle)})")
+    print(f"placed card -> new state, review running: p50 {statistics.median(busy) * ms:.3f} ms, "
+          f"p99 {pct(busy, 0.99) * ms:.3f} ms (n={len(busy)})")
+
+
+if __name__ == "__main__":
+    main()

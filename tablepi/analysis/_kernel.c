@@ -1,0 +1,416 @@
+/* The solver's search compiled: the same algorithm as tablepi/analysis/solver.py (PySearch), line for line.
+ *
+ * Optional: tablepi works without it (the pure-Python search gives identical values, and tests check that the
+ * two agree). Built at install by setup.py when a C compiler is present.
+ *
+ * Cards are bits 0-23 in the solver's labelling (tables.py): trumps first, strongest at the lowest bit.
+ * Hands are indexed by position 0-3 in playing order from N; N+S are the even positions; values are N+S points.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    uint32_t key; /* cards in play | leader << 24; 0 = empty slot */
+    int8_t lo, hi, best;
+    uint8_t pad;
+} Entry;
+
+#define TT_BITS 19
+#define TT_SIZE (1u << TT_BITS)
+#define TT_PROBE 4
+
+typedef struct {
+    PyObject_HEAD
+    uint32_t tm;              /* the trump mask */
+    uint32_t suit_of_bit[24]; /* mask of the suit of each bit */
+    uint32_t above[24];       /* stronger cards of the same suit */
+    int pts[24];
+    uint32_t point_mask[5];   /* cards worth 0..4 points */
+    Entry *tt;
+    uint32_t h[4];
+    unsigned long long nodes;
+} Search;
+
+static inline int popcount(uint32_t x) { return __builtin_popcount(x); }
+static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }
+static inline int highbit(uint32_t x) { return 31 - __builtin_clz(x); }
+
+static inline int points_of(const Search *s, uint32_t m) {
+    return 4 * popcount(m & s->point_mask[4]) + 3 * popcount(m & s->point_mask[3]) +
+           2 * popcount(m & s->point_mask[2]) + popcount(m & s->point_mask[1]);
+}
+
+/* Legal cards in bit order, one of each run of equivalent cards. */
+static int moves_of(const Search *s, uint32_t hand, uint32_t legal, uint32_t present, int *out) {
+    int n = 0;
+    while (legal) {
+        int b = lowbit(legal);
+        legal &= legal - 1;
+        uint32_t ab = present & s->above[b];
+        if (ab) {
+            int nb = highbit(ab);
+            if (((hand >> nb) & 1) && s->pts[nb] == s->pts[b]) continue;
+        }
+        out[n++] = b;
+    }
+    return n;
+}
+
+/* Stable sort of moves by key, ascending (descending when desc). */
+static void sort_moves(int *moves, int *keys, int n, int desc) {
+    for (int i = 1; i < n; i++) {
+        int m = moves[i], k = keys[i], j = i - 1;
+        while (j >= 0 && (desc ? keys[j] < k : keys[j] > k)) {
+            moves[j + 1] = moves[j];
+            keys[j + 1] = keys[j];
+            j--;
+        }
+        moves[j + 1] = m;
+        keys[j + 1] = k;
+    }
+}
+
+static Entry *tt_find(Search *s, uint32_t key, int create) {
+    uint32_t slot = (key * 2654435761u) >> (32 - TT_BITS);
+    for (int i = 0; i < TT_PROBE; i++) {
+        Entry *e = &s->tt[(slot + i) & (TT_SIZE - 1)];
+        if (e->key == key) return e;
+        if (e->key == 0) {
+            if (!create) return NULL;
+            e->key = key;
+            return e;
+        }
+    }
+    if (!create) return NULL;
+    Entry *e = &s->tt[(slot + TT_PROBE - 1) & (TT_SIZE - 1)]; /* full: replace the last probed */
+    e->key = key;
+    return e;
+}
+
+static int play(Search *s, int k, int pos, int alpha, int beta, uint32_t tmask, uint32_t lsm, int win, int wpos,
+                int tpts);
+
+static int start(Search *s, int leader, int alpha, int beta) {
+    uint32_t *h = s->h;
+    uint32_t rem = h[0] | h[1] | h[2] | h[3];
+    if (!rem) return 0;
+    uint32_t lead_hand = h[leader];
+    if (!(lead_hand & (lead_hand - 1))) {
+        s->nodes++;
+        uint32_t lsm = s->suit_of_bit[lowbit(lead_hand)];
+        uint32_t rel = rem & (s->tm | lsm);
+        uint32_t w = rel & (~rel + 1);
+        return ((h[0] | h[2]) & w) ? points_of(s, rem) : 0;
+    }
+    uint32_t key = rem | ((uint32_t)leader << 24);
+    Entry *entry = tt_find(s, key, 0);
+    int lo, hi, best_lead;
+    if (!entry) {
+        lo = 0;
+        hi = points_of(s, rem);
+        best_lead = -1;
+    } else {
+        lo = entry->lo;
+        hi = entry->hi;
+        best_lead = entry->best;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+    }
+    if (hi <= alpha) return hi;
+    if (lo >= beta) return lo;
+    int a = alpha > lo ? alpha : lo;
+    int b = beta < hi ? beta : hi;
+    s->nodes++;
+    int moves[8];
+    int n = moves_of(s, lead_hand, lead_hand, rem, moves);
+    if (best_lead >= 0) {
+        for (int i = 0; i < n; i++) {
+            if (moves[i] == best_lead) {
+                for (int j = i; j > 0; j--) moves[j] = moves[j - 1];
+                moves[0] = best_lead;
+                break;
+            }
+        }
+    }
+    int maximise = !(leader & 1);
+    int best = maximise ? -1 : 99;
+    int chosen = moves[0];
+    int aa = a, bb = b;
+    int nxt = (leader + 1) & 3;
+    for (int i = 0; i < n; i++) {
+        int card = moves[i];
+        uint32_t bm = 1u << card;
+        h[leader] = lead_hand ^ bm;
+        int v = play(s, 1, nxt, aa, bb, bm, s->suit_of_bit[card], card, leader, s->pts[card]);
+        h[leader] = lead_hand;
+        if (maximise) {
+            if (v > best) {
+                best = v;
+                chosen = card;
+                if (v > aa) {
+                    aa = v;
+                    if (aa >= bb) break;
+                }
+            }
+        } else {
+            if (v < best) {
+                best = v;
+                chosen = card;
+                if (v < bb) {
+                    bb = v;
+                    if (aa >= bb) break;
+                }
+            }
+        }
+    }
+    if (best <= a)
+        hi = best;
+    else if (best >= b)
+        lo = best;
+    else
+        lo = hi = best;
+    entry = tt_find(s, key, 1);
+    entry->lo = (int8_t)lo;
+    entry->hi = (int8_t)hi;
+    entry->best = (int8_t)chosen;
+    return best;
+}
+
+static int play(Search *s, int k, int pos, int alpha, int beta, uint32_t tmask, uint32_t lsm, int win, int wpos,
+                int tpts) {
+    uint32_t *h = s->h;
+    s->nodes++;
+    uint32_t hand = h[pos];
+    uint32_t rel = s->tm | lsm;
+    uint32_t legal;
+    if (lsm == s->tm) {
+        legal = hand & s->tm;
+        if (!legal) legal = hand;
+    } else {
+        uint32_t follow = hand & lsm;
+        legal = follow ? (follow | (hand & s->tm)) : hand;
+    }
+    uint32_t present = h[0] | h[1] | h[2] | h[3] | tmask;
+    int moves[8], keys[8];
+    int n = moves_of(s, hand, legal, present, moves);
+    int partner_wins = !((wpos ^ pos) & 1);
+    if (n > 1) {
+        for (int i = 0; i < n; i++) {
+            int b = moves[i];
+            int beats = b < win && ((rel >> b) & 1);
+            if (k == 3) {
+                int taken = tpts + s->pts[b];
+                keys[i] = (partner_wins || beats) ? taken : -taken;
+            } else if (partner_wins) {
+                keys[i] = beats * 100 - s->pts[b];
+            } else {
+                keys[i] = beats ? -b : 10000 + s->pts[b] * 100 - b;
+            }
+        }
+        sort_moves(moves, keys, n, k == 3);
+    }
+    int maximise = !(pos & 1);
+    int best = maximise ? -1 : 99;
+    for (int i = 0; i < n; i++) {
+        int card = moves[i];
+        uint32_t bm = 1u << card;
+        h[pos] = hand ^ bm;
+        int nwin, nwpos;
+        if (card < win && ((rel >> card) & 1)) {
+            nwin = card;
+            nwpos = pos;
+        } else {
+            nwin = win;
+            nwpos = wpos;
+        }
+        int v;
+        if (k == 3) {
+            int ns = (nwpos & 1) ? 0 : tpts + s->pts[card];
+            v = ns + start(s, nwpos, alpha - ns, beta - ns);
+        } else {
+            v = play(s, k + 1, (pos + 1) & 3, alpha, beta, tmask | bm, lsm, nwin, nwpos, tpts + s->pts[card]);
+        }
+        h[pos] = hand;
+        if (maximise) {
+            if (v > best) {
+                best = v;
+                if (v > alpha) {
+                    alpha = v;
+                    if (alpha >= beta) break;
+                }
+            }
+        } else {
+            if (v < best) {
+                best = v;
+                if (v < beta) {
+                    beta = v;
+                    if (alpha >= beta) break;
+                }
+            }
+        }
+    }
+    return best;
+}
+
+/* ---------------------------------------------------------------- the Python type */
+
+static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
+    PyObject *masks, *points;
+    if (!PyArg_ParseTuple(args, "OO", &masks, &points)) return -1;
+    uint32_t sm[4];
+    for (int i = 0; i < 4; i++) {
+        PyObject *item = PySequence_GetItem(masks, i);
+        if (!item) return -1;
+        sm[i] = (uint32_t)PyLong_AsUnsignedLong(item);
+        Py_DECREF(item);
+    }
+    if (PyErr_Occurred()) return -1;
+    memset(self->point_mask, 0, sizeof self->point_mask);
+    for (int b = 0; b < 24; b++) {
+        PyObject *item = PySequence_GetItem(points, b);
+        if (!item) return -1;
+        long p = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (p < 0 || p > 4) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "card points must be 0-4");
+            return -1;
+        }
+        self->pts[b] = (int)p;
+        self->point_mask[p] |= 1u << b;
+    }
+    self->tm = sm[0];
+    for (int b = 0; b < 24; b++) {
+        uint32_t bit = 1u << b;
+        uint32_t suit = 0;
+        for (int i = 0; i < 4; i++)
+            if (sm[i] & bit) suit = sm[i];
+        self->suit_of_bit[b] = suit;
+        self->above[b] = suit & (bit - 1);
+    }
+    if (!self->tt) {
+        self->tt = PyMem_Calloc(TT_SIZE, sizeof(Entry));
+        if (!self->tt) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    } else {
+        memset(self->tt, 0, TT_SIZE * sizeof(Entry));
+    }
+    self->nodes = 0;
+    return 0;
+}
+
+static void Search_dealloc(Search *self) {
+    PyMem_Free(self->tt);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Search_search(Search *self, PyObject *args) {
+    PyObject *hands, *trick;
+    int leader, alpha, beta;
+    if (!PyArg_ParseTuple(args, "OiOii", &hands, &leader, &trick, &alpha, &beta)) return NULL;
+    if (leader < 0 || leader > 3) {
+        PyErr_SetString(PyExc_ValueError, "leader must be a position 0-3");
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) {
+        PyObject *item = PySequence_GetItem(hands, i);
+        if (!item) return NULL;
+        self->h[i] = (uint32_t)PyLong_AsUnsignedLong(item) & 0xFFFFFFu;
+        Py_DECREF(item);
+    }
+    Py_ssize_t n = PySequence_Size(trick);
+    if (n < 0 || n > 3) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a trick in progress has 0-3 cards");
+        return NULL;
+    }
+    int bits[3];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_GetItem(trick, i);
+        if (!item) return NULL;
+        bits[i] = (int)PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (bits[i] < 0 || bits[i] > 23) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card bit is 0-23");
+            return NULL;
+        }
+    }
+    if (PyErr_Occurred()) return NULL;
+    int v;
+    if (n == 0) {
+        v = start(self, leader, alpha, beta);
+    } else {
+        uint32_t lsm = self->suit_of_bit[bits[0]];
+        uint32_t rel = self->tm | lsm;
+        uint32_t tmask = 0;
+        int tpts = 0, win = 99, wpos = leader, pos = leader;
+        for (int i = 0; i < n; i++) {
+            int b = bits[i];
+            tmask |= 1u << b;
+            tpts += self->pts[b];
+            if (b < win && ((rel >> b) & 1)) {
+                win = b;
+                wpos = pos;
+            }
+            pos = (pos + 1) & 3;
+        }
+        v = play(self, (int)n, pos, alpha, beta, tmask, lsm, win, wpos, tpts);
+    }
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Search_get_nodes(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->nodes); }
+
+static int Search_set_nodes(Search *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "cannot delete nodes");
+        return -1;
+    }
+    unsigned long long n = PyLong_AsUnsignedLongLong(value);
+    if (PyErr_Occurred()) return -1;
+    self->nodes = n;
+    return 0;
+}
+
+static PyMethodDef Search_methods[] = {
+    {"search", (PyCFunction)Search_search, METH_VARARGS,
+     "search(hands, leader, trick, alpha, beta) -> N+S points (fail-soft alpha-beta)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, (setter)Search_set_nodes, "positions searched", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tablepi.analysis._kernel.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Search(suit_masks, points): the compiled search for one deal in one trump suit",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "_kernel", "The compiled search of tablepi.analysis (optional).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&kernel_module);
+    if (!m) return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

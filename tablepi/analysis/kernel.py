@@ -1,0 +1,59 @@
+"""Which search the solver runs: the compiled kernel when it was built, else the pure-Python one.
+
+Both implement the same algorithm and give identical values (a test runs them side by side). Set the environment
+variable ``TABLEPI_ANALYSIS_KERNEL=python`` to force the pure-Python search.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Protocol
+
+from tablepi.analysis.solver import PySearch
+from tablepi.analysis.tables import Tables
+
+
+class Search(Protocol):
+    """A search for one deal in one trump suit (see :class:`~tablepi.analysis.solver.PySearch`)."""
+
+    nodes: int
+
+    def search(self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int) -> int: ...
+
+
+try:
+    from tablepi.analysis import _kernel  # type: ignore[attr-defined]
+except ImportError:  # not built (no compiler at install): the pure-Python search does the same, slower
+    _kernel = None
+
+
+def compiled_available() -> bool:
+    return _kernel is not None
+
+
+def new_search(tables: Tables, compiled: bool | None = None) -> Search:
+    """A fresh search with an empty transposition table. ``compiled=None``: the kernel if built and not disabled."""
+    if compiled is None:
+        compiled = _kernel is not None and os.environ.get("TABLEPI_ANALYSIS_KERNEL", "") != "python"
+    if compiled:
+        if _kernel is None:
+            raise RuntimeError("the compiled analysis kernel is not built (reinstall with a C compiler)")
+        search: Search = _kernel.Search(tables.suit_mask, tables.points)
+        return search
+    return PySearch(tables)
+
+
+def mtdf(search: Search, total: int, hands: Sequence[int], leader: int, trick: Sequence[int],
+         guess: int | None = None) -> int:
+    """The exact value by MTD(f): zero-window searches closing in on it; ``total`` is the most it can be."""
+    lower, upper = 0, total
+    g = total // 2 if guess is None else min(max(guess, 0), total)
+    while lower < upper:
+        beta = g if g > lower else lower + 1
+        g = search.search(hands, leader, trick, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g

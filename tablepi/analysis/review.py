@@ -1,0 +1,339 @@
+"""The review of a played deal: where the points were lost, like a bridge club's hand record.
+
+For every card played: what the player's team ends the deal with if everyone plays best after it (``value``), the
+same for the best card the player had (``best_value``) and which cards those were. A play whose value is below the
+best lost points; one that also changed the result the team could force (a won deal lost or tied, a Kapo missed,
+a Kapo handed to the other side) is a turning point. Then the par table: for each trump suit, what each team
+makes with best play from the start; and for a claim, whether it gave anything away.
+
+A deal is reviewed from what is known of it: with hand scan, or when all 24 cards were played, everything is. A
+deal claimed before the end without hand scan leaves cards nobody saw; the review then says which, and gives no
+values (who held the unseen cards decides them).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tablepi.analysis.solve import TOTAL_POINTS, Forced, Solver
+from tablepi.rules.cards import DECK, Card, Suit
+from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS, Deal, Play
+from tablepi.rules.play import legal_plays, trick_winner
+from tablepi.rules.seats import Direction, Seat, Team
+
+
+class Effect(enum.Enum):
+    """How a play changed the best result its team could force (RULES.md 19-20)."""
+
+    LOST_DEAL = "lost_deal"  # a win or a tie the team could force became a loss
+    WIN_TO_TIE = "win_to_tie"  # a won deal became a 20-20 tie
+    MISSED_KAPO = "missed_kapo"  # the team could force all six tricks, and no longer can
+    ALLOWED_KAPO = "allowed_kapo"  # the other team can now force all six tricks
+
+
+@dataclass(frozen=True, slots=True)
+class PlayReview:
+    """One card played, judged with all hands known. Values are the final points of the player's team."""
+
+    trick: int  # 1-6
+    seat: Seat
+    card: Card
+    value: int  # the team's points at the end if everyone plays best after this card
+    best_value: int  # the same after the team's best card here
+    best_cards: tuple[Card, ...]  # the legal cards reaching best_value
+    legal: bool = True  # False: a revoke (the table warned); judged all the same
+    effects: tuple[Effect, ...] = ()
+
+    @property
+    def cost(self) -> int:
+        """Points this card gave away against the best card (0 for a best card)."""
+        return self.best_value - self.value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "trick": self.trick,
+            "seat": self.seat.value,
+            "card": str(self.card),
+            "value": self.value,
+            "best_value": self.best_value,
+            "best_cards": [str(c) for c in self.best_cards],
+            "cost": self.cost,
+            "legal": self.legal,
+            "effects": [e.value for e in self.effects],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimReview:
+    """A claim (RULES.md 21) seen with all hands known: what best play would have given from there."""
+
+    team: Team
+    after_trick: int
+    points: int  # the claimers' points when they claimed
+    best_points: int  # their final points with best play from the claim
+    kapo_possible: bool  # they could have forced all six tricks: the claim cost the Kapo line
+
+    @property
+    def safe(self) -> bool:
+        """A claim needs 21 points already taken, so the deal is won anyway; it is safe unless it gave up a Kapo."""
+        return self.points >= WINNING_POINTS and not self.kapo_possible
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "team": self.team.value,
+            "after_trick": self.after_trick,
+            "points": self.points,
+            "best_points": self.best_points,
+            "kapo_possible": self.kapo_possible,
+            "safe": self.safe,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    """Everything the analysis says about one deal. ``known`` False: some cards were never seen (``unknown``)."""
+
+    number: int
+    trump: Suit
+    forehand: Seat
+    known: bool
+    played: Mapping[Team, int]
+    unknown: tuple[Card, ...] = ()
+    par: Mapping[Suit, Mapping[Team, int]] = field(default_factory=dict)
+    best: Mapping[Team, int] | None = None
+    forced: Forced | None = None
+    plays: tuple[PlayReview, ...] = ()
+    claim: ClaimReview | None = None
+    nodes: int = 0
+
+    @property
+    def mistakes(self) -> tuple[PlayReview, ...]:
+        """The plays that lost points, in playing order."""
+        return tuple(p for p in self.plays if p.cost > 0)
+
+    @property
+    def turning_points(self) -> tuple[PlayReview, ...]:
+        """The plays that changed the result a team could force."""
+        return tuple(p for p in self.plays if p.effects)
+
+    def highlight(self) -> PlayReview | None:
+        """The play most worth telling the table: the first turning point, else the costliest mistake."""
+        if self.turning_points:
+            return self.turning_points[0]
+        if not self.mistakes:
+            return None
+        return max(self.mistakes, key=lambda p: p.cost)  # max keeps the first of equal costs
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as plain values (docs/analysis.md)."""
+        out: dict[str, Any] = {
+            "number": self.number,
+            "trump": self.trump.value,
+            "forehand": self.forehand.value,
+            "known": self.known,
+            "unknown": [str(c) for c in self.unknown],
+            "par": {s.value: _points(p) for s, p in self.par.items()} if self.par else None,
+            "best": None if self.best is None else _points(self.best),
+            "forced": None if self.forced is None else {
+                "winner": None if self.forced.winner is None else self.forced.winner.value,
+                "kapo": self.forced.kapo,
+                "stake": self.forced.stake,
+            },
+            "played": _points(self.played),
+            "plays": [p.to_json() for p in self.plays],
+            "mistakes": [self.plays.index(p) for p in self.mistakes],
+            "turning_points": [self.plays.index(p) for p in self.turning_points],
+            "claim": None if self.claim is None else self.claim.to_json(),
+        }
+        return out
+
+
+def _points(points: Mapping[Team, int]) -> dict[str, int]:
+    return {team.value: points[team] for team in Team}
+
+
+def _mine(ns: int, team: Team) -> int:
+    """A team's points when N+S have ``ns`` of the 40."""
+    return ns if team is Team.NS else TOTAL_POINTS - ns
+
+
+def _result(points: int) -> int:
+    """1 won, 0 tied, -1 lost, for a team ending with ``points`` (RULES.md 19)."""
+    return 1 if points >= WINNING_POINTS else (0 if points * 2 == TOTAL_POINTS else -1)
+
+
+def hand_order(cards: Sequence[Card]) -> dict[Card, int]:
+    """Position of each card in a hand, for listing cards the way the player holds them."""
+    return {card: i for i, card in enumerate(cards)}
+
+
+# --------------------------------------------------------------------------------------------- reviewing
+
+
+def dealt_hands(deal: Deal) -> dict[Seat, list[Card]] | None:
+    """The four hands as dealt, when known: from hand scan, or from the plays when all 24 cards were played."""
+    played: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
+    for trick in deal.tricks:
+        for play in trick.plays:
+            played[play.seat].append(play.card)
+    if deal.hands is not None:
+        return {seat: played[seat] + list(deal.hands[seat]) for seat in Seat}
+    if all(len(cards) == TRICKS_PER_DEAL for cards in played.values()):
+        return played
+    return None
+
+
+def review_deal(deal: Deal, number: int = 1, *, compiled: bool | None = None) -> DealReview:
+    """Review a deal that has trumps (played out, claimed, or ended by a revoke)."""
+    if deal.trump is None:
+        raise ValueError("a deal is reviewed once trumps are named")
+    plays = [play for trick in deal.tricks for play in trick.plays]
+    taken = deal.points()
+    hands = dealt_hands(deal)
+    if hands is None:
+        seen = {play.card for play in plays}
+        return DealReview(number, deal.trump, deal.forehand, False, taken,
+                          unknown=tuple(c for c in DECK if c not in seen))
+    announced = _announced_lines(deal)
+    return review_plays(
+        hands, deal.trump, deal.forehand, plays, deal.rules.direction, number=number, played_points=taken,
+        announced=announced, claimed_by=deal.claimed_by, compiled=compiled,
+    )
+
+
+def review_plays(
+    hands: Mapping[Seat, Sequence[Card]],
+    trump: Suit,
+    forehand: Seat,
+    plays: Sequence[Play],
+    direction: Direction = Direction.ANTICLOCKWISE,
+    *,
+    number: int = 1,
+    played_points: Mapping[Team, int] | None = None,
+    announced: int = 0,
+    claimed_by: Team | None = None,
+    compiled: bool | None = None,
+) -> DealReview:
+    """Review the plays of a deal from the dealt hands (the tricks follow from the rules)."""
+    solvers = {suit: Solver(hands, suit, direction, compiled=compiled) for suit in Suit}
+    par = {suit: solvers[suit].points(forehand) for suit in Suit}
+    solver = solvers[trump]
+    chain = _Chain(solver, hands, trump, forehand)
+    reviews: list[PlayReview] = []
+    for play in plays:
+        reviews.append(chain.review_next(play))
+    start = Forced.of(par[trump], kapo=False)
+    kapo = start.winner is not None and solver.kapo(forehand, start.winner)
+    forced = Forced.of(par[trump], kapo=kapo, announced=announced)
+    taken = dict(played_points) if played_points is not None else chain.banked_points()
+    claim = chain.claim_review(claimed_by, taken) if claimed_by is not None else None
+    nodes = sum(s.nodes for s in solvers.values())
+    return DealReview(number, trump, forehand, True, taken, (), par, dict(par[trump]), forced, tuple(reviews),
+                      claim, nodes)
+
+
+def _announced_lines(deal: Deal) -> int:
+    parts: set[str] = set()
+    for _, announcement in deal.announcements:
+        parts |= announcement.parts
+    return len(parts)
+
+
+class _Chain:
+    """Walks the played line, position by position, keeping what the next step needs."""
+
+    def __init__(self, solver: Solver, hands: Mapping[Seat, Sequence[Card]], trump: Suit, forehand: Seat) -> None:
+        self.solver = solver
+        self.trump = trump
+        self.hands = {seat: list(cards) for seat, cards in hands.items()}
+        self.leader = forehand
+        self.trick: list[Card] = []
+        self.trick_seats: list[Seat] = []
+        self.played: list[Card] = []  # cards of completed tricks
+        self.banked = {Team.NS: 0, Team.EW: 0}
+        self.tricks = {Team.NS: 0, Team.EW: 0}
+        self.trick_number = 1
+        self._value: int | None = None  # N+S final points with best play from the current position
+
+    def final_ns(self) -> int:
+        """N+S final points with best play from here (cached for the position)."""
+        if self._value is None:
+            self._value = self.banked[Team.NS] + self.solver.value(self.leader, self.trick, self.played)
+        return self._value
+
+    def banked_points(self) -> dict[Team, int]:
+        return dict(self.banked)
+
+    def kapo(self, team: Team) -> bool:
+        """Whether ``team`` can still force all six tricks from here (it must have won every trick so far)."""
+        if self.tricks[team.other]:
+            return False
+        if not self.trick and not any(self.hands.values()):
+            return self.tricks[team] == TRICKS_PER_DEAL
+        return self.solver.kapo(self.leader, team, self.trick, self.played)
+
+    def review_next(self, play: Play) -> PlayReview:
+        """Judge the next card of the played line, then step past it."""
+        seat, card = play.seat, play.card
+        team = seat.team
+        before = self.final_ns()
+        best_value = _mine(before, team)
+        hand = self.hands[seat]
+        legal = legal_plays(hand, self.trick[0] if self.trick else None, self.trump)
+        kapo_before = {t: self.kapo(t) for t in Team}
+        trick_number = self.trick_number
+        order = hand_order(hand)
+        # The other legal cards: one zero-window search each says whether the team can still reach best_value.
+        best_cards = [other for other in legal if other is not card and self._reaches(seat, other, best_value)]
+        self._advance(seat, card)
+        after = self.final_ns()
+        value = _mine(after, team)
+        if value == best_value and card in legal:
+            best_cards.append(card)
+        best_cards.sort(key=order.__getitem__)
+        kapo_after = {t: self.kapo(t) for t in Team} if any(kapo_before.values()) else kapo_before
+        effects: list[Effect] = []
+        was, now = _result(best_value), _result(value)
+        if now < was:
+            effects.append(Effect.WIN_TO_TIE if (was, now) == (1, 0) else Effect.LOST_DEAL)
+        if kapo_before[team] and not kapo_after[team]:
+            effects.append(Effect.MISSED_KAPO)
+        if kapo_after[team.other] and not kapo_before[team.other]:
+            effects.append(Effect.ALLOWED_KAPO)
+        return PlayReview(trick_number, seat, card, value, best_value, tuple(best_cards), card in legal,
+                          tuple(effects))
+
+    def _reaches(self, seat: Seat, card: Card, target: int) -> bool:
+        """Whether ``seat`` playing ``card`` now still lets his team end the deal with ``target`` points."""
+        team = seat.team
+        trick = [*self.trick, card]
+        if len(trick) < 4:
+            need = target - self.banked[team]
+            return need <= 0 or self.solver.at_least(team, need, self.leader, trick, self.played)
+        won = [*self.trick_seats, seat][trick_winner(trick, self.trump)]
+        gained = sum(c.points for c in trick) if won.team is team else 0
+        need = target - self.banked[team] - gained
+        return need <= 0 or self.solver.at_least(team, need, won, (), [*self.played, *trick])
+
+    def _advance(self, seat: Seat, card: Card) -> None:
+        self.hands[seat].remove(card)
+        self.trick.append(card)
+        self.trick_seats.append(seat)
+        if len(self.trick) == 4:
+            won = self.trick_seats[trick_winner(self.trick, self.trump)]
+            self.banked[won.team] += sum(c.points for c in self.trick)
+            self.tricks[won.team] += 1
+            self.played.extend(self.trick)
+            self.trick, self.trick_seats = [], []
+            self.leader = won
+            self.trick_number += 1
+        self._value = None
+
+    def claim_review(self, team: Team, taken: Mapping[Team, int]) -> ClaimReview:
+        best = self.final_ns()
+        best_points = best if team is Team.NS else TOTAL_POINTS - best
+        kapo = not self.tricks[team.other] and self.kapo(team)
+        return ClaimReview(team, self.trick_number - 1, taken[team], best_points, kapo)

@@ -1,0 +1,265 @@
+"""The exact perfect-information solver (pure Python): card points each team takes with best play.
+
+A position is the four hands, the seat to lead and the cards of the trick being played. Its *value* is the number
+of card points team N+S takes from here to the end of the deal when all four play best, each team maximising its
+own points. The 40 points are shared out, so this is a zero-sum game and E+W's value is the rest.
+
+The search is alpha-beta in the style of DDS, the bridge double-dummy solver:
+
+- a **transposition table** on (cards still in play, leader) at the start of each trick, holding a lower and an
+  upper bound, so a zero-window search leaves bounds a later search can use; it also keeps the best lead;
+- **merging equivalent cards**: of two cards of one hand with no card still in play between them in the suit's
+  order and the same points, only one is tried (see :mod:`tablepi.analysis.tables`);
+- **move ordering**: the lead the table remembers first; a follower tries to win cheaply against an opponent and
+  to smear points on a partner's trick; the last player takes the trick's outcome into account;
+- **quick cut-offs**: the value is always between 0 and the points still in play, which closes many windows;
+  the last trick is counted, not searched;
+- **MTD(f)**: the exact value is found by zero-window searches converging on it.
+
+This module is the reference implementation of the search; ``_kernel.c`` is the same algorithm compiled, used
+when it is built (:mod:`tablepi.analysis.kernel`), and tests check that both give identical answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from tablepi.analysis.tables import TRUMP, Tables
+
+_NEXT = (1, 2, 3, 0)
+
+
+class PySearch:
+    """Search state for one deal in one trump suit: the tables and a transposition table shared by all searches.
+
+    ``hands`` passed to the methods are masks by *position* 0-3 in playing order, position 0 being N; N+S are the
+    even positions. Every search of one object must concern the same deal (the table is keyed on the cards in play,
+    which only says who holds what when the deal is fixed).
+    """
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.nodes = 0
+        self._tt: dict[int, tuple[int, int, int]] = {}
+        t = tables
+        above = []
+        for bit in range(24):
+            same = t.suit_mask[t.suit[bit]]
+            above.append(same & ((1 << bit) - 1))
+        self._above = tuple(above)
+        self._suit_of_bit = tuple(t.suit_mask[t.suit[b]] for b in range(24))
+
+    def value(self, hands: Sequence[int], leader: int, trick: Sequence[int], guess: int | None = None) -> int:
+        """Exact N+S points from this position (the cards of ``trick`` included), by MTD(f)."""
+        total = self.tables.points_of(hands[0] | hands[1] | hands[2] | hands[3]) + sum(
+            self.tables.points[b] for b in trick
+        )
+        lower, upper = 0, total
+        g = total // 2 if guess is None else min(max(guess, 0), total)
+        while lower < upper:
+            beta = g if g > lower else lower + 1
+            g = self.search(hands, leader, trick, beta - 1, beta)
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+        return g
+
+    def search(self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta: the exact value if it lies strictly inside (alpha, beta), else a bound beyond."""
+        h = list(hands)
+        start, play = self._make(h)
+        if not trick:
+            return start(leader, alpha, beta)
+        t = self.tables
+        sm = t.suit_mask
+        tmask = 0
+        tpts = 0
+        lsm = self._suit_of_bit[trick[0]]
+        rel = sm[TRUMP] | lsm
+        win = 99
+        wpos = pos = leader
+        for b in trick:
+            tmask |= 1 << b
+            tpts += t.points[b]
+            if b < win and (rel >> b) & 1:
+                win, wpos = b, pos
+            pos = _NEXT[pos]
+        return play(len(trick), pos, alpha, beta, tmask, lsm, win, wpos, tpts)
+
+    def _make(self, h: list[int]) -> tuple[Callable[[int, int, int], int], Callable[..., int]]:
+        """The search as closures over the hot state (faster than attribute look-ups in CPython)."""
+        t = self.tables
+        tt = self._tt
+        pts = t.points
+        tm = t.suit_mask[TRUMP]
+        suit_of_bit = self._suit_of_bit
+        above = self._above
+        point_masks = t.point_masks
+        nxt = _NEXT
+        counter = [0]
+
+        def points_of(mask: int) -> int:
+            total = 0
+            for p, m in point_masks:
+                total += p * (mask & m).bit_count()
+            return total
+
+        def moves_of(hand: int, legal: int, present: int) -> list[int]:
+            out = []
+            m = legal
+            while m:
+                low = m & -m
+                b = low.bit_length() - 1
+                m ^= low
+                ab = present & above[b]
+                if ab:
+                    nb = ab.bit_length() - 1
+                    if (hand >> nb) & 1 and pts[nb] == pts[b]:
+                        continue
+                out.append(b)
+            return out
+
+        def start(leader: int, alpha: int, beta: int) -> int:
+            rem = h[0] | h[1] | h[2] | h[3]
+            if not rem:
+                return 0
+            lead_hand = h[leader]
+            if not lead_hand & (lead_hand - 1):
+                # The last trick: count it.
+                counter[0] += 1
+                lsm = suit_of_bit[lead_hand.bit_length() - 1]
+                rel = rem & (tm | lsm)
+                w = rel & -rel
+                if (h[0] | h[2]) & w:
+                    return points_of(rem)
+                return 0
+            key = rem | (leader << 24)
+            entry = tt.get(key)
+            if entry is None:
+                lo, hi, best_lead = 0, points_of(rem), -1
+            else:
+                lo, hi, best_lead = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+            if hi <= alpha:
+                return hi
+            if lo >= beta:
+                return lo
+            a = alpha if alpha > lo else lo
+            b = beta if beta < hi else hi
+            counter[0] += 1
+            moves = moves_of(lead_hand, lead_hand, rem)
+            if best_lead >= 0 and best_lead in moves:
+                moves.remove(best_lead)
+                moves.insert(0, best_lead)
+            maximise = not leader & 1
+            best = -1 if maximise else 99
+            chosen = moves[0]
+            aa, bb = a, b
+            nxt_pos = nxt[leader]
+            for card in moves:
+                bm = 1 << card
+                h[leader] = lead_hand ^ bm
+                v = play(1, nxt_pos, aa, bb, bm, suit_of_bit[card], card, leader, pts[card])
+                h[leader] = lead_hand
+                if maximise:
+                    if v > best:
+                        best, chosen = v, card
+                        if v > aa:
+                            aa = v
+                            if aa >= bb:
+                                break
+                else:
+                    if v < best:
+                        best, chosen = v, card
+                        if v < bb:
+                            bb = v
+                            if aa >= bb:
+                                break
+            if best <= a:
+                hi = best
+            elif best >= b:
+                lo = best
+            else:
+                lo = hi = best
+            tt[key] = (lo, hi, chosen)
+            return best
+
+        def play(k: int, pos: int, alpha: int, beta: int, tmask: int, lsm: int, win: int, wpos: int,
+                 tpts: int) -> int:
+            counter[0] += 1
+            hand = h[pos]
+            rel = tm | lsm
+            if lsm == tm:
+                legal = hand & tm or hand
+            else:
+                follow = hand & lsm
+                legal = (follow | (hand & tm)) if follow else hand
+            present = h[0] | h[1] | h[2] | h[3] | tmask
+            moves = moves_of(hand, legal, present)
+            partner_wins = not (wpos ^ pos) & 1
+            if len(moves) > 1:
+                if k == 3:
+                    # The last card decides the trick: best immediate gain for the mover first.
+                    def gain(b: int) -> int:
+                        taken = tpts + pts[b]
+                        return taken if (partner_wins and not (b < win and (rel >> b) & 1)) or (
+                            b < win and (rel >> b) & 1) else -taken
+                    moves.sort(key=gain, reverse=True)
+                elif partner_wins:
+                    moves.sort(key=lambda b: (b < win and (rel >> b) & 1, -pts[b]))
+                else:
+                    moves.sort(key=lambda b: (0, -b) if b < win and (rel >> b) & 1 else (1, pts[b], -b))
+            maximise = not pos & 1
+            best = -1 if maximise else 99
+            for card in moves:
+                bm = 1 << card
+                h[pos] = hand ^ bm
+                if card < win and (rel >> card) & 1:
+                    nwin, nwpos = card, pos
+                else:
+                    nwin, nwpos = win, wpos
+                if k == 3:
+                    ns = tpts + pts[card] if not nwpos & 1 else 0
+                    v = ns + start(nwpos, alpha - ns, beta - ns)
+                else:
+                    v = play(k + 1, nxt[pos], alpha, beta, tmask | bm, lsm, nwin, nwpos, tpts + pts[card])
+                h[pos] = hand
+                if maximise:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                            if alpha >= beta:
+                                break
+                else:
+                    if v < best:
+                        best = v
+                        if v < beta:
+                            beta = v
+                            if alpha >= beta:
+                                break
+            return best
+
+        def finish() -> None:
+            self.nodes += counter[0]
+            counter[0] = 0
+
+        def start_counted(leader: int, alpha: int, beta: int) -> int:
+            try:
+                return start(leader, alpha, beta)
+            finally:
+                finish()
+
+        def play_counted(*args: int) -> int:
+            try:
+                return play(*args)
+            finally:
+                finish()
+
+        return start_counted, play_counted

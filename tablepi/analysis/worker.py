@@ -1,0 +1,57 @@
+"""Reviews off the table's path: a worker process that reviews finished deals while the table goes on.
+
+The table must never wait for a review (a card laid reaches the screen at once). The review of a deal takes tens of
+milliseconds with the compiled kernel and up to seconds in pure Python on a Raspberry Pi Zero 2, so it runs in a
+separate process: no shared interpreter lock, and on a multi-core Pi another core. The caller polls the returned
+future (the app does it on its own loop, STYLE.md 10) and draws the review when it is done.
+
+>>> from tablepi.rules import Deal, Seat, Suit
+>>> with ReviewWorker() as worker:
+...     deal = Deal(Seat.N)
+...     deal.choose_trump(Suit.CLUBS)
+...     worker.submit(deal, 1).result().known
+False
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from types import TracebackType
+
+from tablepi.analysis.review import DealReview, review_deal
+from tablepi.rules.deal import Deal
+
+
+def _review(deal: Deal, number: int) -> DealReview:
+    return review_deal(deal, number)
+
+
+class ReviewWorker:
+    """One worker process, started on first use; ``close()`` is idempotent."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    def submit(self, deal: Deal, number: int) -> Future[DealReview]:
+        """Start reviewing a copy of ``deal`` (deal ``number`` of its match); returns at once."""
+        if self._closed:
+            raise RuntimeError("the review worker is closed")
+        if self._pool is None:
+            # spawn: a fresh interpreter, safe whatever threads the app runs (fork would copy them mid-state)
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool.submit(_review, deal.copy(), number)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        self._closed = True
+
+    def __enter__(self) -> ReviewWorker:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()

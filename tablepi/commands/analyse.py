@@ -1,0 +1,85 @@
+"""``tablepi analyse RECORD.jsonl [--json]``: best-play analysis of every deal in a game record (docs/analysis.md).
+
+Per deal: the par table (what forehand's team makes with best play in each trump suit), the points with best play
+in the trumps named, the points taken, and every card that lost points (and whether it changed the result).
+``--json`` prints ``{"deals": [...]}`` with the per-deal objects of docs/analysis.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from tablepi.record import load_record
+from tablepi.table.machine import Table
+
+HELP = "best-play analysis of every deal in a game record: par, best, and the cards that lost points"
+
+_EFFECTS = {
+    "lost_deal": "lost the deal",
+    "win_to_tie": "turned a win into a tie",
+    "missed_kapo": "missed Kapo",
+    "allowed_kapo": "let the other team force Kapo",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", help="the game record (JSON Lines, docs/records.md)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def analyse_table(table: Table) -> list[dict[str, Any]]:
+    """The review of every scored deal of a replayed table, as plain values, in order."""
+    from tablepi.analysis import review_deal
+
+    out: list[dict[str, Any]] = []
+    for match_number, match in enumerate(table.matches, start=1):
+        for deal, entry in zip(match.deals, match.slate.history, strict=False):
+            if deal.trump is None:
+                continue
+            item = {"match": match_number, **review_deal(deal, entry.number).to_json()}
+            out.append(item)
+    return out
+
+
+def format_text(deals: list[dict[str, Any]]) -> str:
+    lines: list[str] = []
+    for deal in deals:
+        head = f"Match {deal['match']}, deal {deal['number']}: trumps {deal['trump']}, forehand {deal['forehand']}"
+        played = deal["played"]
+        lines.append(f"{head}; played NS {played['NS']} EW {played['EW']}")
+        if not deal["known"]:
+            lines.append(f"  not analysed: {len(deal['unknown'])} cards were never seen (no hand scan, claimed)")
+            continue
+        par = " ".join(f"{suit} {p['NS']}-{p['EW']}" for suit, p in deal["par"].items())
+        best, forced = deal["best"], deal["forced"]
+        kapo = ", Kapo" if forced["kapo"] else ""
+        outcome = "tie" if forced["winner"] is None else f"{forced['winner']} win{kapo}"
+        lines.append(f"  par (NS-EW): {par}; best NS {best['NS']} EW {best['EW']} ({outcome})")
+        for index in deal["mistakes"]:
+            play = deal["plays"][index]
+            effects = "".join(f", {_EFFECTS[e]}" for e in play["effects"])
+            better = " ".join(play["best_cards"])
+            lines.append(
+                f"  trick {play['trick']}: {play['seat']} {play['card']} cost {play['cost']} (best {better}){effects}"
+            )
+        if not deal["mistakes"]:
+            lines.append("  every card was a best card")
+        claim = deal["claim"]
+        if claim is not None:
+            verdict = "safe" if claim["safe"] else "not safe: Kapo was still possible"
+            lines.append(f"  claim by {claim['team']} after trick {claim['after_trick']}: {verdict}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    header = record.header
+    table = Table.replay(record.events, header.house_rules, header.dealer, header.table)
+    deals = analyse_table(table)
+    if args.json:
+        print(json.dumps({"deals": deals}, indent=2, ensure_ascii=False))
+    else:
+        print(format_text(deals))
+    return 0

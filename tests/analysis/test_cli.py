@@ -1,0 +1,56 @@
+"""``tablepi analyse`` and ``replay --json --analyse`` on the example records (tests/records)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tablepi.cli import main
+
+RECORDS = Path(__file__).parent.parent / "records"
+KEYS = {"number", "trump", "forehand", "par", "best", "played", "plays"}
+
+
+@pytest.mark.parametrize("name", ["full_match.jsonl", "hand_scan_match.jsonl"])
+def test_analyse_json_per_deal(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--json", str(RECORDS / name)]) == 0
+    deals = json.loads(capsys.readouterr().out)["deals"]
+    assert deals
+    known = [d for d in deals if d["known"]]
+    assert known
+    for deal in known:
+        assert KEYS <= set(deal)
+        assert set(deal["par"]) == {"S", "H", "D", "C"}
+        assert all(set(p) == {"NS", "EW"} and p["NS"] + p["EW"] == 40 for p in deal["par"].values())
+        assert deal["best"] == deal["par"][deal["trump"]]
+        for play in deal["plays"]:
+            assert {"trick", "seat", "card", "value", "best_value", "best_cards"} <= set(play)
+            assert play["value"] <= play["best_value"]
+    for deal in deals:
+        if not deal["known"]:
+            assert deal["unknown"] and deal["par"] is None and deal["plays"] == []
+
+
+def test_hand_scan_record_is_fully_analysed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--json", str(RECORDS / "hand_scan_match.jsonl")]) == 0
+    deals = json.loads(capsys.readouterr().out)["deals"]
+    assert all(d["known"] for d in deals)  # hand scan: every card is known, claimed deals included
+
+
+def test_analyse_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", str(RECORDS / "hand_scan_match.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "par (NS-EW): S " in out and "trick " in out
+
+
+def test_replay_json_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--json", "--analyse", str(RECORDS / "hand_scan_match.jsonl")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for deal in report["deals"]:
+        analysis = deal["analysis"]
+        assert analysis is not None and analysis["number"] == deal["number"]
+        assert analysis["played"] == deal["points"] or deal["revoke_by"] is not None
+    assert main(["replay", "--json", str(RECORDS / "hand_scan_match.jsonl")]) == 0
+    assert "analysis" not in json.loads(capsys.readouterr().out)["deals"][0]
