@@ -48,7 +48,7 @@ def _tablepi(*args: str, **kw: object) -> subprocess.Popen[str]:
 
 
 @pytest.mark.slow
-def test_damaged_journals_through_the_real_run_and_export(tmp_path: Path) -> None:
+def test_damaged_journals_through_the_real_export_replay_and_run(tmp_path: Path) -> None:
     rng = random.Random(7)
     base = make_base(tmp_path / "base", 3, 90)
     other = make_base(tmp_path / "other", 4, 50)
@@ -64,6 +64,9 @@ def test_damaged_journals_through_the_real_run_and_export(tmp_path: Path) -> Non
         assert "Traceback" not in err and export.returncode in (0, 1), err
         exported = out.read_text().splitlines()
         assert len(exported) - 1 >= expected, (kind, target, err)
+        replay = _tablepi("replay", str(path), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        shown, err = replay.communicate(timeout=60)
+        assert replay.returncode == 0 and "Traceback" not in err and "Match 1" in shown, (kind, err)
         config = folder / "t.toml"
         config.write_text(f'[table]\njournal = "{path}"\ndecks = []\ncontrol = "{folder / "c.sock"}"\n'
                           '[readers]\nbackend = "sim"\n[controls]\nenabled = false\n', encoding="utf-8")
