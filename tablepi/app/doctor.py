@@ -427,8 +427,44 @@ def check_journal(config: Config) -> Iterator[Finding]:
                       "but cannot save until there is room")
 
 
+def check_feed(config: Config) -> Iterator[Finding]:
+    """The MQTT feed: the broker answers, takes this table's credentials, lets it publish to its own topics and
+    refuses it another table's (MQTT v5 reason codes; docs/feed.md)."""
+    feed = config.feed
+    if not feed.enabled:
+        yield Finding("feed", Status.OK, "the MQTT feed is off ([feed] enabled = false)")
+        return
+    try:
+        from tablepi.feed.probe import probe
+    except ImportError:
+        yield Finding("feed", Status.FAIL, "the feed is enabled but paho-mqtt is not installed",
+                      "pip install 'tablepi[feed]' into the table's venv")
+        return
+    where = f"{feed.host}:{feed.port}{' (TLS)' if feed.tls else ''}"
+    result = probe(feed)
+    if result.errors or not result.connected:
+        why = "; ".join(result.errors) or f"the broker refused: {result.connect_reason}"
+        fix = ("check [feed] username and password (the broker's password file)" if result.connect_reason
+               else f"check [feed] host and port, the network, and that the broker runs on {where}")
+        yield Finding("feed", Status.FAIL, f"cannot connect to the broker at {where} as {feed.user}: {why}", fix)
+        return
+    yield Finding("feed", Status.OK, f"connected to {where} as {feed.user} (MQTT v5)")
+    if result.own_ok:
+        yield Finding("feed", Status.OK, f"may publish to its own topics ({feed.prefix}/tables/{feed.table}/...)")
+    else:
+        yield Finding("feed", Status.FAIL, f"the broker does not let table {feed.table} publish to its own topics "
+                      f"({result.own or 'no answer'}): events would stay in the outbox",
+                      "add this table's lines to the broker's ACL (docs/feed.md, 'The broker')")
+    if result.other_refused:
+        yield Finding("feed", Status.OK, f"may not publish as another table ({result.other}): the ACL is tight")
+    else:
+        yield Finding("feed", Status.WARN, "the broker also lets this table publish as another table "
+                      f"({result.other or 'no answer'})", "give each table its own user and ACL (docs/feed.md)")
+
+
 CHECKS: tuple[Check, ...] = (
     check_config, check_service, check_deck, check_readers, check_display, check_gpio, check_permissions, check_journal,
+    check_feed,
 )
 
 

@@ -7,7 +7,11 @@ Losing the file costs duplicates, never events: the tournament server ignores an
 The file is JSON, written whole to a temporary file and renamed (no fsync: a cursor a little behind is harmless)::
 
     {"v": 1, "next_index": 3, "seating": {...} | null,
-     "journals": {"<journal id>": {"index": 2, "round": 1, "acked": 57, "path": "...", "archived": false}}}
+     "journals": {"<journal id>": {"index": 2, "rounds": [[1, null], [40, 2]], "acked": 57, "path": "...",
+                                   "archived": false, "last": 60}}}
+
+``rounds`` says from which seq on which tournament round was in force (the seating the table had when it journaled
+that event): every event message carries its round, and a resend after a restart carries the same.
 """
 
 from __future__ import annotations
@@ -29,11 +33,27 @@ KEEP_DONE = 20
 @dataclass
 class JournalCursor:
     index: int  # the table's own numbering of its journals, in the order they began
-    round: int | None  # the tournament round of the seating in force when the journal's first event happened
+    rounds: list[tuple[int, int | None]] = field(default_factory=list)  # (from seq, round), seq ascending
     acked: int = -1  # every seq up to this one is acknowledged (0 is the header message; -1: nothing yet)
     path: str = ""
     archived: bool = False
     last: int = 0  # the highest seq known to exist (archived journals: when it is acked, the journal is done)
+
+    def round_at(self, seq: int) -> int | None:
+        """The round in force when event ``seq`` was journaled (None: no seating, or not known)."""
+        found: int | None = None
+        for start, number in self.rounds:
+            if start > seq:
+                break
+            found = number
+        return found
+
+    def tag(self, seq: int, number: int | None) -> bool:
+        """Note that ``seq`` was journaled under round ``number``; True if that is a change."""
+        if self.rounds and self.rounds[-1][1] == number:
+            return False
+        self.rounds.append((seq, number))
+        return True
 
     @property
     def done(self) -> bool:
@@ -61,16 +81,16 @@ class Cursor:
             seating = obj.get("seating")
             cursor.seating = seating if isinstance(seating, dict) else None
             for jid, item in dict(obj.get("journals", {})).items():
-                rnd = item.get("round")
+                rounds = [(int(s), None if r is None else int(r)) for s, r in item.get("rounds", [])]
                 cursor.journals[str(jid)] = JournalCursor(
-                    int(item["index"]), None if rnd is None else int(rnd), int(item.get("acked", -1)),
+                    int(item["index"]), rounds, int(item.get("acked", -1)),
                     str(item.get("path", "")), bool(item.get("archived", False)), int(item.get("last", 0)))
         return cursor
 
-    def register(self, jid: str, path: str, round_: int | None) -> JournalCursor:
+    def register(self, jid: str, path: str) -> JournalCursor:
         known = self.journals.get(jid)
         if known is None:
-            known = JournalCursor(self.next_index, round_, path=path)
+            known = JournalCursor(self.next_index, path=path)
             self.next_index += 1
             self.journals[jid] = known
         return known
@@ -81,7 +101,7 @@ class Cursor:
             del self.journals[jid]
         obj = {
             "v": 1, "next_index": self.next_index, "seating": self.seating,
-            "journals": {jid: {"index": c.index, "round": c.round, "acked": c.acked, "path": c.path,
+            "journals": {jid: {"index": c.index, "rounds": c.rounds, "acked": c.acked, "path": c.path,
                                "archived": c.archived, "last": c.last} for jid, c in self.journals.items()},
         }
         tmp = self.path.with_name(self.path.name + ".tmp")

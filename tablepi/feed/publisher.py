@@ -184,10 +184,11 @@ class FeedPublisher:
         return self._connected
 
     def wait_sent(self, timeout: float) -> bool:
-        """Wait until everything journaled so far is acknowledged (tests, a clean shutdown)."""
+        """Wait until everything journaled so far is acknowledged and the cursor written (tests, a clean
+        shutdown)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self._queue.empty() and self.backlog == 0:
+            if self._queue.empty() and self.backlog == 0 and not self._dirty:
                 return True
             time.sleep(0.02)
         return False
@@ -209,27 +210,26 @@ class FeedPublisher:
                 jc.archived, jc.acked = True, jc.last
                 continue
             jc.path, jc.archived = str(path), True
-            out = self._journal(jid, str(path), found[1], jc.round)
+            out = self._journal(jid, str(path), found[1])
             for seq, line in found[2]:
                 out.add(seq, line)
         lines = current.lines_after(0)
-        # A journal without events gets its round with its first event; one begun before the feed was on gets
-        # the seating the table has now, if any.
-        round_ = self.round if lines else None
-        now = self._journal(current.id, str(current.path), current.header.to_json(), round_)
+        now = self._journal(current.id, str(current.path), current.header.to_json())
+        if lines and not now.cursor.rounds:
+            now.cursor.tag(1, self.round)  # begun before the feed was on: the seating it has now, if any
         for seq, line in lines:
             now.add(seq, line)
 
-    def _journal(self, jid: str, path: str, header: Any, round_: int | None) -> _Journal:
+    def _journal(self, jid: str, path: str, header: Any) -> _Journal:
         known = self._journals.get(jid)
         if known is not None:
             return known
         header_obj = header if isinstance(header, dict) else header.to_json()
-        jc = self.cursor.register(jid, path, round_)
+        jc = self.cursor.register(jid, path)
         out = _Journal(jid, jc, header_obj)
         out.rewind()
         if jc.acked < 0:
-            out.lines[0] = ""  # the header message, made when sent (it carries the round)
+            out.lines[0] = ""  # the header message, made when sent
         self._journals[jid] = out
         self._dirty = True
         return out
@@ -259,16 +259,16 @@ class FeedPublisher:
         kind = item[0]
         if kind == "line":
             _, jid, path, header, seq, line, round_ = item
-            out = self._journals.get(jid) or self._journal(jid, path, header, round_)
-            if seq == 1 and out.cursor.round is None:
-                out.cursor.round = round_
+            out = self._journals.get(jid) or self._journal(jid, path, header)
+            if out.cursor.tag(seq, round_):
+                self._dirty = True
             out.add(seq, line)
         elif kind == "rotated":
             _, old_id, archived, new_id, new_path, header = item
             old = self._journals.get(old_id)
             if old is not None:
                 old.cursor.path, old.cursor.archived = archived, True
-            self._journal(new_id, new_path, header, None)
+            self._journal(new_id, new_path, header)
             self._dirty = True
         elif kind == "state":
             self._state = item[1]
@@ -317,7 +317,7 @@ class FeedPublisher:
         topic = events_topic(self.prefix, self.config.table)
         for out in sorted(self._journals.values(), key=lambda j: j.cursor.index):
             if out.cursor.last < 1:
-                continue  # the header goes with the first event: it carries the round that event was played in
+                continue  # the header goes with the first event
             while len(self._inflight) < WINDOW and out.next_send in out.lines:
                 seq = out.next_send
                 info = self.client.publish(topic, self._payload(out, seq), qos=1)
@@ -331,10 +331,11 @@ class FeedPublisher:
         table = json.dumps(self.config.table)
         if seq == 0:
             return encode({"kind": "header", "table": self.config.table, "journal": out.jid, "seq": 0,
-                           "index": out.cursor.index, "round": out.cursor.round, "header": out.header})
+                           "index": out.cursor.index, "header": out.header})
         line = out.lines[seq]
-        return (f'{{"v":1,"kind":"event","table":{table},"journal":"{out.jid}","seq":{seq},"event":{line}}}'
-                .encode())
+        number = out.cursor.round_at(seq)
+        return (f'{{"v":1,"kind":"event","table":{table},"journal":"{out.jid}","seq":{seq},'
+                f'"round":{"null" if number is None else number},"event":{line}}}').encode()
 
     def _send_state(self) -> None:
         state = self._state

@@ -17,19 +17,33 @@ from tablepi.table import Table, TableState
 
 
 @dataclass
+class PlayedMatch:
+    """One match a journal holds: the round it was played in, its scored deals, whether it is over.
+
+    Its round is the one the table had in force when it journaled the event that named the match's first trumps:
+    the players sat down by the seating and began. (Reader and button events before that — a table switched on
+    before the seating came — do not decide it.)
+    """
+
+    number: int  # 1-based, within the journal
+    round: int | None = None
+    started: bool = False
+    slate: tuple[SlateEntry, ...] = ()
+    over: bool = False
+
+
+@dataclass
 class JournalFeed:
     """One journal of one table (with the app's archive: one match)."""
 
     jid: str
     header: RecordHeader | None = None
     index: int = 0
-    round: int | None = None
     applied: int = 0  # events applied, 1..applied
     pending: dict[int, dict[str, Any]] = field(default_factory=dict)
     table: Table | None = None
     previous_time: float = 0.0
-    first_slate: tuple[SlateEntry, ...] = ()  # the journal's first match: its scored deals
-    first_over: bool = False  # ... and whether it is finished
+    matches: list[PlayedMatch] = field(default_factory=list)
     broken: str = ""  # an event that does not parse: the journal stops there (shown on the dashboard)
 
     @property
@@ -47,14 +61,12 @@ class JournalFeed:
                 self.broken = f"header: {error}"
                 return True
             self.index = int(message.get("index", 0) or 0)
-            rnd = message.get("round")
-            self.round = rnd if isinstance(rnd, int) and not isinstance(rnd, bool) else None
             h = self.header
             self.table = Table(h.house_rules, h.dealer, h.table)
             return True
         if seq <= self.applied or seq in self.pending:
             return False
-        self.pending[seq] = message["event"]
+        self.pending[seq] = message
         return True
 
     def advance(self) -> int:
@@ -64,9 +76,10 @@ class JournalFeed:
         scored = 0
         while self.applied + 1 in self.pending:
             seq = self.applied + 1
-            obj = self.pending.pop(seq)
+            message = self.pending.pop(seq)
+            tag = message.get("round")
             try:
-                event = parse_event(obj, self.header, seq, self.previous_time)
+                event = parse_event(message.get("event"), self.header, seq, self.previous_time)
             except RecordError as error:
                 self.broken = f"event {seq}: {error}"
                 return scored
@@ -74,11 +87,17 @@ class JournalFeed:
             before = len(self.table.state.slate)
             state = self.table.apply(event)
             self.applied = seq
-            if state.match_number == 1:
-                if len(state.slate) > before:
-                    scored += len(state.slate) - before
-                self.first_slate = state.slate
-                self.first_over = state.match_winner is not None
+            while len(self.matches) < state.match_number:
+                self.matches.append(PlayedMatch(len(self.matches) + 1))
+                before = 0
+            match = self.matches[state.match_number - 1]
+            if not match.started and state.trump is not None:
+                match.started = True
+                match.round = tag if isinstance(tag, int) and not isinstance(tag, bool) else None
+            if len(state.slate) > before:
+                scored += len(state.slate) - before
+            match.slate = state.slate
+            match.over = state.match_winner is not None
         return scored
 
     @property
@@ -118,9 +137,9 @@ class TableFeed:
         known = [j for j in self.journals.values() if j.header is not None]
         return max(known, key=lambda j: (j.index, j.applied)) if known else None
 
-    def for_round(self, number: int, assigned: dict[str, int]) -> JournalFeed | None:
-        """The journal that is this table's match of round ``number``: tagged with the round by the table (or
-        assigned by a correction); of several, the one with the most deals scored, then the latest."""
-        found = [j for j in self.journals.values()
-                 if j.header is not None and assigned.get(j.jid, j.round) == number]
-        return max(found, key=lambda j: (len(j.first_slate), j.index)) if found else None
+    def for_round(self, number: int, assigned: dict[str, int]) -> tuple[JournalFeed, PlayedMatch] | None:
+        """This table's match of round ``number``: played under that round's seating (or assigned to it by a
+        correction, ``"journal:match"`` -> round); of several, the one with the most deals scored, then the latest."""
+        found = [(j, m) for j in self.journals.values() if j.header is not None for m in j.matches
+                 if assigned.get(f"{j.jid}:{m.number}", m.round) == number]
+        return max(found, key=lambda jm: (len(jm[1].slate), jm[0].index, jm[1].number)) if found else None

@@ -253,7 +253,7 @@ class TournamentServer:
     # --- what the pages show -----------------------------------------------------------------------------------
 
     def _assigned(self) -> dict[str, int]:
-        return {a["journal"]: int(a["round"]) for a in self.audit if a["what"] == "assign"}
+        return {f'{a["journal"]}:{a.get("match", 1)}': int(a["round"]) for a in self.audit if a["what"] == "assign"}
 
     def _adjustments(self) -> list[Adjustment]:
         return [Adjustment(a["entrant"], int(a["round"]),
@@ -266,12 +266,14 @@ class TournamentServer:
         for number, seating in enumerate(self.rounds, start=1):
             for ts in seating:
                 feed = self.feeds.get(ts.table)
-                journal = feed.for_round(number, assigned) if feed is not None else None
-                if journal is None or journal.header is None:
+                found = feed.for_round(number, assigned) if feed is not None else None
+                if found is None or found[0].header is None:
                     out.append(TableRound(number, ts.table, ts.team_map(), (), 9, False))
                     continue
-                out.append(TableRound(number, ts.table, ts.team_map(), journal.first_slate,
-                                      journal.header.house_rules.start_lines, journal.first_over))
+                journal, match = found
+                assert journal.header is not None
+                out.append(TableRound(number, ts.table, ts.team_map(), match.slate,
+                                      journal.header.house_rules.start_lines, match.over))
         return out
 
     def standings(self) -> list[Standing]:
@@ -363,6 +365,13 @@ class TournamentServer:
             return None
         return next((t for t in self.rounds[number - 1] if t.table == table), None)
 
+    def stats(self) -> dict[str, Any]:
+        """Counters for the benchmark and the curious: messages received, applied, duplicates, waiting."""
+        with self.lock:
+            waiting = sum(j.waiting for f in self.feeds.values() for j in f.journals.values())
+            return {"received": self.received, "applied": self.applied, "duplicates": self.duplicates,
+                    "waiting": waiting, "queued": self._queue.qsize(), "tables": len(self.feeds)}
+
     # --- the director ------------------------------------------------------------------------------------------
 
     def unfinished(self) -> list[str]:
@@ -437,16 +446,19 @@ class TournamentServer:
             self._publish_all()
             return entry
 
-    def assign(self, who: str, why: str, table: str, journal: str, number: int) -> dict[str, Any]:
-        """A correction: the table's journal ``journal`` is its match of round ``number`` (0: of none)."""
+    def assign(self, who: str, why: str, table: str, journal: str, number: int, match: int = 1) -> dict[str, Any]:
+        """A correction: match ``match`` of the table's journal ``journal`` (an id, or its first characters) is its
+        match of round ``number`` (0: of none)."""
         if not why.strip():
             raise TournamentError("a correction needs a reason")
         with self.lock:
             feed = self.feeds.get(table)
-            if feed is None or journal not in feed.journals:
-                raise TournamentError(f"table {table} has no journal {journal!r}")
-            entry = self.store.audit(who, "assign", why.strip(), {"table": table, "journal": journal,
-                                                                 "round": number})
+            matching = [jid for jid in (feed.journals if feed is not None else {}) if jid.startswith(journal)]
+            if not journal or len(matching) != 1:
+                raise TournamentError(f"table {table} has no journal {journal!r}" if not matching
+                                      else f"{journal!r} names {len(matching)} journals: give more of the id")
+            entry = self.store.audit(who, "assign", why.strip(), {"table": table, "journal": matching[0],
+                                                                 "match": match, "round": number})
             self.audit.append(entry)
             self._publish_all()
             return entry

@@ -82,13 +82,26 @@ class SimulatedTable:
             self.feed = None
 
     def new_match(self, seed: int) -> None:
-        """Script the next match; the table's ``new match`` button first if one was played."""
+        """Script the next match; the table's ``new match`` button first if one was played. A match still going
+        (a round of a fixed number of deals) is left after its current deal is swept off."""
         self.drain()
-        if self.journaled.state.phase is TablePhase.MATCH_OVER:
+        self.finish_deal()
+        state = self.journaled.state
+        if self.matches and (state.phase is TablePhase.MATCH_OVER or state.slate):
             self.app.handle(Touch(ButtonName.NEW_MATCH.value, Seat.N))
         script = simulate_match(seed, self.rules, Seat.N, TableConfig(), mistakes=self.mistakes)
         self.script = _Script(script.events, self.clock.now + 2.0)
         self.matches += 1
+
+    def finish_deal(self) -> None:
+        """Play on until the current deal is over and its cards are off the zones."""
+        def swept() -> bool:
+            state = self.journaled.state
+            busy = state.phase in (TablePhase.PLAY, TablePhase.HAND_SCAN) or bool(state.tricks and state.phase
+                                                                                    is TablePhase.TRUMPS)
+            return not busy and all(zone.is_clear for zone in state.zones)
+        while self.playing and not swept():
+            self.step()
 
     @property
     def playing(self) -> bool:
@@ -144,26 +157,34 @@ class SimulatedTable:
         return [*archive.matches(self.directory / "archive"), self.directory / "journal.sqlite3"]
 
 
-def journal_first_match(path: Path) -> tuple[str, int, tuple[object, ...], bool] | None:
-    """(journal id, start lines, scored deals of its first match, whether that match is over) from a file."""
-    found = read_journal_file(path, 0)
-    if found is None:
-        return None
-    jid, header_obj, lines = found
+def journal_matches(path: Path, cursor: Cursor) -> list[tuple[int, int, int | None, int, tuple[object, ...], bool]]:
+    """Every match of a journal file: (journal index, match number, round, start lines, scored deals, over).
+
+    A match's round is the one the table's cursor says was in force when the match's first trumps were named.
+    """
     import json
 
+    found = read_journal_file(path, 0)
+    if found is None:
+        return []
+    jid, header_obj, lines = found
+    jc = cursor.journals.get(jid)
+    if jc is None:
+        return []
     header = parse_header(header_obj, 0)
     table = Table(header.house_rules, header.dealer, header.table)
     previous = 0.0
-    slate: tuple[object, ...] = ()
-    over = False
+    matches: dict[int, list[object]] = {}
     for seq, line in lines:
         event = parse_event(json.loads(line), header, seq, previous)
         previous = event.time
         state = table.apply(event)
-        if state.match_number == 1:
-            slate, over = state.slate, state.match_winner is not None
-    return jid, header.house_rules.start_lines, slate, over
+        item = matches.setdefault(state.match_number, [None, False, (), False])
+        if not item[1] and state.trump is not None:
+            item[0], item[1] = jc.round_at(seq), True
+        item[2], item[3] = state.slate, state.match_winner is not None
+    return [(jc.index, number, item[0], header.house_rules.start_lines, item[2], item[3])  # type: ignore[misc]
+            for number, item in sorted(matches.items())]
 
 
 def standings_from_journals(
@@ -176,18 +197,11 @@ def standings_from_journals(
         for ts in seating:
             table = by_table[ts.table]
             cursor = Cursor.load(table.directory / "feed-cursor.json")
-            best: tuple[int, int, TableRound] | None = None
-            for path in table.journal_files():
-                found = journal_first_match(path)
-                if found is None:
-                    continue
-                jid, start, slate, over = found
-                jc = cursor.journals.get(jid)
-                if jc is None or jc.round != number:
-                    continue
-                item = TableRound(number, ts.table, ts.team_map(), slate, start, over)  # type: ignore[arg-type]
-                key = (len(slate), jc.index)
-                if best is None or key > best[:2]:
-                    best = (key[0], key[1], item)
-            played.append(best[2] if best else TableRound(number, ts.table, ts.team_map(), (), 9, False))
+            candidates = [m for path in table.journal_files() for m in journal_matches(path, cursor)
+                          if m[2] == number]
+            if not candidates:
+                played.append(TableRound(number, ts.table, ts.team_map(), (), 9, False))
+                continue
+            _, _, _, start, slate, over = max(candidates, key=lambda m: (len(m[4]), m[0], m[1]))
+            played.append(TableRound(number, ts.table, ts.team_map(), slate, start, over))  # type: ignore[arg-type]
     return standings(config.entrant_names, played, config.round_length, config.deals, config.drop_worst)

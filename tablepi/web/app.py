@@ -205,6 +205,11 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         return Response(server.standings_csv(), media_type="text/csv",
                         headers={"Content-Disposition": "attachment; filename=standings.csv"})
 
+    async def director_stats(request: Request) -> Response:
+        if director(request) is None:
+            return JSONResponse({"message": "log in first"}, status_code=401)
+        return JSONResponse(server.stats())
+
     async def action(request: Request) -> Response:
         who = director(request)
         if who is None:
@@ -237,6 +242,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         Route("/director", director_page),
         Route("/director/events", director_events),
         Route("/director/standings.csv", director_csv),
+        Route("/director/stats.json", director_stats),
         Route("/director/{action}", action, methods=["POST"]),
     ]
     return Starlette(routes=routes)
@@ -258,6 +264,7 @@ def _act(server: TournamentServer, name: str, who: str, body: dict[str, Any]) ->
         return "correction recorded"
     if name == "assign":
         server.assign(who, str(body.get("why", "")), str(body.get("table", "")).strip(),
-                      str(body.get("journal", "")).strip(), int(body.get("round", 0) or 0))
+                      str(body.get("journal", "")).strip(), int(body.get("round", 0) or 0),
+                      int(body.get("match", 1) or 1))
         return "journal assigned"
     raise KeyError(f"no action {name!r}")

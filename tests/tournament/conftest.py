@@ -54,12 +54,12 @@ def wait_for(what: Callable[[], bool], timeout: float = 20.0, why: str = "condit
 class Tournament:
     """Simulated tables, the server, and the helpers to play rounds."""
 
-    def __init__(self, broker: Mosquitto, tmp: Path, config: TournamentConfig) -> None:
+    def __init__(self, broker: Mosquitto, tmp: Path, config: TournamentConfig, mistakes: bool = False) -> None:
         self.broker = broker
         self.tmp = tmp
         self.config = config
         self.server = TournamentServer(config).start()
-        self.tables = {t: SimulatedTable(t, tmp / f"table-{t}", table_feed(broker, t)).connect()
+        self.tables = {t: SimulatedTable(t, tmp / f"table-{t}", table_feed(broker, t), mistakes=mistakes).connect()
                        for t in config.table_ids()}
 
     def start_round(self, seed: int) -> int:
@@ -97,11 +97,11 @@ class Tournament:
 
 
 @pytest.fixture
-def make_tournament(broker: Mosquitto, tmp_path: Path) -> Iterator[Callable[[str], Tournament]]:
+def make_tournament(broker: Mosquitto, tmp_path: Path) -> Iterator[Callable[..., Tournament]]:
     made: list[Tournament] = []
 
-    def make(body: str) -> Tournament:
-        made.append(Tournament(broker, tmp_path, tournament_config(broker, tmp_path, body)))
+    def make(body: str, mistakes: bool = False) -> Tournament:
+        made.append(Tournament(broker, tmp_path, tournament_config(broker, tmp_path, body), mistakes))
         return made[-1]
 
     yield make

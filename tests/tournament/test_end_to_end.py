@@ -33,7 +33,7 @@ def reference(t: Tournament) -> list[tuple[str, int, int, int]]:
     return [(s.name, s.total.match_points, s.total.lines, s.total.points) for s in ranked]
 
 
-def test_two_rounds_of_pairs_standings_equal_the_journals(make_tournament: Callable[[str], Tournament]) -> None:
+def test_two_rounds_of_pairs_standings_equal_the_journals(make_tournament: Callable[..., Tournament]) -> None:
     t = make_tournament(PAIRS)
     for round_seed in (1, 2):
         t.start_round(round_seed)
@@ -48,3 +48,32 @@ def test_two_rounds_of_pairs_standings_equal_the_journals(make_tournament: Calla
     ranked = t.server.standings()
     assert sum(s.total.match_points for s in ranked) == 2 * 2 * 2  # 2 tables x 2 rounds x 2 points
     assert all(s.total.points > 0 for s in ranked)
+
+
+INDIVIDUALS = """
+[tournament]
+name = "Individuals"
+format = "individuals"
+round = "deals"
+deals = 2
+rounds = 3
+drop_worst = true
+players = ["a", "b", "c", "d", "e", "f", "g", "h"]
+"""
+
+
+def test_individuals_with_mistakes_rounds_of_two_deals(make_tournament: Callable[..., Tournament]) -> None:
+    """Players who make mistakes leave warnings standing, so a new match may begin in the same journal: the
+    round of each match is the one in force when its first trumps were named."""
+    t = make_tournament(INDIVIDUALS, mistakes=True)
+    for round_seed in (1, 2, 3):
+        t.start_round(round_seed)
+        for table in t.tables.values():
+            while table.playing and len(table.journaled.state.slate) < 2:
+                table.step()
+        t.settle()
+        assert table_of_standings(t) == reference(t)
+        assert not t.server.unfinished()
+    partners = [frozenset(team) for seating in t.server.rounds for ts in seating for team in ts.team_map().values()]
+    assert len(partners) == len(set(partners))  # nobody partnered twice in three rounds
+    assert all(s.dropped is not None for s in t.server.standings())  # drop_worst with three complete rounds

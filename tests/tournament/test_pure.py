@@ -1,0 +1,154 @@
+"""The tournament's pure parts: replay in any order, standings, seating, configuration."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tablepi.errors import ConfigError
+from tablepi.record import RecordHeader, event_to_line
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat, Team
+from tablepi.table import Table
+from tablepi.table.simulate import simulate_match
+from tablepi.table.state import TableConfig
+from tablepi.tournament.config import Pair, RoundLength, parse_tournament_config
+from tablepi.tournament.replay import TableFeed
+from tablepi.tournament.seating import (
+    History,
+    first_round_pairs,
+    first_round_players,
+    swiss_pairs,
+    swiss_players,
+)
+from tablepi.tournament.standings import Adjustment, Score, TableRound, standings, table_scores
+
+
+def feed_messages(seed: int) -> tuple[list[dict[str, object]], Table]:
+    script = simulate_match(seed, mistakes=True)
+    header = RecordHeader(HouseRules(), Seat.N, TableConfig())
+    messages: list[dict[str, object]] = [
+        {"v": 1, "kind": "header", "table": "1", "journal": "j1", "seq": 0, "index": 1, "round": 1,
+         "header": header.to_json()}]
+    for seq, event in enumerate(script.events, start=1):
+        messages.append({"v": 1, "kind": "event", "table": "1", "journal": "j1", "seq": seq, "round": 1,
+                         "event": json.loads(event_to_line(event))})
+    return messages, Table.replay(script.events)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_replay_in_any_order_with_duplicates_equals_the_table(seed: int) -> None:
+    messages, table = feed_messages(seed)
+    rng = random.Random(seed)
+    delivered = messages + rng.sample(messages, len(messages) // 3)  # a third delivered twice
+    rng.shuffle(delivered)
+    feed = TableFeed("1")
+    for message in delivered:
+        feed.receive(message, 0.0)
+    journal = feed.journals["j1"]
+    assert journal.waiting == 0 and journal.applied == len(messages) - 1
+    assert journal.state == table.state
+    (match,) = journal.matches
+    assert match.slate == table.state.slate and match.over and match.round == 1
+
+
+def test_a_gap_holds_what_follows_until_it_is_filled() -> None:
+    messages, _ = feed_messages(1)
+    feed = TableFeed("1")
+    for message in messages[:10] + messages[11:30]:
+        feed.receive(message, 0.0)
+    journal = feed.journals["j1"]
+    assert journal.applied == 9 and journal.waiting == 19
+    feed.receive(messages[10], 0.0)
+    assert journal.applied == 29 and journal.waiting == 0
+
+
+def _entry_table(seed: int) -> Table:
+    return Table.replay(simulate_match(seed).events)
+
+
+def test_scores_of_a_partie_and_of_a_fixed_number_of_deals() -> None:
+    state = _entry_table(4).state
+    played = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, state.slate, 9, True)
+    scores, complete = table_scores(played, RoundLength.PARTIE, 0)
+    assert complete
+    winner = state.match_winner
+    assert winner is not None
+    assert scores[winner].match_points == 2 and scores[winner.other].match_points == 0
+    assert scores[winner].lines == -scores[winner.other].lines > 0
+    assert scores[Team.NS].points == sum(e.result.points[Team.NS] for e in state.slate)  # claims end early
+    two, complete = table_scores(played, RoundLength.DEALS, 2)
+    assert complete and two[Team.EW].points == sum(e.result.points[Team.EW] for e in state.slate[:2])
+    unfinished = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, state.slate[:1], 9, False)
+    partial, complete = table_scores(unfinished, RoundLength.DEALS, 2)
+    assert not complete and partial[Team.NS].match_points == partial[Team.EW].match_points == 0
+
+
+def test_ranking_ties_drop_worst_and_corrections() -> None:
+    s = _entry_table(4).state
+    r1 = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, s.slate, 9, True)
+    r2 = TableRound(2, "1", {Team.NS: ("B",), Team.EW: ("A",)}, s.slate, 9, True)
+    ranked = standings(["A", "B"], [r1, r2], RoundLength.PARTIE, 0)
+    assert [x.rank for x in ranked] == [1, 1]  # each won once with the same slate: equal
+    dropped = standings(["A", "B"], [r1, r2], RoundLength.PARTIE, 0, drop_worst=True)
+    assert all(x.dropped is not None for x in dropped)
+    assert all(x.total.match_points == 2 for x in dropped)
+    fixed = standings(["A", "B"], [r1, r2], RoundLength.PARTIE, 0, adjustments=[Adjustment("B", 1, Score(1, 0, 0))])
+    assert [x.name for x in fixed] == ["B", "A"] and fixed[0].rank == 1 and fixed[1].rank == 2
+
+
+def test_first_round_is_seeded_and_swiss_avoids_rematches() -> None:
+    pairs = [Pair(f"P{i}", (f"a{i}", f"b{i}")) for i in range(8)]
+    tables = ["1", "2", "3", "4"]
+    one = first_round_pairs(pairs, tables, 9)
+    assert one == first_round_pairs(pairs, tables, 9) != first_round_pairs(pairs, tables, 10)
+    rounds = [one]
+    for _ in range(3):
+        ranked = sorted(pairs, key=lambda p: p.name)
+        rounds.append(swiss_pairs(ranked, tables, History.of(rounds)))
+    met = [frozenset(x for team in ts.team_map().values() for x in team) for seating in rounds for ts in seating]
+    assert len(met) == len(set(met))  # nobody met the same pair twice in four rounds of eight pairs
+    for ts in rounds[-1]:
+        assert {name for _, name in ts.seats} == {p for pair in pairs if pair.name in
+                                                 (ts.team_map()[Team.NS] + ts.team_map()[Team.EW])
+                                                 for p in pair.players}
+
+
+def test_individuals_get_new_partners_each_round() -> None:
+    players = [f"p{i}" for i in range(16)]
+    tables = ["1", "2", "3", "4"]
+    rounds = [first_round_players(players, tables, 3)]
+    for _ in range(3):
+        rounds.append(swiss_players(players, tables, History.of(rounds)))
+    partners = [frozenset(team) for seating in rounds for ts in seating for team in ts.team_map().values()]
+    assert len(partners) == len(set(partners))
+    for seating in rounds:
+        seated = [name for ts in seating for _, name in ts.seats]
+        assert sorted(seated) == sorted(players)
+
+
+def test_tournament_config_errors_name_the_key() -> None:
+    ok = parse_tournament_config('[tournament]\nformat = "individuals"\nplayers = ["a", "b", "c", "d"]\n')
+    assert ok.table_ids() == ("1",) and ok.per_table == 4
+    with pytest.raises(ConfigError, match="do not fill tables"):
+        parse_tournament_config('[tournament]\nformat = "individuals"\nplayers = ["a", "b", "c"]\n')
+    with pytest.raises(ConfigError, match="tournament.round"):
+        parse_tournament_config('[tournament]\nround = "forever"\npairs = [["a", "b"], ["c", "d"]]\n')
+    with pytest.raises(ConfigError, match="listed twice"):
+        parse_tournament_config('[tournament]\npairs = [["a", "b"], ["a", "d"]]\n')
+    with pytest.raises(ConfigError, match="broker.port"):
+        parse_tournament_config('[tournament]\npairs = [["a", "b"], ["c", "d"]]\n[broker]\nport = 0\n')
+
+
+def test_feed_config_refuses_topic_breaking_ids() -> None:
+    from pathlib import Path
+
+    from tablepi.feed.config import FeedConfig
+
+    with pytest.raises(ConfigError, match="feed.table"):
+        FeedConfig.from_mapping({"enabled": True, "table": "7/#"}, Path("."))
+    with pytest.raises(ConfigError, match="feed.table"):
+        FeedConfig.from_mapping({"enabled": True}, Path("."))
+    assert FeedConfig.from_mapping({"enabled": True, "table": "7", "tls": True}, Path(".")).port == 8883
