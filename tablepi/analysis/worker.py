@@ -27,6 +27,10 @@ def _review(deal: Deal, number: int) -> DealReview:
     return review_deal(deal, number)
 
 
+def _ready() -> bool:
+    return True
+
+
 class ReviewWorker:
     """One worker process, started on first use; ``close()`` is idempotent."""
 
@@ -34,14 +38,21 @@ class ReviewWorker:
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
 
+    def start(self) -> Future[bool]:
+        """Start the worker process now (it imports the analysis while the table does other things)."""
+        return self._executor().submit(_ready)
+
     def submit(self, deal: Deal, number: int) -> Future[DealReview]:
         """Start reviewing a copy of ``deal`` (deal ``number`` of its match); returns at once."""
+        return self._executor().submit(_review, deal.copy(), number)
+
+    def _executor(self) -> ProcessPoolExecutor:
         if self._closed:
             raise RuntimeError("the review worker is closed")
         if self._pool is None:
             # spawn: a fresh interpreter, safe whatever threads the app runs (fork would copy them mid-state)
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        return self._pool.submit(_review, deal.copy(), number)
+        return self._pool
 
     def close(self) -> None:
         if self._pool is not None:

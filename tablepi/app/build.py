@@ -71,7 +71,8 @@ def open_table(
     parts: list[Any] = []
     try:
         screen = _open_screen(config, headless)
-        app = TableApp(table, files.registry, config.readers.zones, screen=screen, watchdog=Notifier())
+        app = TableApp(table, files.registry, config.readers.zones, screen=screen, watchdog=Notifier(),
+                       reviewer=_reviewer())
     except BaseException:
         table.close()
         raise
@@ -156,3 +157,13 @@ def _open_controls(config: Config, app: TableApp) -> Any:
     except Exception as error:  # gpiozero: no pin factory on this machine (not a Pi), pins busy
         log.warning("controls disabled: cannot use the GPIO pins here: %s", error)
         return None
+
+
+def _reviewer() -> Any:
+    """The best-play reviews of finished deals, in a worker process started now (not at the end of the first deal,
+    where starting it would cost the table a moment)."""
+    from tablepi.analysis.worker import ReviewWorker
+
+    worker = ReviewWorker()
+    worker.start()
+    return worker

@@ -23,6 +23,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -42,6 +43,7 @@ from tablepi.table import (
     ReaderState,
     ReaderStatus,
     TableEvent,
+    TablePhase,
     TableState,
     Tick,
 )
@@ -88,6 +90,14 @@ class Lights(Protocol):
     def close(self) -> None: ...
 
 
+class Reviewer(Protocol):
+    """Reviews a finished deal off the table's path (tablepi.analysis.worker.ReviewWorker): returns at once."""
+
+    def submit(self, deal: Any, number: int) -> Future[Any]: ...
+
+    def close(self) -> None: ...
+
+
 class Watchdog(Protocol):
     """systemd's notify protocol (tablepi.sdnotify.Notifier): ready once, then a beat at least every second."""
 
@@ -110,6 +120,7 @@ class TableApp:
         lights: Lights | None = None,
         watchdog: Watchdog | None = None,
         clock: Callable[[], float] = time.monotonic,
+        reviewer: Reviewer | None = None,
     ) -> None:
         self.table = table
         self.deck = deck
@@ -142,6 +153,12 @@ class TableApp:
         self.desk: Desk | None = None
         #: What the enrol mode asks for now ("Lay ♠A on any zone (1/24)."); empty outside the mode.
         self.mode_text = ""
+        #: Reviews of finished deals (best play, tablepi.analysis) in a worker; None: no reviews.
+        self.reviewer = reviewer
+        self.review: Any = None  # the last deal's review once ready
+        self.review_open = False  # the Review touch shows it (learner mode shows it anyway)
+        self._review_key: tuple[int, int] | None = None  # (match, deal) reviewed or being reviewed
+        self._review_pending: Future[Any] | None = None
         self._refresh()
 
     # --- input -------------------------------------------------------------------------------------------------
@@ -196,6 +213,9 @@ class TableApp:
             return None
         if self.desk is not None and self.desk.take(item):
             return None  # a control request, or a card laid for the enrol mode: not the game's
+        if isinstance(item, Touch) and item.name == ButtonName.REVIEW.value:
+            self._toggle_review()  # the screen's own business: nothing happens at the table, nothing journaled
+            return None
         event = self.to_table_event(item)
         if event is None:
             self.unhandled += 1
@@ -226,6 +246,7 @@ class TableApp:
                 break
         self.settle_zones()
         self._storage()
+        self._collect_review()
         if self.desk is not None:
             self.desk.tick()
         self._beat()
@@ -298,8 +319,54 @@ class TableApp:
         if callable(hook):
             hook(item)
 
+    # --- the review of the last deal (never on the table's path) ----------------------------------------------
+
+    def _start_review(self, state: TableState) -> None:
+        """A deal was just scored: hand a copy to the reviewer (returns at once); forget the previous review."""
+        if self.reviewer is None or not state.slate:
+            return
+        key = (len(self.table.table.matches), state.slate[-1].number)
+        if key == self._review_key:
+            return
+        self._review_key = key
+        self.review, self.review_open, self._review_pending = None, False, None
+        hook = getattr(self.screen, "show_review", None)
+        if callable(hook):
+            hook(None, False, redraw=False)  # the screen is about to draw the new state anyway
+        deal = self.table.table.matches[-1].deals[-1]
+        if deal.trump is None or not deal.is_over:
+            return
+        try:
+            self._review_pending = self.reviewer.submit(deal, state.slate[-1].number)
+        except Exception:  # a broken worker must never stop the table
+            log.exception("could not start the review of deal %d", key[1])
+
+    def _collect_review(self) -> None:
+        pending = self._review_pending
+        if pending is None or not pending.done():
+            return
+        self._review_pending = None
+        try:
+            self.review = pending.result()
+        except Exception:
+            log.exception("the review of the last deal failed")
+            return
+        self._show_review()
+
+    def _toggle_review(self) -> None:
+        if self.review is not None:
+            self.review_open = not self.review_open
+            self._show_review()
+
+    def _show_review(self) -> None:
+        hook = getattr(self.screen, "show_review", None)
+        if callable(hook):
+            hook(self.review, self.review_open)
+
     def _refresh(self) -> None:
         state = self.table.state
+        if state.slate and state.phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
+            self._start_review(state)
         for observer in self.observers:
             observer.show(state)
         for warning in state.warnings:  # the service's log tells the owner what the table told the players
@@ -316,13 +383,13 @@ class TableApp:
             self.lights.show(state.to_play, warned, alert=offline)
 
     def close(self) -> None:
-        """Stop: tell systemd, close the screen, LEDs and journal. Idempotent."""
+        """Stop: tell systemd, close the screen, LEDs, reviewer and journal. Idempotent."""
         if self._closed:
             return
         self._closed = True
         if self.watchdog is not None:
             self.watchdog.stopping()
-        for part in (self.screen, self.lights):
+        for part in (self.screen, self.lights, self.reviewer):
             if part is not None:
                 part.close()
         self.table.close()

@@ -139,6 +139,11 @@ class PygameScreen:
         self.display = Display(surface, flip=self._present)
         self.touch = PressTracker(panel, self.rotation)
         self._closed = False
+        #: The last deal's best-play review when it is ready, and whether the Review touch opened it.
+        self.review: Any = None
+        self.review_open = False
+        self._state: TableState | None = None
+        self._notices: tuple[Notice, ...] = ()
 
     def _present(self) -> None:
         """Turn the drawing onto the panel and show it."""
@@ -158,13 +163,22 @@ class PygameScreen:
     def show(self, state: TableState, notices: Sequence[Notice] = ()) -> None:
         from tablepi.display.viewmodel import build_view
 
-        drew = self.display.show(build_view(state, self.settings, notices))
+        self._state = state
+        self._notices = tuple(notices)
+        view = build_view(state, self.settings, self.review, self.review_open, notices=notices)
+        drew = self.display.show(view)
         if self.frames is not None:
             label = self.frames.wants(state)
             if label is not None:
                 if not drew:
-                    self.display.show(build_view(state, self.settings, notices), force=True)
+                    self.display.show(view, force=True)
                 self.frames.save(self.panel_image(), label)
+
+    def show_review(self, review: Any, open_: bool, redraw: bool = True) -> None:
+        """The app's hook: the last deal's review is ready (or None), shown or hidden; redraws the last state."""
+        self.review, self.review_open = review, open_
+        if redraw and self._state is not None:
+            self.show(self._state, self._notices)
 
     def events(self) -> list[Any]:
         """The window's events since the last call (none headless); raises WindowClosed on a window close."""

@@ -374,20 +374,20 @@ def _button_grid(family: str, panel: Rect, g: int) -> tuple[dict[Action, Rect], 
             [(A.CLAIM, 1), (A.CONFIRM, 1), (A.UNDO, 1)],
         ]
         end_rows: list[list[tuple[Action | None, int]]] = [
-            [(A.NEW_MATCH, 1), (A.REVANCHE, 1)], [(None, 1)], [(None, 1), (A.CONFIRM, 1), (A.UNDO, 1)]]
+            [(A.NEW_MATCH, 1), (A.REVANCHE, 1)], [(A.REVIEW, 1)], [(None, 1), (A.CONFIRM, 1), (A.UNDO, 1)]]
     elif family == "small":
         # Confirm and Undo a row each: "Bestätigen" and "Rückgängig" do not fit half of this narrow panel.
         deal_rows = [trumps1, trumps2, [(A.CLAIM, 1)], [(A.CONFIRM, 1)], [(A.UNDO, 1)]]
         announce = _rows(panel, g, [[(A.ANNOUNCE_MATT, 1), (A.ANNOUNCE_KONTER, 1)],
                                     [(A.ANNOUNCE_KONTER_A_MATT, 1)], [(None, 1)], [(None, 1)], [(None, 1)]])
-        end_rows = [[(A.NEW_MATCH, 1)], [(A.REVANCHE, 1)], [(None, 1)], [(A.CONFIRM, 1)], [(A.UNDO, 1)]]
+        end_rows = [[(A.NEW_MATCH, 1)], [(A.REVANCHE, 1)], [(A.REVIEW, 1)], [(A.CONFIRM, 1)], [(A.UNDO, 1)]]
         deal = _rows(panel, g, deal_rows)
         deal.update(announce)
         return deal, _rows(panel, g, end_rows), deal[A.UNDO].h
     else:
         deal_rows = [trumps1, trumps2, [(A.ANNOUNCE_MATT, 1), (A.ANNOUNCE_KONTER, 1)],
                      [(A.ANNOUNCE_KONTER_A_MATT, 1)], [(A.CLAIM, 1)], [(A.CONFIRM, 1), (A.UNDO, 1)]]
-        end_rows = [[(A.NEW_MATCH, 1)], [(A.REVANCHE, 1)], [(None, 1)], [(None, 1)], [(None, 1)],
+        end_rows = [[(A.NEW_MATCH, 1)], [(A.REVANCHE, 1)], [(None, 1)], [(None, 1)], [(A.REVIEW, 1)],
                     [(A.CONFIRM, 1), (A.UNDO, 1)]]
     deal = _rows(panel, g, deal_rows)
     return deal, _rows(panel, g, end_rows), deal[A.UNDO].h

@@ -532,7 +532,10 @@ class Renderer:
         extra = [text for text in (slate.last_result, slate.next_trumps) if text]
         result_lines = sum(text.count("\n") + 1 for text in extra)
         result_h = min(5, result_lines) * self.font(f.result).get_linesize() + g if extra else 0
-        body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h)
+        # The review: its own lines in plain type under the result, each allowed to wrap once.
+        review_size = max(f.small, f.result * 3 // 4)
+        review_h = 2 * len(slate.review) * self.font(review_size, False).get_linesize() + g if slate.review else 0
+        body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h - review_h)
         row_h = (body.h - g) // 2
         head_h = self.font(f.slate_count).get_linesize()
         count = max((len(r.lines) + 2 * len(r.groups) for r in slate.rows), default=0)
@@ -544,6 +547,10 @@ class Renderer:
         if extra:
             rect = Rect(body.x, body.bottom + g, body.w, result_h)
             self.blit_text(surface, "\n".join(extra), f.result, YELLOW, rect)
+        if slate.review:
+            rect = Rect(body.x, body.bottom + g + result_h, body.w, review_h - g)
+            self.blit_text(surface, "\n".join(slate.review), review_size, WHITE, rect, bold=False,
+                           min_size=max(10, f.small * 3 // 4))
 
     def _slate_row(self, row: SlateRow, rect: Rect, head_h: int, count: int, surface: pygame.Surface,
                    layout: Layout, winner: bool) -> None:

@@ -8,6 +8,7 @@ W deals, S is forehand (anticlockwise play), and the cards on the zones are lega
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
@@ -191,6 +192,18 @@ def match_won(tr: Translator) -> View:
     )
 
 
+def review(tr: Translator) -> View:
+    """The slate after a deal with its best-play review shown (learner mode, or after the Review touch)."""
+    view = slate(tr)
+    assert view.slate is not None
+    lines = (
+        tx.review_mistake_text(tr, 3, NAMES[Seat.E], _c("JH"), 7, (_c("KS"),), "lost_deal"),
+        tx.review_best_text(tr, {tx.team_label(tr, Team.NS, NAMES): 26, tx.team_label(tr, Team.EW, NAMES): 14}),
+    )
+    buttons = tx.fixed_buttons(tr, tx.SLATE_ACTIONS, {Action.UNDO, Action.REVIEW})
+    return replace(view, slate=replace(view.slate, review=lines), buttons=buttons)
+
+
 #: The sample moments by name, in the order of a match.
 SAMPLES: dict[str, Callable[[Translator], View]] = {
     "idle": idle,
@@ -201,6 +214,7 @@ SAMPLES: dict[str, Callable[[Translator], View]] = {
     "deal_result": deal_result,
     "slate": slate,
     "match_won": match_won,
+    "review": review,
 }
 
 

@@ -326,6 +326,7 @@ def button(tr: Translator, action: Action, enabled: bool = True) -> Button:
         Action.CLAIM: tr.gettext("Claim"),
         Action.NEW_MATCH: tr.gettext("New match"),
         Action.REVANCHE: tr.gettext("Revanche"),
+        Action.REVIEW: tr.gettext("Review"),
     }
     return Button(action, labels[action], enabled)
 
@@ -347,8 +348,9 @@ DEAL_ACTIONS: tuple[Action, ...] = (
     Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT,
     Action.CLAIM, Action.CONFIRM, Action.UNDO,
 )
-SLATE_ACTIONS: tuple[Action, ...] = (Action.CONFIRM, Action.UNDO)
-MATCH_WON_ACTIONS: tuple[Action, ...] = (Action.NEW_MATCH, Action.REVANCHE, Action.CONFIRM, Action.UNDO)
+SLATE_ACTIONS: tuple[Action, ...] = (Action.REVIEW, Action.CONFIRM, Action.UNDO)
+MATCH_WON_ACTIONS: tuple[Action, ...] = (Action.NEW_MATCH, Action.REVANCHE, Action.REVIEW, Action.CONFIRM,
+                                         Action.UNDO)
 
 
 def fixed_buttons(tr: Translator, actions: tuple[Action, ...], live: set[Action] | frozenset[Action]) -> tuple[
@@ -360,3 +362,41 @@ def fixed_buttons(tr: Translator, actions: tuple[Action, ...], live: set[Action]
 
 def idle_title(tr: Translator) -> str:
     return tr.gettext("Konter a Matt")
+
+
+# ---- the review of the last deal (tablepi.analysis) -----------------------------------------------------------
+
+#: The second half of a review's first line, by what the better card would have kept (Effect values; "" = points).
+REVIEW_BETTER = {
+    "lost_deal": N_("{better} kept the deal"),
+    "win_to_tie": N_("{better} kept the win"),
+    "missed_kapo": N_("{better} kept the Kapo"),
+    "allowed_kapo": N_("{better} stopped the Kapo"),
+    "": N_("{better} was best"),
+}
+
+
+def review_mistake_text(tr: Translator, trick: int, seat: str, card: Card, cost: int, better: tuple[Card, ...],
+                        effect: str) -> str:
+    """``Trick 3: Jos ♥J cost 7 points; ♠K kept the deal`` (the first best card named, the others implied)."""
+    head = tr.ngettext("Trick {trick}: {seat} {card} cost {n} point", "Trick {trick}: {seat} {card} cost {n} points",
+                       cost).format(trick=trick, seat=seat, card=card.display, n=cost)
+    if not better:
+        return head
+    tail = tr.gettext(REVIEW_BETTER.get(effect, REVIEW_BETTER[""])).format(better=better[0].display)
+    return tr.gettext("{head}; {tail}").format(head=head, tail=tail)
+
+
+def review_best_text(tr: Translator, scores: Mapping[str, int]) -> str:
+    """``Best play: N+S 26 · E+W 14``."""
+    body = " · ".join(f"{label} {points}" for label, points in scores.items())
+    return tr.gettext("Best play: {scores}").format(scores=body)
+
+
+def review_clean_text(tr: Translator) -> str:
+    return tr.gettext("Every card was a best card")
+
+
+def review_unknown_text(tr: Translator, n: int) -> str:
+    """A claimed deal without hand scan: who held the unseen cards decides everything."""
+    return tr.ngettext("No review: {n} card was not seen", "No review: {n} cards were not seen", n).format(n=n)

@@ -206,6 +206,7 @@ class SlateView:
     last_result: str = ""  # "Konter a Matt, Kapo: 4 lines", empty before the first deal
     winner: Team | None = None
     next_trumps: str = ""  # "Pit names trumps next", between deals
+    review: tuple[str, ...] = ()  # the last deal's best-play review, one or two lines (learner mode, or Review)
 
     @property
     def rows(self) -> tuple[SlateRow, SlateRow]:

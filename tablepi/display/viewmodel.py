@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
@@ -46,6 +46,9 @@ from tablepi.table.events import ReaderState
 from tablepi.table.state import TablePhase, TableState, Zone, ZoneCardStatus
 from tablepi.table.warnings import TableWarning
 
+if TYPE_CHECKING:
+    from tablepi.analysis.review import DealReview
+
 CLAIM_POINTS = 21  # rule 21: a team may claim once its tricks hold this many points
 
 
@@ -64,19 +67,27 @@ class ViewSettings(Protocol):
     def names(self) -> Mapping[Seat, str]: ...
 
 
-def build_view(state: TableState | None, settings: ViewSettings, notices: Sequence[Notice] = ()) -> View:
-    """The View of ``state`` in the configured language and orientation. ``notices`` (from the journal: a
-    recovery after damage, a storage fault) take the warning bar whenever no game warning needs it."""
+def build_view(state: TableState | None, settings: ViewSettings, review: DealReview | None = None,
+               review_open: bool = False, notices: Sequence[Notice] = ()) -> View:
+    """The View of ``state`` in the configured language and orientation.
+
+    ``review`` is the best-play review of the last deal once it is ready (the app computes it off the table's path);
+    the slate shows it always in learner mode, otherwise while ``review_open`` (the Review touch). ``notices``
+    (from the journal: a recovery after damage, a storage fault) take the warning bar whenever no game warning
+    needs it.
+    """
     tr = translator(settings.language)
     if state is None:
         view = View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
                     prompt=tx.prompt_text(tr, "wait_readers"))
-    elif state.phase is TablePhase.MATCH_OVER:
-        view = _match_won(state, settings, tr)
-    elif state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
-        view = _slate_screen(state, settings, tr)
     else:
-        view = _deal_screen(state, settings, tr)
+        review = review if review is not None and _reviews_last_deal(state, review) else None
+        if state.phase is TablePhase.MATCH_OVER:
+            view = _with_review(_match_won(state, settings, tr), review, review_open, settings, tr)
+        elif state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+            view = _with_review(_slate_screen(state, settings, tr), review, review_open, settings, tr)
+        else:
+            view = _deal_screen(state, settings, tr)
     if view.warning is None and notices:
         view = replace(view, warning=notice_banner(tr, notices))
     return view
@@ -91,6 +102,47 @@ def notice_banner(tr: Translator, notices: Sequence[Notice]) -> WarningBanner:
     elif notice.code is NoticeCode.STORAGE_FAULT and not notice.param("unsaved"):
         code = "storage_degraded"
     return WarningBanner(code, tx.notice_text(tr, code, dict(notice.params)))
+
+
+# ---- the review of the last deal ------------------------------------------------------------------------------
+
+
+def _reviews_last_deal(state: TableState, review: DealReview) -> bool:
+    """A review belongs on screen only while its deal is the last one scored (not after the next deal began)."""
+    return bool(state.slate) and state.slate[-1].number == review.number and state.trump is review.trump
+
+
+def review_lines(tr: Translator, review: DealReview, names: Mapping[Seat, str] | None = None) -> tuple[str, ...]:
+    """One or two lines on the last deal: the play most worth telling (the first that changed the result, else
+    the costliest) and what was better; then the points with best play."""
+    names = names or {}
+    if not review.known:
+        return (tx.review_unknown_text(tr, len(review.unknown)),)
+    lines: list[str] = []
+    play = review.highlight()
+    if play is None:
+        lines.append(tx.review_clean_text(tr))
+    else:
+        effect = play.effects[0].value if play.effects else ""
+        lines.append(tx.review_mistake_text(tr, play.trick, tx.seat_name(tr, play.seat, names), play.card,
+                                            play.cost, play.best_cards, effect))
+    if review.best is not None:
+        lines.append(tx.review_best_text(tr, {tx.team_label(tr, t, names): review.best[t] for t in Team}))
+    return tuple(lines)
+
+
+def _with_review(view: View, review: DealReview | None, review_open: bool, settings: ViewSettings,
+                 tr: Translator) -> View:
+    """The slate with the review lines when they are to be shown, and the Review touch live when it can toggle."""
+    if view.slate is None:
+        return view
+    shown = review is not None and (settings.learner or review_open)
+    slate = replace(view.slate, review=review_lines(tr, review, settings.names)) if shown and review else view.slate
+    buttons = tuple(
+        replace(b, enabled=review is not None and not settings.learner) if b.action is Action.REVIEW else b
+        for b in view.buttons
+    )
+    return replace(view, slate=slate, buttons=buttons)
 
 
 # ---- the deal screen ------------------------------------------------------------------------------------------

@@ -65,6 +65,9 @@ class ButtonName(enum.Enum):
     CLAIM = "claim"
     NEW_MATCH = "new_match"
     REVANCHE = "revanche"
+    #: The screen's Review touch: shows or hides the last deal's best-play review. The app handles it itself (it
+    #: changes nothing at the table and is not journaled); a table given one ignores it.
+    REVIEW = "review"
 
     @classmethod
     def trump(cls, suit: Suit) -> ButtonName:

@@ -56,7 +56,8 @@ def test_one_discard_costs_the_deal(compiled: bool) -> None:
 
 # Clubs trumps, N leads (dealer E). N holds five top trumps and ♥9; S the four low trumps, ♥A and ♠9; E and W no
 # trump. N draws trumps; at trick 5 (N ♣K) S, out of trumps, must keep ♥A for N's ♥9: then all six tricks are N+S's.
-# Discarding ♥A instead lets W's ♥K take the last trick: 37 points, no Kapo.
+# Discarding ♥A instead lets W's ♥K take the last trick: no Kapo, and 7 points with best play after it (E keeps ♦A
+# for W's trick); E throws ♦A away in the line played, so N+S end with 37.
 KAPO_HANDS = {
     Seat.N: parse_cards("AC QS QH QD KC 9H"),
     Seat.W: parse_cards("AS KS JS TS KH JH"),
@@ -77,6 +78,7 @@ def test_a_kapo_missed_by_one_card(compiled: bool) -> None:
     miss = review.plays[18]
     assert (miss.trick, miss.seat, miss.card) == (5, Seat.S, Card.parse("AH"))
     assert miss.best_cards == (Card.parse("9S"),)
+    assert (miss.value, miss.best_value, miss.cost) == (33, 40, 7)
     assert miss.effects == (Effect.MISSED_KAPO,)
     assert [p for p in review.plays if p.seat.team is Team.NS and p.effects] == [miss]
     assert review.highlight() == miss

@@ -84,7 +84,7 @@ def test_must_read_text_has_12_arcminute_capitals(family: str, lang: str, render
 def _open_lines_caps(view, size, renderer):  # type: ignore[no-untyped-def]
     """The "7 open" counts of the slate rows, in each row's head strip (the slate drawn without its result)."""
     slate = view.slate
-    bare = replace(view, prompt="", warning=None, slate=replace(slate, last_result="", next_trumps=""))
+    bare = replace(view, prompt="", warning=None, slate=replace(slate, last_result="", next_trumps="", review=()))
     surface = render_surface(bare, size, renderer)
     layout = layout_for(size)
     t, g = layout.table, layout.gap

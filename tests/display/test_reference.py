@@ -1,4 +1,4 @@
-"""Reference screenshots: every key screen, both sizes, English and Luxembourgish.
+"""Reference screenshots: every key screen, every size, English and Luxembourgish; the review in all four languages.
 
 The PNGs under tests/display/reference/ were looked at by a person and judged readable across a bar table.
 A test renders the same View again and compares it with a tolerance: the mean absolute difference per colour
@@ -61,6 +61,17 @@ def test_difference_sees_a_changed_prompt(renderer: Renderer) -> None:
 @pytest.mark.parametrize("screen", SCREENS)
 def test_screen_matches_reference(screen: str, lang: str, size: tuple[int, int], renderer: Renderer,
                                   tmp_path: Path) -> None:
+    check_reference(screen, lang, size, renderer, tmp_path)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", ("lb", "de", "fr", "en"))
+def test_review_matches_reference(lang: str, size: tuple[int, int], renderer: Renderer, tmp_path: Path) -> None:
+    """The best-play review on the slate, in every language and on every layout."""
+    check_reference("review", lang, size, renderer, tmp_path)
+
+
+def check_reference(screen: str, lang: str, size: tuple[int, int], renderer: Renderer, tmp_path: Path) -> None:
     path = reference_path(screen, lang, size)
     actual = render_surface(sample(screen, lang), size, renderer)
     if UPDATE:

@@ -1,0 +1,156 @@
+"""The review on the screen: its lines in all four languages, the slate's Review touch, and the app's worker path."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablepi.analysis import DealReview, review_deal
+from tablepi.analysis.worker import ReviewWorker
+from tablepi.app.core import TableApp, Touch
+from tablepi.app.demo import ZONES, demo_deck
+from tablepi.deck import DeckRegistry
+from tablepi.display.i18n import LANGUAGES, translator
+from tablepi.display.view import Action, DisplaySettings
+from tablepi.display.viewmodel import build_view, review_lines
+from tablepi.journal import JournaledTable
+from tablepi.record import RecordHeader
+from tablepi.rules import Deal, Seat, Suit
+from tablepi.table import Table, TableState
+from tablepi.table.simulate import simulate_match
+from tablepi.table.state import TableConfig, TablePhase
+from tests.analysis.test_review import KAPO_HANDS, KAPO_LINE, play_line
+
+NAMES = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
+
+
+def kapo_review() -> DealReview:
+    return review_deal(play_line(Seat.E, KAPO_HANDS, Suit.CLUBS, KAPO_LINE))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_review_lines_in_every_language(lang: str) -> None:
+    lines = review_lines(translator(lang), kapo_review(), NAMES)
+    assert len(lines) == 2
+    first, second = lines
+    # "Trick 5: Marie ♥A cost 7 points; ♠9 kept the Kapo", in the language of the screen
+    assert "5" in first and "Marie" in first and "♥A" in first and "7" in first and "♠9" in first
+    assert "40" in second and "Anna+Marie" in second
+
+
+def test_review_lines_in_english_read_as_the_issue_asks() -> None:
+    lines = review_lines(translator("en"), kapo_review(), NAMES)
+    assert lines == ("Trick 5: Marie ♥A cost 7 points; ♠9 kept the Kapo", "Best play: Anna+Marie 40 · Jos+Pit 0")
+
+
+def test_unknown_deal_says_so() -> None:
+    deal = Deal(Seat.N)
+    deal.choose_trump(Suit.CLUBS)
+    review = review_deal(deal)
+    assert review_lines(translator("de"), review) == ("Keine Analyse: 24 Karten nicht gesehen",)
+
+
+def slate_state() -> tuple[Table, TableState]:
+    """A table just after its first deal was scored and swept: the slate screen."""
+    script = simulate_match(4, config=TableConfig(hand_scan=True))
+    table = Table(script.rules, script.dealer, script.config)
+    for event in script.events:
+        state = table.apply(event)
+        if state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+            return table, state
+    raise AssertionError("no deal was scored")
+
+
+def test_slate_shows_the_review_in_learner_mode_and_behind_review_otherwise() -> None:
+    table, state = slate_state()
+    review = review_deal(table.matches[-1].deals[-1], state.slate[-1].number)
+    learner = DisplaySettings(learner=True, names=NAMES)
+    plain = DisplaySettings(names=NAMES)
+
+    view = build_view(state, learner, review)
+    assert view.slate is not None and len(view.slate.review) == 2
+    button = view.button(Action.REVIEW)
+    assert button is not None and not button.enabled  # nothing to toggle: it is always shown
+
+    view = build_view(state, plain, review)
+    assert view.slate is not None and view.slate.review == ()
+    button = view.button(Action.REVIEW)
+    assert button is not None and button.enabled
+    opened = build_view(state, plain, review, review_open=True)
+    assert opened.slate is not None and opened.slate.review == review_lines(translator("en"), review, NAMES)
+
+    waiting = build_view(state, plain)  # the review is not ready yet: the button is there, disabled
+    assert waiting.button(Action.REVIEW) is not None and not waiting.button(Action.REVIEW).enabled  # type: ignore[union-attr]
+
+
+def test_a_review_of_another_deal_is_not_shown() -> None:
+    _, state = slate_state()
+    other = kapo_review()  # deal number 1 too, but clubs: not this table's deal unless trumps agree
+    view = build_view(state, DisplaySettings(learner=True), other)
+    assert view.slate is not None
+    assert (view.slate.review != ()) == (state.trump is Suit.CLUBS)
+
+
+class FakeScreen:
+    def __init__(self) -> None:
+        self.states: list[TableState] = []
+        self.reviews: list[tuple[Any, bool]] = []
+
+    def show(self, state: TableState) -> None:
+        self.states.append(state)
+
+    def show_review(self, review: Any, open_: bool, redraw: bool = True) -> None:
+        self.reviews.append((review, open_))
+
+    def poll(self) -> list[str]:
+        return []
+
+    def close(self) -> None:
+        pass
+
+
+class SyncReviewer:
+    """Reviews at once, in this process (the app cannot tell: it only polls the future)."""
+
+    def __init__(self) -> None:
+        self.submitted: list[int] = []
+
+    def submit(self, deal: Deal, number: int) -> Future[DealReview]:
+        self.submitted.append(number)
+        future: Future[DealReview] = Future()
+        future.set_result(review_deal(deal, number))
+        return future
+
+    def close(self) -> None:
+        pass
+
+
+def test_app_reviews_each_deal_off_the_table_path_and_review_touch_toggles(tmp_path: Path) -> None:
+    script = simulate_match(4, config=TableConfig(hand_scan=True))
+    header = RecordHeader(script.rules, script.dealer, script.config)
+    screen, reviewer = FakeScreen(), SyncReviewer()
+    journaled = JournaledTable(tmp_path / "j.sqlite3", header)
+    with TableApp(journaled, DeckRegistry([demo_deck()]), ZONES, screen=screen, reviewer=reviewer) as app:
+        for event in script.events:
+            app.handle(event)
+            if app.table.state.phase is TablePhase.DEAL_OVER and app.table.state.prompt.code == "next_deal":
+                break
+        assert reviewer.submitted == [1]
+        app.step(timeout=0)
+        assert app.review is not None and app.review.number == 1
+        assert screen.reviews[-1] == (app.review, False)
+        events = len(journaled.journal)
+        app.handle(Touch(Action.REVIEW.value))
+        assert screen.reviews[-1] == (app.review, True) and app.review_open
+        assert len(journaled.journal) == events  # the touch is the screen's: nothing journaled
+
+
+def test_review_worker_reviews_in_another_process() -> None:
+    table, state = slate_state()
+    deal = table.matches[-1].deals[-1]
+    with ReviewWorker() as worker:
+        review = worker.submit(deal, 1).result(timeout=60)
+    assert review.known and review.number == 1 and review.best == review_deal(deal).best
