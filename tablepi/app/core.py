@@ -22,7 +22,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tablepi.controls.events import ControlEvent
 from tablepi.feed.messages import Notice, Seating
 from tablepi.journal import JournaledTable
-from tablepi.notices import Notice as JournalNotice
 from tablepi.players import PlayerRegistry
 from tablepi.readers.events import ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
@@ -75,7 +74,7 @@ class Touch:
 class Screen(Protocol):
     """What the app needs of a display: show a state, and hand back touches."""
 
-    def show(self, state: TableState, notices: Sequence[JournalNotice] = ()) -> None: ...
+    def show(self, state: TableState) -> None: ...
 
     def poll(self) -> list[str]: ...
 
@@ -376,7 +375,12 @@ class TableApp:
                 log.warning("deal %d: %s: %s", warning.deal, warning.code.value, warning.message)
         self._notices = self.table.notices
         if self.screen is not None:
-            self.screen.show(state, self._notices)
+            # The journal's notices (recovered after damage, storage fault) for the warning bar: a screen that
+            # has the hook shows them (PygameScreen), a bare one need not.
+            hook = getattr(self.screen, "set_journal_notices", None)
+            if hook is not None:
+                hook(self._notices)
+            self.screen.show(state)
         if self.lights is not None:
             warned = {w.seat for w in state.warnings if w.seat is not None}
             offline = any(w.code is WarningCode.READER_OFFLINE for w in state.warnings)

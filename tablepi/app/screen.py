@@ -160,12 +160,15 @@ class PygameScreen:
         surface = self.display.surface
         return self._pygame.transform.rotate(surface, -self.rotation) if self.rotation else surface
 
-    def show(self, state: TableState, notices: Sequence[Notice] = ()) -> None:
+    def set_journal_notices(self, notices: Sequence[Notice]) -> None:
+        """What the journal tells the players (tablepi.notices), shown from the next :meth:`show` on."""
+        self._notices = tuple(notices)
+
+    def show(self, state: TableState) -> None:
         from tablepi.display.viewmodel import build_view
 
         self._state = state
-        self._notices = tuple(notices)
-        view = build_view(state, self.settings, self.review, self.review_open, notices=notices)
+        view = build_view(state, self.settings, self.review, self.review_open, notices=self._notices)
         drew = self.display.show(view)
         if self.frames is not None:
             label = self.frames.wants(state)
@@ -178,7 +181,7 @@ class PygameScreen:
         """The app's hook: the last deal's review is ready (or None), shown or hidden; redraws the last state."""
         self.review, self.review_open = review, open_
         if redraw and self._state is not None:
-            self.show(self._state, self._notices)
+            self.show(self._state)
 
     def events(self) -> list[Any]:
         """The window's events since the last call (none headless); raises WindowClosed on a window close."""

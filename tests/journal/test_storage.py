@@ -67,8 +67,13 @@ class Recorder:
     def __init__(self) -> None:
         self.shown: list[tuple[object, tuple[object, ...]]] = []
 
-    def show(self, state: object, notices: tuple[object, ...] = ()) -> None:
-        self.shown.append((state, tuple(notices)))
+    notices: tuple[object, ...] = ()
+
+    def set_journal_notices(self, notices: tuple[object, ...]) -> None:
+        self.notices = tuple(notices)
+
+    def show(self, state: object) -> None:
+        self.shown.append((state, self.notices))
 
     def poll(self) -> list[str]:
         return []
