@@ -21,7 +21,7 @@ ROOT=$(pwd)
 VENV="$ROOT/.venv"
 STAMP="$VENV/.tablepi-setup-stamp"
 
-REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core xvfb xdotool)
+REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core xvfb xdotool imagemagick)
 # The feed and tournament tests: a real broker and a real headless browser.
 REQUIRED_DEBS+=(mosquitto mosquitto-clients chromium chromium-driver)
 CHECKER_DEBS=(shellcheck systemd)

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tablepi.app.core import TableApp, Touch
 from tablepi.app.screen import FrameSaver, PygameScreen, WindowClosed
@@ -210,12 +211,14 @@ def run_demo(
             if isinstance(hands, FirmwareHands):
                 hands.start(app)
             hands.settle(app)
+            watch = Watch()
             for event in events:
-                if not _advance(clock, app, hands, event.time, headless, speed):
+                if not _advance(clock, app, hands, event.time, headless, speed, watch):
                     break
                 _act(event, hands, app, zone_of, uid_of)
                 hands.settle(app)
-            _advance(clock, app, hands, clock.now + 3.0, headless, speed)
+            else:
+                _advance(clock, app, hands, clock.now + 3.0, headless, speed, watch)
         finally:
             state = app.table.state
             summary.deals = sum(len(m.deals) for m in app.table.table.matches)
@@ -244,17 +247,51 @@ def _first_deals(events: list[TableEvent], deals: int) -> list[TableEvent]:
     return events
 
 
-def _advance(clock: VirtualClock, app: TableApp, hands: SimHands, target: float, headless: bool, speed: float) -> bool:
-    """Let demo time pass up to ``target`` in tick-sized steps; False if the window was closed."""
+class Watch:
+    """The windowed demo is watched, not played: a touch (or click) pauses and resumes it, Esc or q ends it, and
+    nothing on the screen reaches the table (an Undo touched on a scripted match once made it loop on "♥9 was
+    already played")."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.ended = False
+
+    def feed(self, events: list[Any]) -> None:
+        import pygame
+
+        for event in events:
+            if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q):
+                self.ended = True
+            elif event.type == pygame.FINGERDOWN or (
+                    event.type == pygame.MOUSEBUTTONDOWN and not getattr(event, "touch", False)):
+                self.paused = not self.paused
+
+
+def _watch(app: TableApp, watch: Watch) -> bool:
+    """Look at the window's events (and wait while paused); False once the demo should end."""
+    events = getattr(app.screen, "events", None)
+    if events is None:
+        return True
+    try:
+        watch.feed(events())
+        while watch.paused and not watch.ended:
+            time.sleep(0.05)
+            watch.feed(events())
+    except WindowClosed:
+        return False
+    return not watch.ended
+
+
+def _advance(clock: VirtualClock, app: TableApp, hands: SimHands, target: float, headless: bool, speed: float,
+             watch: Watch | None = None) -> bool:
+    """Let demo time pass up to ``target`` in tick-sized steps; False if the window was closed or Esc / q."""
     step = 0.1
+    watch = watch or Watch()
     while clock.now < target - 1e-9:
         nxt = min(target, clock.now + step)
         if not headless:
             time.sleep((nxt - clock.now) / speed)
-            try:
-                for name in app.screen.poll() if app.screen is not None else []:
-                    app.handle(Touch(name))
-            except WindowClosed:
+            if not _watch(app, watch):
                 return False
         clock.now = nxt
         app.handle(Tick(app.now))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.record import load_record
+from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Deal
 from tablepi.rules.seats import Team
 from tablepi.rules.slate import Match, SlateEntry
@@ -94,18 +95,33 @@ def _deal_report(match_number: int, match: Match, deal: Deal, entry: SlateEntry)
     }
 
 
+def _play_text(play: str) -> str:
+    """``S:QS`` (seat S played the queen of spades) as ``S ♠Q``: suits as symbols, so seat S and spades cannot be
+    confused.
+
+    >>> _play_text("S:QS"), _play_text("W:TH")
+    ('S ♠Q', 'W ♥10')
+    """
+    seat, _, card = play.partition(":")
+    return f"{seat} {Card.parse(card).display}"
+
+
+def _suit_text(suit: str | None) -> str:
+    return "not named" if suit is None else Suit(suit).symbol
+
+
 def format_text(report: dict[str, Any]) -> str:
-    """The report as lines a person reads."""
+    """The report as lines a person reads (the JSON keeps the record's own ``S:QS`` form)."""
     out: list[str] = []
     for deal in report["deals"]:
         out.append(
             f"Match {deal['match']}, deal {deal['number']}: dealer {deal['dealer']}, forehand {deal['forehand']}, "
-            f"trumps {deal['trump']}"
+            f"trumps {_suit_text(deal['trump'])}"
         )
         for item in deal["announcements"]:
             out.append(f"  {item['seat']} announces {item['announcement']}")
         for number, trick in enumerate(deal["tricks"], start=1):
-            cards = " ".join(trick["order"])
+            cards = ", ".join(_play_text(play) for play in trick["order"])
             out.append(f"  trick {number}: {cards} -> {trick['winner']} ({trick['points']} points)")
         points = deal["points"]
         out.append(f"  points NS {points['NS']} EW {points['EW']}; {deal['result']}")

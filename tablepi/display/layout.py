@@ -146,8 +146,8 @@ class Panel:
 
 #: The panels the four layouts are designed for (active areas from the makers' data sheets).
 PANELS: dict[str, Panel] = {
-    "portrait": Panel('Touch Display 2 (7", portrait)', (720, 1280), (86.9, 154.6)),
-    "hd": Panel('Touch Display 2 turned, or a 7" HDMI panel', (1280, 720), (154.6, 86.9)),
+    "portrait": Panel('Touch Display 2 (7", portrait)', (720, 1280), (87.0, 154.5)),
+    "hd": Panel('Touch Display 2 turned, or a 7" HDMI panel', (1280, 720), (154.5, 87.0)),
     "wide": Panel('7" DSI display', (800, 480), (154.1, 85.9)),
     "small": Panel('3.5" SPI panel', (480, 320), (73.4, 49.0)),
 }

@@ -13,7 +13,8 @@ Panels:
 - :class:`DealerChoice` — the first dealer of the match;
 - :class:`DealForm` — a whole deal by hand (who named trumps, announcements, the winner or a tie, points, Kapo,
   claim), or the correction of a past deal;
-- :class:`HistoryPanel` — the evening's deals, scrollable.
+- :class:`HistoryPanel` — the evening's deals, scrollable;
+- :class:`Menu` — opened from the header: which of these can be opened now.
 
 Key ids are stable text (``suit:H``, ``card:QH``, ``char:a``, ``seat:N``, ``ok``, ``cancel``): the renderer
 draws keys, a touch sends the id back.
@@ -72,7 +73,14 @@ class EnterDeal:
     correct: int | None = None  # the number of the deal this entry corrects; None: the next deal
 
 
-Gesture = EnterCard | SeatPlayer | ChooseDealer | EnterDeal
+@dataclass(frozen=True, slots=True)
+class Open:
+    """The menu chose another panel: ``what`` is ``deal``, ``correct``, ``history``, ``players`` or ``dealer``."""
+
+    what: str
+
+
+Gesture = EnterCard | SeatPlayer | ChooseDealer | EnterDeal | Open
 
 
 # --- panels -----------------------------------------------------------------------------------------------------
@@ -197,7 +205,26 @@ class HistoryPanel:
         return (*keys, CANCEL)
 
 
-Panel = CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """Opened by a touch on the header: what can be done by hand now (the table says what is possible)."""
+
+    can_enter: bool = True
+    can_correct: bool = False
+    can_choose_dealer: bool = False
+
+    def key_ids(self) -> tuple[str, ...]:
+        keys = ["open:history", "open:players"]
+        if self.can_enter:
+            keys.append("open:deal")
+        if self.can_correct:
+            keys.append("open:correct")
+        if self.can_choose_dealer:
+            keys.append("open:dealer")
+        return (*keys, CANCEL)
+
+
+Panel = CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +249,8 @@ def press(panel: Panel, key: str) -> Step:
         return Step(None, ChooseDealer(Seat.parse(key.removeprefix("seat:"))))
     if isinstance(panel, DealForm):
         return _form(panel, key)
+    if isinstance(panel, Menu):
+        return Step(None, Open(key.removeprefix("open:")))
     return _history(panel, key)
 
 

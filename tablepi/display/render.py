@@ -26,6 +26,7 @@ from tablepi.display.view import (
     Line,
     ScreenKind,
     SeatView,
+    SheetView,
     SlateRow,
     SlateView,
     View,
@@ -224,6 +225,10 @@ class Renderer:
         """Draw ``view`` over the whole of ``surface``."""
         layout = layout_for(surface.get_size())
         surface.fill(FELT)
+        if view.sheet is not None:
+            self._sheet(view.sheet, surface, layout)
+            self._bar(view, surface, layout)
+            return
         if view.kind is ScreenKind.DEAL:
             self._deal(view, surface, layout)
         elif view.kind in (ScreenKind.SLATE, ScreenKind.MATCH_WON):
@@ -593,6 +598,41 @@ class Renderer:
         if view.footer:
             self.blit_text(surface, view.footer, f.small, LIGHT,
                            Rect(t.x + g, t.bottom - 3 * f.small, t.w - 2 * g, 3 * f.small), bold=False)
+
+    # ---- a hand-entry sheet ---------------------------------------------------------------------------
+
+    def _sheet(self, sheet: SheetView, surface: pygame.Surface, layout: Layout) -> None:
+        """A panel over the table: its title in the header, its lines, then its keys (display/sheet.py)."""
+        from tablepi.display.sheet import key_rects, text_rect
+
+        f, g, h = layout.fonts, layout.gap, layout.header
+        size = surface.get_size()
+        pygame.draw.rect(surface, BLACK, h)
+        self.blit_text(surface, sheet.title, f.header, YELLOW, Rect(h.x + g, h.y, h.w - 2 * g, h.h),
+                       min_size=f.header * 2 // 3)
+        text = text_rect(sheet, size)
+        if sheet.lines:
+            line_h = max(1, text.h // max(2, len(sheet.lines)))
+            size_ = min(f.center, max(f.small, line_h * 3 // 4))
+            for i, line in enumerate(sheet.lines):
+                self.blit_text(surface, line, size_, WHITE,
+                               Rect(text.x + g, text.y + i * line_h, text.w - 2 * g, line_h), min_size=f.small,
+                               align="left" if len(sheet.lines) > 2 else "center")
+        for key, rect in key_rects(sheet, size):
+            if not key.label:
+                continue
+            if not key.id:  # a row's label
+                self.blit_text(surface, key.label, f.button, LIGHT, rect.inset(2), align="left",
+                               min_size=max(8, f.button // 2))
+                continue
+            fill = YELLOW if key.selected else (BUTTON if key.live else BUTTON_OFF)
+            pygame.draw.rect(surface, fill, rect, border_radius=layout.radius)
+            if key.suit is not None and key.live:
+                color = _suit_color(key.suit, on_dark=False)
+            else:
+                color = BLACK if key.live or key.selected else DIM
+            self.blit_text(surface, key.label, f.button_suit if len(key.label) <= 3 else f.button, color,
+                           rect.inset(3), min_size=max(8, f.button // 2))
 
     # ---- buttons and the bottom bar -------------------------------------------------------------------
 

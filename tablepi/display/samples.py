@@ -225,3 +225,87 @@ def sample(name: str, language: str = "en") -> View:
     except KeyError:
         raise KeyError(f"no sample view {name!r} (choose one of {', '.join(SAMPLES)})") from None
     return make(translator(language))
+
+
+# ---- the hand-entry sheets (display/sheet.py) -----------------------------------------------------------------
+
+_NAMES = {Seat.N: "Jang", Seat.E: "Marie-Thérèse", Seat.S: "Guillaume", Seat.W: "Anna"}
+
+
+def _sheet_view(tr: Translator, panel: object, prompt: str = "", history: tuple[str, ...] = ()) -> View:
+    from tablepi.display.sheet import sheet_for
+
+    sheet = sheet_for(panel, tr, _NAMES, history)  # type: ignore[arg-type]
+    return View(ScreenKind.DEAL, sheet=sheet, prompt=prompt)
+
+
+def _picker_suit(tr: Translator) -> View:
+    from tablepi.display.panels import CardPicker
+
+    cards = tuple(parse_cards("AS KS JS 9S AH KH QH TH 9H AC QC JC TC 9C"))
+    return _sheet_view(tr, CardPicker(Seat.E, cards))
+
+
+def _picker_rank(tr: Translator) -> View:
+    from tablepi.display.panels import CardPicker
+
+    cards = tuple(parse_cards("AS KS JS 9S AH KH QH TH 9H AC QC JC TC 9C"))
+    return _sheet_view(tr, CardPicker(Seat.E, cards, Suit.CLUBS))
+
+
+def _keyboard(tr: Translator) -> View:
+    from tablepi.display.panels import Keyboard
+
+    return _sheet_view(tr, Keyboard(Seat.S, tr.language, "Gu", False, ("Guillaume", "Gusty", "Jang")))
+
+
+def _dealer(tr: Translator) -> View:
+    from tablepi.display.panels import DealerChoice
+
+    return _sheet_view(tr, DealerChoice())
+
+
+def _deal_form(tr: Translator) -> View:
+    from tablepi.display.panels import DealForm
+
+    return _sheet_view(tr, DealForm(Seat.W, Team.EW, 25, matt=Seat.E))
+
+
+def _correction(tr: Translator) -> View:
+    from tablepi.display.panels import DealForm
+
+    return _sheet_view(tr, DealForm(Seat.N, None, correct=3))
+
+
+def _history(tr: Translator) -> View:
+    from tablepi.display.panels import HistoryPanel
+
+    rows = tuple(
+        tx.history_line(tr, number, tx.seat_name(tr, seat, _NAMES), text, stake, by_hand=number == 3)
+        for number, seat, text, stake in (
+            (1, Seat.W, "Anna+Marie-Thérèse 25-15", 1), (2, Seat.S, "Jang+Guillaume 40-0", 4),
+            (3, Seat.E, "20-20", 1), (4, Seat.N, "Jang+Guillaume 22-18", 2), (5, Seat.W, "Anna+Marie-Thérèse 31-9", 1),
+            (6, Seat.S, "Jang+Guillaume 21-19", 3),
+        )
+    )
+    return _sheet_view(tr, HistoryPanel(0, len(rows)), history=rows)
+
+
+def _menu(tr: Translator) -> View:
+    from tablepi.display.panels import Menu
+
+    return _sheet_view(tr, Menu(can_enter=True, can_correct=True, can_choose_dealer=False))
+
+
+#: The hand-entry sheets by name.
+SHEET_SAMPLES: dict[str, Callable[[Translator], View]] = {
+    "picker_suit": _picker_suit,
+    "picker_rank": _picker_rank,
+    "keyboard": _keyboard,
+    "dealer": _dealer,
+    "deal_form": _deal_form,
+    "correction": _correction,
+    "history": _history,
+    "menu": _menu,
+}
+SAMPLES.update(SHEET_SAMPLES)

@@ -400,3 +400,12 @@ def review_clean_text(tr: Translator) -> str:
 def review_unknown_text(tr: Translator, n: int) -> str:
     """A claimed deal without hand scan: who held the unseen cards decides everything."""
     return tr.ngettext("No review: {n} card was not seen", "No review: {n} cards were not seen", n).format(n=n)
+
+
+def history_line(tr: Translator, number: int, trumps: str, result: str, stake: int, *, by_hand: bool = False,
+                 corrected: bool = False) -> str:
+    """One deal of the evening: ``3. Anna (trumps): E+W 25-15, 2 lines, by hand``."""
+    line = tr.gettext("{number}. {seat} (trumps): {result}, {lines}").format(
+        number=number, seat=trumps, result=result, lines=lines_label(tr, stake))
+    marks = [m for m, on in ((tr.gettext("by hand"), by_hand), (tr.gettext("corrected"), corrected)) if on]
+    return ", ".join([line, *marks])

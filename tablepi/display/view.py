@@ -214,6 +214,28 @@ class SlateView:
 
 
 @dataclass(frozen=True, slots=True)
+class KeyView:
+    """One key: ``id`` is what a touch sends back (``suit:H``, ``ok``...)."""
+
+    id: str
+    label: str
+    live: bool = True
+    selected: bool = False  # the value chosen in a row of choices (the trump seat, the winner...)
+    suit: Suit | None = None  # drawn in its suit's colour
+    weight: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SheetView:
+    title: str
+    lines: tuple[str, ...] = ()
+    rows: tuple[tuple[KeyView, ...], ...] = ()
+
+    def key(self, key_id: str) -> KeyView | None:
+        return next((k for row in self.rows for k in row if k.id == key_id), None)
+
+
+@dataclass(frozen=True, slots=True)
 class View:
     """One whole frame. Equal Views draw identical pixels."""
 
@@ -231,6 +253,7 @@ class View:
     buttons: tuple[Button, ...] = ()
     slate: SlateView | None = None
     footer: str = ""  # small print: reader status, house rules
+    sheet: SheetView | None = None  # a hand-entry panel over the screen (display/sheet.py): drawn instead of it
 
     def seat(self, seat: Seat) -> SeatView | None:
         for view in self.seats:

@@ -198,3 +198,18 @@ def test_without_a_screen_the_table_still_runs(tmp_path: Path, monkeypatch: pyte
         running.app.step(0.2)
     finally:
         running.close()
+
+
+def test_replay_text_prints_suits_as_symbols(capsys) -> None:  # type: ignore[no-untyped-def]
+    """Seat S and spades (S) cannot be confused: the text says ``S ♠Q``, never ``S:QS``."""
+    import re
+    from pathlib import Path
+
+    from tablepi.cli import main
+
+    record = Path(__file__).parents[1] / "records" / "full_match.jsonl"
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "trumps ♠" in out or "trumps ♥" in out or "trumps ♦" in out or "trumps ♣" in out
+    assert re.search(r"trick 1: [NESW] [♠♥♦♣](A|K|Q|J|10|9), ", out)
+    assert not re.search(r"\b[NESW]:[AKQJT9][SHDC]\b", out)

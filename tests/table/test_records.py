@@ -138,8 +138,8 @@ def test_header_round_trip_with_zones_and_deck() -> None:
 def test_replay_command_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(RECORDS / "full_match.jsonl")]) == 0
     out = capsys.readouterr().out
-    assert "Match 1, deal 1: dealer N, forehand W, trumps S" in out
-    assert "trick 1: W:AS S:TS E:QH N:KS -> W (9 points)" in out
+    assert "Match 1, deal 1: dealer N, forehand W, trumps ♠" in out  # suits as symbols: seat S is not spades
+    assert "trick 1: W ♠A, S ♠10, E ♥Q, N ♠K -> W (9 points)" in out
     assert "[unknown_tag]" in out and "kapo:" in out and "stake" in out and "slate: NS" in out
 
 

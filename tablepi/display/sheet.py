@@ -1,0 +1,169 @@
+"""A hand-entry panel as the screen shows it: a sheet over the table with a title, a few lines and rows of keys.
+
+:func:`sheet_for` turns a panel (:mod:`tablepi.display.panels`) into a :class:`SheetView` of final, translated
+text; :func:`key_rects` says where each key is on a layout, for the renderer and for :func:`key_at` alike, so a
+finger lands on the key that was drawn. Pure, like the rest of the view model: no pygame here.
+
+Keys sit in rows of equal height in the layout's table-and-panel area, under the header (the sheet's title) and a
+few lines of text, above the bar (the prompt). Each row fills the width; a key's ``weight`` is its share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from tablepi.display import texts as tx
+from tablepi.display.i18n import Translator
+from tablepi.display.layout import Rect, layout_for
+from tablepi.display.panels import (
+    BACK,
+    CANCEL,
+    OK,
+    CardPicker,
+    DealerChoice,
+    DealForm,
+    HistoryPanel,
+    Keyboard,
+    Menu,
+    Panel,
+)
+from tablepi.display.view import KeyView, SheetView
+from tablepi.rules.cards import Suit
+from tablepi.rules.seats import Seat, Team
+
+
+def sheet_for(
+    panel: Panel,
+    tr: Translator,
+    names: Mapping[Seat, str] | None = None,
+    history: Sequence[str] = (),
+) -> SheetView:
+    """The sheet of ``panel`` in the translator's language; ``history`` are the evening's deals as lines."""
+    names = names or {}
+    cancel = KeyView(CANCEL, tr.gettext("Cancel"))
+    if isinstance(panel, CardPicker):
+        who = tx.seat_name(tr, panel.seat, names)
+        if panel.suit is None:
+            suits = tuple(KeyView(f"suit:{s.value}", s.symbol, f"suit:{s.value}" in panel.key_ids(), suit=s)
+                          for s in Suit)
+            return SheetView(tr.gettext("Card by hand for {seat}").format(seat=who),
+                             (tr.gettext("Which suit?"),), (suits, (cancel,)))
+        cards = tuple(KeyView(f"card:{c}", c.display, suit=c.suit) for c in panel.cards())
+        return SheetView(tr.gettext("Card by hand for {seat}").format(seat=who),
+                         (tr.gettext("Which card?"),),
+                         (cards or (KeyView(BACK, "", live=False),),
+                          (KeyView(BACK, tr.gettext("Back")), cancel)))
+    if isinstance(panel, Keyboard):
+        who = tx.seat_letter(tr, panel.seat)
+        typed = panel.text + "_"
+        suggestions = tuple(KeyView(f"name:{n}", n) for n in panel.suggestions())
+        letters = tuple(tuple(KeyView(f"char:{ch}", ch) for ch in row) for row in panel.rows())
+        controls = (KeyView("shift", "⇧", selected=panel.shift), KeyView("space", tr.gettext("Space"), weight=3),
+                    KeyView(BACK, "⌫"), KeyView(OK, tr.gettext("OK"), live=bool(panel.text.strip()), weight=2),
+                    KeyView(CANCEL, "✕"))
+        rows = ((suggestions,) if suggestions else ()) + letters + (controls,)
+        return SheetView(tr.gettext("Name of the player at {seat}").format(seat=who), (typed,), rows)
+    if isinstance(panel, DealerChoice):
+        seats = tuple(KeyView(f"seat:{s.value}", tx.seat_name(tr, s, names)) for s in Seat)
+        return SheetView(tr.gettext("Who deals first?"), (tr.gettext("The next seat names trumps."),),
+                         (seats[:2], seats[2:], (cancel,)))
+    if isinstance(panel, DealForm):
+        return _form(panel, tr, names, cancel)
+    if isinstance(panel, HistoryPanel):
+        shown = tuple(history[panel.first:panel.first + panel.page]) or (tr.gettext("No deal yet."),)
+        keys = (KeyView("up", "▲", live="up" in panel.key_ids()), KeyView("down", "▼",
+                live="down" in panel.key_ids()), KeyView(CANCEL, tr.gettext("Close"), weight=2))
+        return SheetView(tr.gettext("The evening's deals"), shown, (keys,))
+    assert isinstance(panel, Menu)
+    labels = {"open:deal": tr.gettext("Enter a deal by hand"), "open:correct": tr.gettext("Correct a deal"),
+              "open:history": tr.gettext("The evening's deals"), "open:players": tr.gettext("Players' names"),
+              "open:dealer": tr.gettext("First dealer")}
+    entries = tuple(KeyView(k, labels[k], live=k in panel.key_ids()) for k in labels)
+    return SheetView(tr.gettext("Menu"), (), (entries[:2], entries[2:4], (entries[4], cancel)))
+
+
+def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: KeyView) -> SheetView:
+    def seat_row(prefix: str, label: str, chosen: Seat | None) -> tuple[KeyView, ...]:
+        return (KeyView("", label, live=False, weight=2),
+                *(KeyView(f"{prefix}:{s.value}", tx.seat_name(tr, s, names), selected=chosen is s, weight=2)
+                  for s in Seat))
+
+    team = {t: tx.team_label(tr, t, names) for t in Team}
+    winner = (KeyView("", tr.gettext("Won"), live=False, weight=2),
+              KeyView("winner:NS", team[Team.NS], selected=panel.winner is Team.NS, weight=3),
+              KeyView("winner:EW", team[Team.EW], selected=panel.winner is Team.EW, weight=3),
+              KeyView("winner:tie", tr.gettext("Tie"), selected=panel.winner is None, weight=2))
+    live = panel.key_ids()
+    points = (KeyView("points:-", "−", live="points:-" in live),
+              KeyView("points", tr.gettext("{points} points").format(points=panel.entry().winner_points
+                                                                        if panel.valid() else panel.points),
+                      live=False, weight=2),
+              KeyView("points:+", "+", live="points:+" in live),
+              KeyView("kapo", tr.gettext("Kapo"), live="kapo" in live, selected=panel.kapo),
+              KeyView("claim", tr.gettext("Claimed"), live="claim" in live, selected=panel.claimed))
+    title = (tr.gettext("Correct deal {number}").format(number=panel.correct) if panel.correct is not None
+             else tr.gettext("Enter a deal by hand"))
+    result = panel.entry().result() if panel.valid() else None
+    lines = (tx.stake_text(tr, matt=panel.matt is not None, konter=panel.konter is not None,
+                           kapo=panel.kapo and panel.winner is not None, lines=result.stake),) if result else ()
+    done = (KeyView(OK, tr.gettext("OK"), live=OK in live, weight=2), cancel)
+    return SheetView(title, lines, (seat_row("trumps", tr.gettext("Trumps"), panel.trumps), winner, points,
+                                    seat_row("matt", "Matt", panel.matt), seat_row("konter", "Konter", panel.konter),
+                                    done))
+
+
+# --- geometry -------------------------------------------------------------------------------------------------
+
+
+def body(size: tuple[int, int]) -> tuple[Rect, Rect]:
+    """The sheet's text area and its keys area on a screen of ``size``: between the header and the bar."""
+    layout = layout_for(size)
+    w = size[0]
+    top = layout.header.bottom
+    text_h = 2 * layout.fonts.center
+    text = Rect(0, top, w, text_h)
+    keys = Rect(0, text.bottom, w, layout.bar.y - text.bottom)
+    return text, keys
+
+
+def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
+    """Where the sheet's lines go: two lines of type for a panel, the whole area for the history."""
+    text, keys = body(size)
+    if len(sheet.rows) == 1 and len(sheet.lines) > 1:  # the history: the lines are the content
+        layout = layout_for(size)
+        row_h = min(keys.h // 3, layout.button_h)
+        return Rect(0, text.y, text.w, keys.bottom - row_h - layout.gap - text.y)
+    return text
+
+
+def key_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, Rect], ...]:
+    """Each key of ``sheet`` and its rectangle."""
+    layout = layout_for(size)
+    g = layout.gap
+    _, area = body(size)
+    rows = sheet.rows
+    if not rows:
+        return ()
+    if len(rows) == 1 and len(sheet.lines) > 1:
+        row_h = min(area.h // 3, layout.button_h)
+        area = Rect(area.x, area.bottom - row_h - g, area.w, row_h + g)
+    row_h = (area.h - (len(rows) + 1) * g) // len(rows)
+    out: list[tuple[KeyView, Rect]] = []
+    for i, row in enumerate(rows):
+        y = area.y + g + i * (row_h + g)
+        total = sum(k.weight for k in row) or 1
+        unit = (area.w - (len(row) + 1) * g) / total
+        x = float(area.x + g)
+        for key in row:
+            width = round(unit * key.weight)
+            out.append((key, Rect(round(x), y, width, row_h)))
+            x += unit * key.weight + g
+    return tuple(out)
+
+
+def key_at(sheet: SheetView, size: tuple[int, int], pos: tuple[float, float]) -> str | None:
+    """The id of the live key under ``pos``, or None."""
+    for key, rect in key_rects(sheet, size):
+        if key.live and key.id and rect.contains(*pos):
+            return key.id
+    return None

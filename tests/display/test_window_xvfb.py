@@ -1,0 +1,162 @@
+"""The real app window under a real X server (Xvfb): touches by synthetic X input, pixels compared.
+
+For each layout and rotation, ``tablepi run`` (not headless: it opens its window through the video driver order,
+which falls back from kmsdrm to x11 here) plays on simulated readers inside an Xvfb screen the size of the panel.
+The test finds the window by the app's pid, grabs it with ImageMagick's ``import``, and compares it with the frame
+the renderer draws from the journal's state, turned by the rotation (mean absolute difference, as the reference
+screenshots). Then it clicks a trump button with ``xdotool`` at the place the *panel* shows it (a rotated
+position), and checks that the journal got that button and that the window now shows the named trumps.
+
+Needs the Debian packages xvfb, xdotool and imagemagick (scripts/setup.sh installs them); skipped without them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from tablepi.config import load_config
+from tablepi.display.layout import layout_for
+from tablepi.display.render import Renderer, render_surface
+from tablepi.display.view import Action
+from tablepi.display.viewmodel import build_view
+from tablepi.journal import Journal
+from tablepi.table.machine import Table
+
+from .test_reference import MAX_MEAN_DIFF, difference
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not all(shutil.which(t) for t in ("Xvfb", "xdotool", "import")),
+                       reason="needs xvfb, xdotool and imagemagick (scripts/setup.sh)"),
+]
+
+#: (panel as mounted, rotation, language): the four layouts, and the Touch Display 2 turned both ways.
+CASES = [
+    ((800, 480), 0, "en"),
+    ((720, 1280), 0, "lb"),
+    ((720, 1280), 90, "en"),
+    ((480, 320), 180, "lb"),
+    ((720, 1280), 270, "lb"),
+]
+
+
+def _wait(what: str, check, timeout: float = 45.0):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def xvfb(request: pytest.FixtureRequest) -> Iterator[tuple[str, tuple[int, int]]]:
+    """An X server on a display number the server picks itself (-displayfd), the size of the panel."""
+    size: tuple[int, int] = request.param
+    read, write = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{size[0]}x{size[1]}x24",
+                             "-nolisten", "tcp", "-noreset"], pass_fds=(write,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    try:
+        with os.fdopen(read) as pipe:
+            number = pipe.readline().strip()
+        assert number, "Xvfb did not start"
+        yield f":{number}", size
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def _events(journal: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+            return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def _state(journal: Path):  # type: ignore[no-untyped-def]
+    with Journal(journal) as j:
+        h = j.header
+        return Table.replay(j.events(), h.house_rules, h.dealer, h.table).state
+
+
+def _grab(display: str, window: str, out: Path) -> pygame.Surface | None:
+    done = subprocess.run(["import", "-display", display, "-window", window, str(out)], capture_output=True,
+                          timeout=20)
+    if done.returncode != 0 or not out.exists():
+        return None
+    return pygame.image.load(str(out))
+
+
+@pytest.mark.parametrize(("xvfb", "rotation", "lang"), CASES, indirect=["xvfb"],
+                         ids=[f"{s[0]}x{s[1]}-rot{r}-{lang}" for s, r, lang in CASES])
+def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
+        xvfb: tuple[str, tuple[int, int]], rotation: int, lang: str, tmp_path: Path) -> None:
+    display, panel = xvfb
+    journal = tmp_path / "journal.sqlite3"
+    config_path = tmp_path / "t.toml"
+    config_path.write_text(
+        f'[table]\njournal = "{journal}"\ndecks = []\n[readers]\nbackend = "sim"\n[readers.options]\n'
+        f'[controls]\nenabled = false\n[display]\nlanguage = "{lang}"\nfullscreen = false\n'
+        f"size = [{panel[0]}, {panel[1]}]\nrotation = {rotation}\n", encoding="utf-8")
+    config = load_config(config_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
+    env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    log = tmp_path / "run.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "tablepi", "run", "--config", str(config_path)],
+                                env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        def started() -> bool:
+            assert proc.poll() is None, log.read_text()
+            return _events(journal) >= 4
+
+        _wait("the readers and the first frame", started)
+        window = _wait("the window", lambda: subprocess.run(
+            ["xdotool", "search", "--pid", str(proc.pid)], capture_output=True, text=True, timeout=5, env=env
+        ).stdout.split()[:1])[0]
+        assert "video driver x11" in log.read_text()  # the fallback order got to x11, and said so
+        renderer = Renderer()
+        drawing = (panel[1], panel[0]) if rotation in (90, 270) else panel
+
+        def matches(name: str) -> float | None:
+            view = build_view(_state(journal), config.display)
+            expected = pygame.transform.rotate(render_surface(view, drawing, renderer), -rotation)
+            shot = _grab(display, window, tmp_path / f"{name}.png")
+            if shot is None or shot.get_size() != panel:
+                return None
+            diff, _ = difference(shot, expected)
+            return diff if diff < MAX_MEAN_DIFF else None
+
+        _wait("the window to show the rendered frame", lambda: matches("before") is not None)
+        # Touch the hearts button where the panel shows it (turned with the picture).
+        rect = layout_for(drawing).button_slots[Action.TRUMP_HEARTS]
+        cx, cy = rect.center
+        w, h = panel
+        px, py = {0: (cx, cy), 90: (w - cy, cx), 180: (w - cx, h - cy), 270: (cy, h - cx)}[rotation]
+        subprocess.run(["xdotool", "mousemove", "--window", window, str(px), str(py), "click", "1"],
+                       env=env, check=True, timeout=10)
+        state = _wait("the touch to reach the table", lambda: (s := _state(journal)).trump is not None and s)
+        assert state.trump.symbol == "♥"
+        _wait("the window to show hearts as trumps", lambda: matches("after") is not None)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
