@@ -63,7 +63,7 @@ class JournalLock:
             who = f"pid {pid}" + (f": {what}" if what else "") if pid else "another process"
             raise JournalBusy(
                 f"{journal}: the journal is in use by {who}; one table per journal (stop it first, "
-                f"or give this one another --journal)", pid) from None
+                f"or give this one another --journal; `tablepi export` reads it meanwhile)", pid) from None
         self.held = True
         with contextlib.suppress(OSError):
             os.ftruncate(self._fd, 0)
