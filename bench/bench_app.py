@@ -101,11 +101,12 @@ def old_revision(rev: str, scratch: Path) -> str:
     return str(venv / "bin/python")
 
 
-def bench_start(scratch: Path, runs: int, before: str | None) -> None:
-    pythons = {"this checkout": sys.executable}
-    if before:
-        print(f"building a virtualenv of {before} (its own pyproject.toml decides pygame or pygame-ce)...")
-        pythons = {f"before ({before})": old_revision(before, scratch), **pythons}
+def bench_start(scratch: Path, runs: int, before: list[str]) -> None:
+    pythons: dict[str, str] = {}
+    for rev in before:
+        print(f"building a virtualenv of {rev} (its own pyproject.toml decides pygame or pygame-ce)...")
+        pythons[f"revision {rev}"] = old_revision(rev, scratch)
+    pythons["this checkout"] = sys.executable
     results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in pythons}
     for i in range(runs):
         for name, python in pythons.items():
@@ -120,9 +121,10 @@ def bench_start(scratch: Path, runs: int, before: str | None) -> None:
         print(f"tablepi run, {name} [{' '.join(stack)}], {runs} runs: start to first frame and readers online "
               f"{spread(times, 'ms', 1000)}; peak RSS {spread(rss, 'MB')}")
     if before:
-        (t0, r0), (t1, r1) = results.values()
-        print(f"after/before (medians): start {statistics.median(t1) / statistics.median(t0):.2f}x, "
-              f"peak RSS {statistics.median(r1) / statistics.median(r0):.2f}x")
+        t0, r0 = (statistics.median(v) for v in results[f"revision {before[0]}"])
+        for name, (times, rss) in results.items():
+            print(f"{name} / revision {before[0]} (medians): start {statistics.median(times) / t0:.2f}x, "
+                  f"peak RSS {statistics.median(rss) / r0:.2f}x")
 
 
 def bench_idle(scratch: Path) -> None:
@@ -201,7 +203,8 @@ def bench_event_to_frame(scratch: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", metavar="REV", help="also time this older revision, in the same run")
+    parser.add_argument("--before", metavar="REV", action="append", default=[],
+                        help="also time this older revision, in the same run (repeat for several)")
     parser.add_argument("--runs", type=int, default=5, help="start-ups per revision (default 5)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tablepi-bench-") as scratch:

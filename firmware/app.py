@@ -213,6 +213,10 @@ class App:
     def multi(self, zone: int) -> None:
         self.link.send("MULTI %d" % zone)
 
+    def cross(self, zone: int, uid: bytearray, n: int, holder: int) -> None:
+        """CROSS ZONE UID HOLDER (v2): the zone hears the card that lies on HOLDER (antenna crosstalk)."""
+        self.link.send("CROSS %d %s %d" % (zone, uid_hex(uid, n), holder))
+
     def fault(self, zone: int, code: str) -> None:
         self.link.send("FAULT %d %s" % (zone, code))
 

@@ -39,7 +39,7 @@ REMOVE_QUIET_MS = 200  # a tag is lifted only after this long without an answer 
 VERIFY_MS = 1000  # a resting tag's full UID is read again at least this often (catches a swap nobody saw)
 HEALTH_MS = 1000  # each reader's VersionReg and timer setup are checked this often
 FAULT_RETRY_MS = 1000  # a faulty reader is re-initialised this often until it passes its self-test
-REINIT_MS = 2000  # an empty zone's reader is re-initialised this often (modules go deaf after hours of use)
+REINIT_MS = 250  # an empty zone's reader is re-initialised this often (modules go deaf after hours of use)
 RECHECK_MS = 10  # before a LIFT the reader is re-initialised, then looked at again this long (tag power-up)
 
 # --- outputs -----------------------------------------------------------------------------------------

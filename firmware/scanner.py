@@ -50,6 +50,7 @@ EMPTY = const(0)  # nothing on the zone
 PRESENT = const(1)  # one tag, uid[:uid_len], reported with PLACE
 MULTI = const(2)  # two or more tags answer
 FAULT = const(3)  # the reader is not working
+CROSS = const(4)  # the zone hears, faintly, the card another zone holds (crosstalk): reported once, no events
 
 # Scan counters wrap here: the Pico's small ints end at 2**30, and a big int would be allocated on every scan
 # after about a month of uptime. HB's SCANS field therefore counts modulo 2**30.
@@ -63,8 +64,22 @@ _SEEN_MANY = const(3)  # a collision: two or more tags (or a reception that neve
 _SEEN_HUNG = const(4)  # the reader stopped answering
 _SEEN_NOISE = const(5)  # something answered, but no UID was read twice identically
 
-# An EMPTY zone dates its next PLACE from the first answer heard, at most this long before the read.
-_HEARD_MAX_MS = const(100)
+# An EMPTY zone dates its next PLACE from the first answer heard, at most this long before the read (a card
+# slides in within it; an older answer was a neighbour's tag heard faintly, not this card).
+_HEARD_MAX_MS = const(30)
+# A zone that heard a neighbour's card (crosstalk) checks its own card by a full UID read on every scan for
+# this long after: there, "something answers WUPA" may be the neighbour's card, not its own.
+_NOISY_MS = const(60_000)
+
+# A UID confirmed on a zone while another zone hears something too (a card landing between two antennas) is
+# placed only after this many scans in a row confirmed it, and two more than the other zone's run of it.
+_CLAIM_STREAK = const(3)
+# A CROSS zone that heard the card on each of its last 6 scans while the holder missed it on this many of its
+# last 6 or more has the card: it landed between the antennas and was placed on the wrong one (the landing race).
+_HIST = const(0x3F)  # the last 6 scans
+_SWAP_MISSES = const(2)
+# RESCAN reads every zone once: two zones that read the same UID each read it this many times more.
+_CONTEST_READS = const(3)
 
 # Recheck stages of a PRESENT zone whose card went quiet (see _judge).
 _RECHECK_NONE = const(0)
@@ -94,6 +109,14 @@ class Zone:
         self.reset_done = 0
         self.recheck = _RECHECK_NONE
         self.recheck_until = 0
+        self.holder = -1  # CROSS: the zone that holds the card this one hears
+        self.last = bytearray(10)  # the UID of the last confirmed read of a new UID, last_len bytes
+        self.last_len = 0
+        self.streak = 0  # scans in a row that confirmed ``last``
+        self.hist = 0  # PRESENT / CROSS: one bit per scan of the last 6, set when the card answered
+        self.since = 0  # CROSS: ticks_ms when the zone began to hear the card (the time of a PLACE if it moves)
+        self.noisy = False  # it heard a neighbour's card lately: presence by full reads until noisy_until
+        self.noisy_until = 0
         self.scans = 0  # scans since boot (FAULT retries excluded)
 
 
@@ -101,7 +124,8 @@ class Scanner:
     """Scans the zones one at a time; reports changes to ``sink``.
 
     The sink has ``place(zone, uid, n, t)``, ``lift(zone, uid, n, t)`` (n = 0: the end of a MULTI, uid "-";
-    t: ticks_ms of the answer the event stands for), ``multi(zone)``, ``fault(zone, code)`` and ``ok(zone)``.
+    t: ticks_ms of the answer the event stands for), ``multi(zone)``, ``cross(zone, uid, n, holder)``,
+    ``fault(zone, code)`` and ``ok(zone)``.
     ``clock`` has ticks_ms / ticks_add / ticks_diff (the ``time`` module on the board). ``hard_reset`` pulses
     the modules' shared NRSTPD (None: not wired); it is used at most once per ``hard_every_ms``.
     """
@@ -138,6 +162,7 @@ class Scanner:
         self.scans = 0
         self.hard_resets = 0  # hard resets since boot (for tests and the log)
         self.reinits = 0  # soft re-initialisations of working readers (proactive and before a LIFT)
+        self.repairs = 0  # readers whose setup had drifted, repaired without a word to the host
 
     # --- life cycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -162,7 +187,23 @@ class Scanner:
                 z.state = MULTI
                 z.last_seen = now
             elif seen == _SEEN_OTHER:
-                self._take_uid(z, now)
+                self._rescan_claim(z, now)
+
+    def _rescan_claim(self, z: Zone, now: int) -> None:
+        """RESCAN read a UID on z: z has it, unless a zone rescanned before has the same (no events)."""
+        n = z.reader.uid_len
+        for o in self.zones:
+            if o is z:
+                return self._take_cand(z, z.cand, n, now)
+            if o.state == PRESENT and self._same(o.uid, o.uid_len, z.cand, n):
+                if self._contest(z, o, n) > 0:
+                    self._take_cand(z, z.cand, n, now)
+                    o.state = EMPTY
+                    self._cross(o, z, now)
+                else:
+                    self._cross(z, o, now)
+                return None
+        return None
 
     def _init(self, z: Zone, now: int, code: str, hard: bool = False) -> bool:
         """(Re-)initialise a reader, by a hard reset first if ``hard``; a soft reset that hangs gets one."""
@@ -274,11 +315,30 @@ class Scanner:
             self._fault(z, now, "TIMEOUT")
             return True
         if st == RESET:
-            self._fault(z, now, "RESET")
-            if self._init(z, now, "RESET", True):
-                self._sink.ok(z.index)
+            self._repair(z, now)
             return True
         return False
+
+    def _repair(self, z: Zone, now: int) -> None:
+        """Setup registers drifted (or a brown-out reset them): hard reset and set-up, the zone's state kept.
+
+        Nothing is reported when that works at once (it takes ~60 ms): a FAULT would blind the host's zone
+        and restart its tap window, and the card on the zone is still there (it answers afresh, or goes and
+        is lifted, dated, after its quiet time). Counted in ``repairs``. FAULT RESET if the chip stays wrong.
+        """
+        state = z.state
+        n = z.uid_len
+        seen = z.last_seen
+        holder = z.holder
+        if not self._init(z, now, "RESET", True):
+            self._fault(z, now, "RESET")
+            return
+        self.repairs += 1
+        if state != EMPTY and state != FAULT:
+            z.state = state
+            z.uid_len = n
+            z.last_seen = seen
+            z.holder = holder
 
     def _hung(self, z: Zone, now: int) -> None:
         """A command never ended: a chip that lost its setup, a dead one, or a receiver frozen by a stack."""
@@ -291,7 +351,10 @@ class Scanner:
 
     def _look(self, z: Zone, now: int) -> int:
         """What is on the zone now, at the least cost for the zone's state."""
-        if z.state != PRESENT or self._clock.ticks_diff(now, z.verify_at) >= 0:
+        clock = self._clock
+        if z.noisy and clock.ticks_diff(now, z.noisy_until) >= 0:
+            z.noisy = False
+        if (z.state != PRESENT and z.state != CROSS) or z.noisy or clock.ticks_diff(now, z.verify_at) >= 0:
             return self._full(z)
         r = z.reader
         st = r.reqa()
@@ -299,7 +362,7 @@ class Scanner:
             return _SEEN_HUNG
         if st == NONE:
             # Nothing new. Is the resting (halted) tag still there? WUPA wakes it, HLTA puts it back.
-            st = r.wupa()
+            st = self._wake(r)
             if st == HUNG:
                 return _SEEN_HUNG
             if st == OK or st == COLL:
@@ -320,10 +383,16 @@ class Scanner:
         # Someone else (or an unreadable answer): wake everything and look at the whole zone.
         return self._full(z)
 
+    def _wake(self, r: object) -> int:
+        """WUPA, once more if nothing answered: a neighbouring reader may have left the tag half-way through
+        its own read (READY), and a tag in READY drops back to IDLE / HALT on a WUPA instead of answering."""
+        st = r.wupa()
+        return r.wupa() if st == NONE else st
+
     def _full(self, z: Zone) -> int:
         """WUPA and a full UID read: every tag on the zone takes part, halted or not."""
         r = z.reader
-        st = r.wupa()
+        st = self._wake(r) if z.state != EMPTY else r.wupa()
         if st == HUNG:
             return _SEEN_HUNG
         if st == NONE:
@@ -333,7 +402,7 @@ class Scanner:
         st = self._read(r)
         if st != _SEEN_OTHER:
             return st
-        if z.state == PRESENT and self._is_own(z):
+        if (z.state == PRESENT or z.state == CROSS) and self._is_own(z):
             z.verify_at = self._clock.ticks_add(self._clock.ticks_ms(), self._verify)
             return _SEEN_SAME
         return self._confirm(z)
@@ -380,18 +449,6 @@ class Scanner:
                 return False
         return True
 
-    def _take_uid(self, z: Zone, now: int) -> None:
-        r = z.reader
-        n = r.uid_len
-        for i in range(n):
-            z.uid[i] = r.uid[i]
-        z.uid_len = n
-        z.state = PRESENT
-        z.last_seen = now
-        z.heard = False
-        z.recheck = _RECHECK_NONE
-        z.verify_at = self._clock.ticks_add(now, self._verify)
-
     # --- debouncing ------------------------------------------------------------------------------
     def _judge(self, z: Zone, seen: int, now: int) -> None:
         """Turn one observation into at most two events, with the quiet time applied to every removal."""
@@ -401,14 +458,37 @@ class Scanner:
         if seen == _SEEN_SAME:
             z.last_seen = now
             z.recheck = _RECHECK_NONE
+            z.hist = ((z.hist << 1) | 1) & _HIST
+            if z.state == CROSS and z.hist == _HIST and self._misses(self.zones[z.holder]) >= _SWAP_MISSES:
+                self._swap(z, now)
+            elif z.state == CROSS:
+                h = self.zones[z.holder]
+                if h.state != PRESENT or not self._same(h.uid, h.uid_len, z.uid, z.uid_len):
+                    # The holder let the card go and z still hears it: it lies here now (it was moved).
+                    n = z.uid_len
+                    for i in range(n):
+                        z.cand[i] = z.uid[i]
+                    z.state = EMPTY
+                    z.uid_len = 0
+                    z.streak = _CLAIM_STREAK  # it has heard the card cleanly all along
+                    self._claim(z, now, now, n)
         elif seen == _SEEN_NOTHING or seen == _SEEN_NOISE:
+            z.streak = 0
+            z.hist = (z.hist << 1) & _HIST
             if z.state == EMPTY:
                 if seen == _SEEN_NOTHING:
+                    if z.heard:
+                        self._noisy(z, now)  # answers that came to nothing: a neighbour's card, heard faintly
                     z.heard = False
                 elif not z.heard or clock.ticks_diff(now, z.heard_at) > _HEARD_MAX_MS:
                     z.heard = True
                     z.heard_at = now
             elif quiet_over:
+                if z.state == CROSS:
+                    z.state = EMPTY  # the neighbour's card is no longer heard: nothing to tell
+                    z.uid_len = 0
+                    z.heard = False
+                    return
                 if z.state == PRESENT and z.recheck == _RECHECK_NONE:
                     # Before believing the card is gone: make sure the reader itself still hears.
                     z.recheck = _RECHECK_RESET
@@ -428,19 +508,159 @@ class Scanner:
                 z.state = MULTI
                 z.uid_len = 0
                 sink.multi(z.index)
-        elif z.state == EMPTY or quiet_over:
-            # One tag, and whatever was reported before has been silent for the quiet time.
-            t = now
-            if z.state == PRESENT:
-                sink.lift(z.index, z.uid, z.uid_len, z.last_seen)
-            elif z.state == EMPTY and z.heard:
-                t = z.heard_at
-            self._take_uid(z, now)
-            sink.place(z.index, z.uid, z.uid_len, t)
-        elif z.state == PRESENT:
+        elif self._holder(z) is not None:
+            # The UID read twice lies on another zone: its antenna is heard here (crosstalk), not a card here.
+            self._noisy(z, now)
+            h = self._holder(z)
+            if z.state == EMPTY or (z.state == CROSS and not self._same(z.uid, z.uid_len, h.uid, h.uid_len)):
+                self._cross(z, h, now)  # (a CROSS zone follows the card it hears now)
+        elif z.state == PRESENT and not quiet_over:
             # Another tag while ours answered a moment ago: both lie there.
             z.state = MULTI
             z.uid_len = 0
             z.last_seen = now
             z.recheck = _RECHECK_NONE
             sink.multi(z.index)
+        elif z.state != MULTI or quiet_over:
+            # One tag, and whatever was reported before has been silent for the quiet time.
+            n = z.reader.uid_len
+            if self._same(z.cand, n, z.last, z.last_len):
+                z.streak = z.streak + 1 if z.streak < 100 else z.streak
+            else:
+                for i in range(n):
+                    z.last[i] = z.cand[i]
+                z.last_len = n
+                z.streak = 1
+            fresh = z.heard and clock.ticks_diff(now, z.heard_at) <= _HEARD_MAX_MS
+            t = z.heard_at if z.state == EMPTY and fresh else now
+            if z.state == PRESENT:
+                sink.lift(z.index, z.uid, z.uid_len, z.last_seen)
+            z.state = EMPTY
+            z.uid_len = 0
+            self._claim(z, now, t, z.reader.uid_len)
+
+    # --- one card, one place ------------------------------------------------------------------------
+    def _claim(self, z: Zone, now: int, t: int, n: int) -> None:
+        """z read a UID new to it twice (in z.cand): PLACE it, unless another zone has the better claim.
+
+        A neighbour's antenna can hear a card faintly and cleanly (crosstalk). If another zone holds the same
+        UID, the card stays there and z only tracks it (CROSS, reported once). If another zone heard something
+        in its last scan too (a card landing between two antennas, heard by both while it slides in), z waits
+        until ``_CLAIM_STREAK`` scans in a row confirmed the UID, and two more than the other zone's run of
+        it: the zone the card lies on reads it on every scan once it rests, a neighbour only now and then.
+        """
+        if z.noisy and z.streak < _CLAIM_STREAK:
+            # This antenna has heard a neighbour's cards lately: a card must answer it scan after scan first.
+            z.heard = True
+            z.heard_at = t
+            return
+        for o in self.zones:
+            if o is z or o.state == FAULT or o.resetting:
+                continue
+            if o.state == PRESENT and self._same(o.uid, o.uid_len, z.cand, n):
+                self._cross(z, o, now)
+                return
+            if o.state != EMPTY and not (o.state == CROSS and o.holder == z.index):
+                continue  # its own card captures its receiver, or it tracks another zone's card
+            rival = o.streak if self._same(o.last, o.last_len, z.cand, n) else 0
+            if (o.heard or rival) and (z.streak < _CLAIM_STREAK or z.streak < rival + 2):
+                z.heard = True  # not yet: the next scans decide, the PLACE still dated from the first answer
+                z.heard_at = t
+                return
+        self._take_cand(z, z.cand, n, now)
+        self._sink.place(z.index, z.uid, n, t)
+
+    def _holder(self, z: Zone) -> object:
+        """The other zone that holds the UID z just read twice (in z.cand), or None."""
+        n = z.reader.uid_len
+        for o in self.zones:
+            if o is not z and o.state == PRESENT and self._same(o.uid, o.uid_len, z.cand, n):
+                return o
+        return None
+
+    def _noisy(self, z: Zone, now: int) -> None:
+        z.noisy = True
+        z.noisy_until = self._clock.ticks_add(now, _NOISY_MS)
+
+    def _misses(self, h: Zone) -> int:
+        """Scans of the last 6 in which the holder's card did not answer (6 if it holds nothing)."""
+        if h.state != PRESENT:
+            return 6
+        misses = 0
+        bits = h.hist
+        for _ in range(6):
+            if not bits & 1:
+                misses += 1
+            bits >>= 1
+        return misses
+
+    def _swap(self, z: Zone, now: int) -> None:
+        """The card z tracked as CROSS lies on z: the holder only heard it faintly. Move it, dated."""
+        h = self.zones[z.holder]
+        self._sink.lift(h.index, h.uid, h.uid_len, h.last_seen)
+        n = z.uid_len
+        for i in range(n):
+            z.cand[i] = z.uid[i]
+        self._take_cand(z, z.cand, n, now)
+        self._sink.place(z.index, z.uid, n, z.since)
+        self._cross(h, z, now)
+
+    def _contest(self, z: Zone, o: Zone, n: int) -> int:
+        """Who reads z.cand better: 1 z, -1 o, 0 neither clearly (each reads it ``_CONTEST_READS`` times)."""
+        hz = 0
+        ho = 0
+        for _ in range(_CONTEST_READS):
+            hz += self._reads(z, z.cand, n)
+            ho += self._reads(o, z.cand, n)
+        if hz >= ho + 2:
+            return 1
+        if ho >= hz + 2:
+            return -1
+        return 0
+
+    def _reads(self, z: Zone, uid: bytearray, n: int) -> int:
+        """1 if z's reader reads ``uid`` now (WUPA, full read, HLTA), else 0."""
+        r = z.reader
+        st = r.wupa()
+        if st != OK and st != COLL:
+            return 0
+        if self._read(r) != _SEEN_OTHER:
+            return 0
+        return 1 if self._same(r.uid, r.uid_len, uid, n) else 0
+
+    def _same(self, a: bytearray, na: int, b: bytearray, nb: int) -> bool:
+        if na != nb:
+            return False
+        for i in range(na):
+            if a[i] != b[i]:
+                return False
+        return True
+
+    def _take_cand(self, z: Zone, uid: bytearray, n: int, now: int) -> None:
+        for i in range(n):
+            z.uid[i] = uid[i]
+        z.uid_len = n
+        z.state = PRESENT
+        z.last_seen = now
+        z.heard = False
+        z.recheck = _RECHECK_NONE
+        z.hist = _HIST
+        z.verify_at = self._clock.ticks_add(now, self._verify)
+
+    def _cross(self, z: Zone, holder: Zone, now: int) -> None:
+        """z hears the card ``holder`` has: track it silently (no PLACE, no LIFT), tell the host once."""
+        n = holder.uid_len
+        for i in range(n):
+            z.uid[i] = holder.uid[i]
+        z.uid_len = n
+        z.state = CROSS
+        z.holder = holder.index
+        z.hist = 1
+        z.since = now
+        z.last_seen = now
+        z.heard = False
+        z.recheck = _RECHECK_NONE
+        z.verify_at = self._clock.ticks_add(now, self._verify)
+        self._noisy(z, now)
+        self._noisy(holder, now)  # the holder checks by full reads too: a faint holder's garbles count as misses
+        self._sink.cross(z.index, z.uid, n, holder.index)

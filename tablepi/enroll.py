@@ -31,7 +31,7 @@ from typing import Protocol
 from tablepi.deck import Deck, DeckRegistry, load_deck_file, write_deck_file
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.players import PlayerRegistry, check_name, load_players_file, write_players_file
-from tablepi.readers.events import ZoneEvent, ZoneState, ZoneStatus, normalise_uid
+from tablepi.readers.events import ReaderEvent, ZoneEvent, ZoneState, ZoneStatus, normalise_uid
 from tablepi.rules.cards import DECK, Card
 
 #: What :func:`enroll` says, by key; pass ``messages=`` to translate. Fields: ``card`` (as printed, ``♠A``),
@@ -60,7 +60,7 @@ class EventSource(Protocol):
     """Where enrolment reads the zones from: a :class:`~tablepi.readers.base.Reader` (``tablepi enroll`` without
     a running table), or the running table's own reader events handed on (the enrol mode of the service)."""
 
-    def recv(self, timeout: float | None = None) -> ZoneEvent | ZoneStatus | None: ...
+    def recv(self, timeout: float | None = None) -> ReaderEvent | None: ...
 
 
 class DeckEnrolment:

@@ -88,6 +88,8 @@ def open_table(
             reader = open_reader(config.readers.backend, **dict(config.readers.options))
         except ConfigError as error:
             raise ConfigError(f"readers: {error}") from None
+        reader.known = app.knows_uid  # an unknown UID where a known card lies is a garbled read
+        app.report_delay = reader.report_delay
         parts.append(ReaderPump(reader, app.put, close_reader=True))
         if config.controls_enabled:
             lights = _open_controls(config, app)

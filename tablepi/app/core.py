@@ -31,7 +31,7 @@ from tablepi.controls.events import ControlEvent
 from tablepi.feed.messages import Notice, Seating
 from tablepi.journal import JournaledTable
 from tablepi.players import PlayerRegistry
-from tablepi.readers.events import ZoneEvent, ZoneStatus
+from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
 from tablepi.table import (
     Button,
@@ -129,6 +129,11 @@ class TableApp:
         self.watchdog = watchdog
         self.clock = clock
         self.inbox: queue.Queue[Any] = queue.Queue()
+        #: How long after the time it carries a reader event may still arrive (``Reader.report_delay``: a
+        #: device that dates its own events sends a lift after its quiet time). Ticks run that far behind
+        #: ``now``, so a card is not taken for laid while the lift that makes it a show may still be coming.
+        self.report_delay = 0.0
+        self.crosstalk: list[ZoneCrosstalk] = []  # the readers' crosstalk notices, newest last (at most 20)
         # Continue the journal's clock: table time = reader time + offset.
         self.offset = table.journal.last_time - clock() + 0.001
         self.events_applied = 0
@@ -171,8 +176,15 @@ class TableApp:
         """The current table time."""
         return self.clock() + self.offset
 
+    def knows_uid(self, uid: str) -> bool:
+        """Whether ``uid`` is a card of an enrolled deck: the readers' ``known`` (garbled reads are no cards)."""
+        return self.deck.lookup(uid) is not None
+
     def to_table_event(self, item: object) -> TableEvent | None:
         """One inbox item as a table event; None (logged) for something the table does not take."""
+        if isinstance(item, ZoneCrosstalk):
+            self._crosstalk(item)
+            return None
         if isinstance(item, ZoneEvent):
             event = from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
             if item.present and event.seat in self._resync:
@@ -236,7 +248,7 @@ class TableApp:
         try:
             item = self.inbox.get(timeout=timeout)
         except queue.Empty:
-            item = Tick(self.now)
+            item = Tick(self.now - self.report_delay)
         self.handle(item)
         while True:  # drain what queued up meanwhile, in order, before drawing again
             try:
@@ -297,6 +309,16 @@ class TableApp:
             self.watchdog.ready()
         while not stop.is_set() and self.step():
             pass
+
+    def _crosstalk(self, item: ZoneCrosstalk) -> None:
+        """A zone heard a card that is not its own: the reader kept the card where it lies; tell the owner."""
+        self.crosstalk = [*self.crosstalk[-19:], item]
+        seat = self.seat_of_zone.get(item.zone)
+        where = f"the card on zone {item.holder}" if item.holder is not None else "a garbled tag"
+        log.warning(
+            "zone %d (%s) hears %s (%s): the antennas hear each other; space them further apart or lower "
+            "the readers' gain (hw/README.md)", item.zone, seat, where, item.uid,
+        )
 
     def _beat(self) -> None:
         now = self.clock()

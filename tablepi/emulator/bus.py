@@ -124,12 +124,13 @@ class EmulatedSpiBus:
         self.bytes_clocked += 1
         self._bytes_in_transaction += 1
         miso = self.miso_idle
-        if self._selected is not None:
-            out = self._selected.clock(mosi & 0xFF)
+        selected = self._selected
+        if selected is not None:
+            out = selected.clock(mosi & 0xFF)
             if out is not None:
                 miso = out
         for device, _cs in self._devices:
-            if device is not self._selected and not device.tristate_miso:
+            if not device.tristate_miso and device is not selected:
                 miso &= device.idle_miso()
         return miso
 

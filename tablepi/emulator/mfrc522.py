@@ -51,7 +51,8 @@ The failure modes builders of multi-reader RC522 tables report (docs/firmware.md
   the gain reaches that far: per read (from REQA/WUPA to the next) it is silent, heard cleanly, or heard
   garbled — a complete, valid-looking read (BCC right, SAK CRC right) of a UID with 2-4 wrong bits, the same
   wrong bits for the whole read (the hardest case: only two reads that disagree give it away). A tag on the
-  antenna itself captures the receiver: while it answers, faint answers are not heard.
+  antenna itself captures the receiver: while it answers, faint answers are not heard; two faint answers at
+  once drown each other into a damaged frame.
 * ``place(tag, slide_us=)``: a card still sliding in: until then each read is silent, partial (the answer cut
   short), garbled or clean at random. Every tag also needs ``tag.power_up_us`` (ISO/IEC 14443-3: up to 5 ms)
   after entering the field or the field coming on before it answers anything.
@@ -289,10 +290,11 @@ class EmulatedMFRC522:
             else:
                 self.faint.pop(tag, None)
 
-    def stop_detecting_after(self, us: float) -> None:
-        """Go deaf ``us`` of emulated time from now (and again that long after every reset)."""
+    def stop_detecting_after(self, us: float, again_us: float | None = None) -> None:
+        """Go deaf ``us`` of emulated time from now, and again ``again_us`` (default: ``us``) after every
+        reset that cured it."""
         with self._lock:
-            self.deaf_after_us = us
+            self.deaf_after_us = us if again_us is None else again_us
             self._deaf_at = self._now() + us
 
     def hang_next_soft_reset(self) -> None:
@@ -564,7 +566,12 @@ class EmulatedMFRC522:
             answer = self._through(tag, bits, start, lambda t, a=p_answer, g=p_garble: self._faint_mode(a, g))
             if answer is not None and not deaf:
                 faint.append(answer)
-        return strong if strong else faint  # a tag on the antenna captures the receiver
+        if strong:
+            return strong  # a tag on the antenna captures the receiver
+        if len(faint) > 1:  # faint answers drown each other: no clean collision, a damaged frame
+            shortest = min(faint, key=len)
+            return [shortest[: max(1, len(shortest) // 2)]]
+        return faint
 
     def _own_mode(self, tag: Iso14443aTag) -> str:
         if self._now() < self._slide_until.get(tag, -1.0):

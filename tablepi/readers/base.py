@@ -12,6 +12,13 @@ everything that must be the same for every kind of hardware:
   zone in that window (RF flicker, a card nudged) neither the lift nor the re-place is reported.
 - **health**: zone states (ONLINE/OFFLINE/FAULT/MULTI) are reported only on change; counters of everything
   dropped or repaired are kept for :meth:`Reader.health` and the log.
+- **one card, one place**: a tag reported on a zone while it is believed on another is a neighbour's antenna
+  hearing it (crosstalk): it stays where it was first, the other zone's report becomes a
+  :class:`~tablepi.readers.events.ZoneCrosstalk` and that zone's later lift of it is dropped. With ``known``
+  set (the app passes "is this UID in an enrolled deck?"; the readers know no deck), an unknown UID reported on
+  a zone that holds a known card is a garbled read, not a second card: the known card stays, the unknown one
+  is a ZoneCrosstalk with no holder. A lift of a known card is held ``garble_window`` seconds for that, since
+  the device sends ``LIFT`` of the old card and ``PLACE`` of the new one back to back.
 
 A backend implements :meth:`Reader._recv_internal` (wait up to ``timeout`` for one item) and optionally
 :meth:`Reader._close_internal`.
@@ -30,7 +37,15 @@ from types import TracebackType
 from typing import ClassVar, Self
 
 from tablepi.errors import ConfigError, ReaderError
-from tablepi.readers.events import ZONES, ReaderEvent, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
+from tablepi.readers.events import (
+    ZONES,
+    ReaderEvent,
+    ZoneCrosstalk,
+    ZoneEvent,
+    ZoneSnapshot,
+    ZoneState,
+    ZoneStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +81,11 @@ class Reader(abc.ABC):
 
     #: Name under which the backend is registered (``serial``, ``pcsc``, ``sim``).
     backend: ClassVar[str] = "?"
+    #: How long after the time it carries an event may still arrive (a device that dates its own events
+    #: sends a lift only after its quiet time): a consumer must not decide "it stayed" before that.
+    report_delay: ClassVar[float] = 0.0
+    #: How long a lift of a known card is held for a garbled read that may follow it (only with ``known``).
+    garble_window: ClassVar[float] = 0.06
 
     def __init__(self, *, zones: int = ZONES, debounce: float = 0.0, clock: Clock = time.monotonic) -> None:
         if not isinstance(zones, int) or zones < 1:
@@ -79,6 +99,9 @@ class Reader(abc.ABC):
         self._states: list[ZoneState] = [ZoneState.OFFLINE] * zones
         self._reported = [False] * zones  # a zone's first status always goes out: the table starts knowing nothing
         self._pending: dict[int, _PendingLift] = {}
+        self._ghost: list[str | None] = [None] * zones  # a tag the zone reports but is not believed to hold
+        #: "Is this UID an enrolled card?" (set by the app; None: every UID is taken for a card).
+        self.known: Callable[[str], bool] | None = None
         self._out: collections.deque[ReaderEvent] = collections.deque()
         self._counters: collections.Counter[str] = collections.Counter()
         self._lock = threading.Lock()
@@ -173,7 +196,7 @@ class Reader(abc.ABC):
     # --- backend hooks ----------------------------------------------------------------------------
 
     @abc.abstractmethod
-    def _recv_internal(self, timeout: float) -> ZoneEvent | ZoneStatus | ZoneSnapshot | None:
+    def _recv_internal(self, timeout: float) -> ZoneEvent | ZoneStatus | ZoneSnapshot | ZoneCrosstalk | None:
         """Wait at most ``timeout`` seconds for one item from the hardware; ``None`` if nothing came.
 
         Must not raise for hardware trouble: report it as a ZoneStatus (OFFLINE, FAULT) and recover.
@@ -195,7 +218,7 @@ class Reader(abc.ABC):
 
     # --- the normalising core ---------------------------------------------------------------------
 
-    def _accept(self, item: ZoneEvent | ZoneStatus | ZoneSnapshot) -> None:
+    def _accept(self, item: ZoneEvent | ZoneStatus | ZoneSnapshot | ZoneCrosstalk) -> None:
         zone = item.zone
         if not isinstance(zone, int) or not 0 <= zone < self.zones:
             self._count("bad_zone")
@@ -205,6 +228,9 @@ class Reader(abc.ABC):
             return
         if isinstance(item, ZoneStatus):
             self._accept_status(item)
+        elif isinstance(item, ZoneCrosstalk):  # the device arbitrated itself (protocol v2 CROSS)
+            self._count("crosstalk")
+            self._emit(item)
         elif isinstance(item, ZoneSnapshot):
             self._accept_snapshot(item)
         elif item.present:
@@ -224,6 +250,25 @@ class Reader(abc.ABC):
 
     def _accept_place(self, event: ZoneEvent) -> None:
         zone = event.zone
+        if self._ghost[zone] == event.uid:
+            self._count("crosstalk_repeated")  # still the misreading this zone reported before
+            return
+        holder = next((z for z, uid in enumerate(self._told) if uid == event.uid and z != zone), None)
+        leaving = self._pending.get(holder) if holder is not None else None
+        if leaving is not None and leaving.event.uid == event.uid:
+            # The card's lift there is only being held (debounce, garble window): it moved. Lift, then place.
+            del self._pending[holder]  # type: ignore[arg-type]
+            self._emit_lift(leaving.event)
+            holder = None
+        if holder is not None:
+            self._crosstalk(event, holder)
+            return
+        pending = self._pending.get(zone)
+        held = pending.event.uid if pending is not None else self._told[zone]
+        if held is not None and self._garbled(held, event.uid):
+            self._pending.pop(zone, None)  # the known card stays: its lift was the garbled read's doing
+            self._crosstalk(event, None)
+            return
         pending = self._pending.pop(zone, None)
         if pending is not None:
             if pending.event.uid == event.uid:
@@ -231,6 +276,7 @@ class Reader(abc.ABC):
                 log.debug("%s reader: bounce of %s on zone %d ignored", self.backend, event.uid, zone)
                 return
             self._emit_lift(pending.event)
+        self._ghost[zone] = None
         told = self._told[zone]
         if told == event.uid:
             self._count("duplicate_place")
@@ -243,16 +289,41 @@ class Reader(abc.ABC):
 
     def _accept_lift(self, event: ZoneEvent) -> None:
         zone = event.zone
+        if self._ghost[zone] == event.uid:
+            self._ghost[zone] = None
+            self._count("crosstalk_lift")
+            return
         if self._told[zone] != event.uid or zone in self._pending:
             self._count("stray_lift")
             return
-        if self.debounce > 0:
-            self._pending[zone] = _PendingLift(event, self._clock() + self.debounce)
+        hold = self.debounce
+        if self.known is not None and self.known(event.uid):
+            hold = max(hold, self.garble_window)
+        if hold > 0:
+            self._pending[zone] = _PendingLift(event, self._clock() + hold)
         else:
             self._emit_lift(event)
 
+    def _garbled(self, held: str, uid: str) -> bool:
+        """An unknown UID where a known card lies: a misreading (only decidable with ``known``)."""
+        known = self.known
+        return known is not None and uid != held and known(held) and not known(uid)
+
+    def _crosstalk(self, event: ZoneEvent, holder: int | None) -> None:
+        zone = event.zone
+        self._ghost[zone] = event.uid
+        self._count("crosstalk" if holder is not None else "garbled_read")
+        where = f"it lies on zone {holder}" if holder is not None else f"zone {zone} holds {self._told[zone]}"
+        log.warning(
+            "%s reader: zone %d reports %s, but %s: crosstalk between antennas (space them or lower the gain)",
+            self.backend, zone, event.uid, where,
+        )
+        self._emit(ZoneCrosstalk(zone, event.uid, holder, event.time))
+
     def _accept_snapshot(self, snap: ZoneSnapshot) -> None:
         zone = snap.zone
+        if snap.uid != self._ghost[zone]:
+            self._ghost[zone] = None  # the zone no longer reports its misreading
         if snap.uid is not None:
             self._accept_place(ZoneEvent(zone, snap.uid, True, snap.time))
             return

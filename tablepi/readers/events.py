@@ -9,10 +9,9 @@ them into its own table events, so they stay small, immutable and free of hardwa
 >>> ZoneStatus(zone=1, state=ZoneState.MULTI, detail="2 tags", time=3.0).state.name
 'MULTI'
 
-``time`` is the host's ``time.monotonic()`` (seconds) when the host learned of the change: durations
-between two
-events (how long a card lay on a zone: tap or lay) are what the table needs, and a monotonic clock never
-jumps.
+``time`` is on the host's ``time.monotonic()`` clock (seconds): when the change happened as near as the backend
+can tell (a protocol v2 device dates its events itself), else when the host learned of it. Durations between two
+events (how long a card lay on a zone: tap or lay) are what the table needs, and a monotonic clock never jumps.
 """
 
 from __future__ import annotations
@@ -94,8 +93,27 @@ class ZoneStatus:
         return f"zone {self.zone}: {self.state.name}{extra} @{self.time:.3f}"
 
 
+@dataclass(frozen=True, slots=True)
+class ZoneCrosstalk:
+    """Zone ``zone`` reported tag ``uid`` that is not believed to lie there: not a card, a misreading.
+
+    ``holder`` is the zone that had the card first (the card is one card in one place: it stays there), or
+    ``None`` when ``uid`` is an unknown tag read on a zone holding a known card (a garbled read). Both mean
+    the antennas hear each other: space them further apart or lower the readers' gain (hw/README.md).
+    """
+
+    zone: int
+    uid: str
+    holder: int | None
+    time: float
+
+    def __str__(self) -> str:
+        where = f"zone {self.holder}'s card" if self.holder is not None else "a garbled read"
+        return f"zone {self.zone}: crosstalk {self.uid} ({where}) @{self.time:.3f}"
+
+
 #: Everything ``Reader.recv()`` can return.
-ReaderEvent = ZoneEvent | ZoneStatus
+ReaderEvent = ZoneEvent | ZoneStatus | ZoneCrosstalk
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,11 +27,11 @@ from typing import ClassVar
 
 from tablepi.errors import ConfigError
 from tablepi.readers.base import Clock, Reader
-from tablepi.readers.events import ZONES, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
+from tablepi.readers.events import ZONES, ZoneCrosstalk, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
 
 log = logging.getLogger(__name__)
 
-Item = ZoneEvent | ZoneStatus | ZoneSnapshot
+Item = ZoneEvent | ZoneStatus | ZoneSnapshot | ZoneCrosstalk
 
 
 class LinkedReader(Reader):

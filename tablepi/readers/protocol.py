@@ -115,6 +115,17 @@ class Multi:
 
 
 @dataclass(frozen=True, slots=True)
+class Cross:
+    """Device (v2): the zone hears, faintly, the tag that lies on zone ``holder`` (antenna crosstalk). The
+    device reports no PLACE or LIFT of it on this zone; the card stays on ``holder``."""
+
+    TYPE: ClassVar[str] = "CROSS"
+    zone: int
+    uid: str
+    holder: int
+
+
+@dataclass(frozen=True, slots=True)
 class Fault:
     """Device: the zone's reader stopped working (``SELFTEST``, ``TIMEOUT`` or ``RESET``)."""
 
@@ -222,6 +233,7 @@ Message = (
     | Place
     | Lift
     | Multi
+    | Cross
     | Fault
     | Ok
     | Heartbeat
@@ -236,7 +248,7 @@ Message = (
     | Unknown
 )
 #: Messages the device sends.
-DEVICE_MESSAGES = (Hello, State, Place, Lift, Multi, Fault, Ok, Heartbeat, Ack, Nak)
+DEVICE_MESSAGES = (Hello, State, Place, Lift, Multi, Cross, Fault, Ok, Heartbeat, Ack, Nak)
 #: Messages the host sends.
 HOST_MESSAGES = (HelloQuery, StateQuery, Ping, Led, Beep, Rescan)
 
@@ -260,6 +272,8 @@ def _fields(msg: Message) -> list[str]:
             return [_zone(zone), "-" if uid is None else _uid(uid), *_when(time_ms)]
         case Multi(zone) | Ok(zone):
             return [_zone(zone)]
+        case Cross(zone, uid, holder):
+            return [_zone(zone), _uid(uid), _zone(holder)]
         case Fault(zone, code):
             return [_zone(zone), _choice(code, Fault.CODES, "fault code")]
         case Heartbeat(uptime_ms, scans, errors, rates):
@@ -452,6 +466,11 @@ def _p_multi(f: list[str]) -> Multi:
     return Multi(_p_zone(f[0]))
 
 
+def _p_cross(f: list[str]) -> Cross:
+    _arity(f, 3)
+    return Cross(_p_zone(f[0]), _p_uid(f[1]), _p_zone(f[2]))
+
+
 def _p_fault(f: list[str]) -> Fault:
     _arity(f, 2)
     return Fault(_p_zone(f[0]), _choice(f[1], Fault.CODES, "fault code"))
@@ -503,6 +522,7 @@ _PARSERS = {
     "PLACE": _p_place,
     "LIFT": _p_lift,
     "MULTI": _p_multi,
+    "CROSS": _p_cross,
     "FAULT": _p_fault,
     "OK": _p_ok,
     "HB": _p_hb,

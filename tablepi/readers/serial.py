@@ -38,7 +38,7 @@ import serial
 from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers import protocol as p
 from tablepi.readers.base import Clock
-from tablepi.readers.events import ZONES, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
+from tablepi.readers.events import ZONES, ZoneCrosstalk, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
 from tablepi.readers.link import LinkedReader
 
 log = logging.getLogger(__name__)
@@ -360,6 +360,8 @@ class SerialReader(LinkedReader):
                 self._set_state(zone, ZoneState.ONLINE, "zone clear", now)
             case p.Lift(zone, str(uid), time_ms):
                 self._items.append(ZoneEvent(zone, uid, False, self._dated(time_ms, now)))
+            case p.Cross(zone, uid, holder):
+                self._items.append(ZoneCrosstalk(zone, uid, holder, now))
             case p.Multi(zone):
                 self._items.append(ZoneSnapshot(zone, None, now))
                 self._set_state(zone, ZoneState.MULTI, "two or more tags", now)

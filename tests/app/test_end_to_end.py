@@ -210,11 +210,11 @@ enabled = false
         device.place(SEAT_ZONE[Seat.W], uid_of[Card.parse("AH")])
         device.lift(SEAT_ZONE[Seat.W])
         wait_journal(base + 2)
-        time.sleep(0.6)  # let the tap window pass: AH was a show
+        time.sleep(1.0)  # let the tap window (0.5 s) and the reader's report delay (0.35 s) pass: AH was a show
         for seat, card in zip(seats[:2], played[:2], strict=True):
             device.place(SEAT_ZONE[seat], uid_of[card])
         wait_journal(base + 4)
-        time.sleep(0.6)
+        time.sleep(1.0)
         app.send_signal(signal.SIGKILL)
         app.wait(10)
         killed_at = _journal_count(journal)
@@ -235,7 +235,7 @@ enabled = false
         time.sleep(1.5)  # the reader reports empty zones: the table takes the four cards as swept
         device.place(SEAT_ZONE[Seat.W], uid_of[Card.parse("KH")])  # W won and leads trick 2
         wait_journal(killed_at + 5)
-        time.sleep(0.8)
+        time.sleep(1.3)  # KH lies for the tap window + the reader's report delay: it is played
         app.send_signal(signal.SIGTERM)
         _, err = app.communicate(timeout=15)
         assert app.returncode == 0, err.decode()

@@ -37,7 +37,7 @@ def test_a_module_that_goes_deaf_after_hours_is_re_initialised_without_losing_it
 
 def test_a_soft_reset_that_never_completes_is_ended_by_a_hard_reset(fw: SimpleNamespace) -> None:
     """MFRC522-I2C-Library #5: PowerDown never clears after SoftReset; only NRSTPD brings the chip back."""
-    rig = Rig(fw)
+    rig = Rig(fw, REINIT_MS=60_000)  # the brown-out's repair, not a proactive re-init, meets the hang
     rig.start()
     rig.chips[0].place(A)
     rig.run_ms(50)
@@ -145,16 +145,60 @@ def test_a_gain_that_drifted_under_a_resting_card_costs_no_lift(fw: SimpleNamesp
     assert rig.chips[1].regs[RF_CFG] == rig.cfg.RX_GAIN
 
 
-def test_a_setup_register_that_drifted_on_an_empty_zone_is_repaired_by_a_hard_reset(fw: SimpleNamespace) -> None:
+def test_a_setup_register_that_drifted_on_an_empty_zone_is_repaired(fw: SimpleNamespace) -> None:
+    """Repaired by the proactive re-initialisation (every REINIT_MS) or the health check, whichever comes first."""
     rig = Rig(fw)
     rig.start()
     rig.chips[0].place(A)
     rig.run_ms(50)
     rig.chips[2].drift(TX_ASK, 0x00)  # no 100 % ASK: tags no longer understand the reader
-    events = rig.run_ms(rig.cfg.HEALTH_MS + 100)
-    assert ["FAULT", "2", "RESET"] in events and ["OK", "2"] in events
-    assert rig.app.scanner.hard_resets == 1
+    assert rig.run_ms(rig.cfg.HEALTH_MS + 100) == []  # repaired at once: nothing for the host to worry about
+    assert rig.chips[2].regs[TX_ASK] == 0x40
     rig.chips[2].place(B)
     assert rig.run_ms(100) == [["PLACE", "2", B.uid_hex]]
     rig.app.state()
     assert rig.events() == [["STATE", A.uid_hex, "-", B.uid_hex, "-"]]
+
+
+def test_a_neighbours_tag_heard_cleanly_stays_on_its_own_zone(fw: SimpleNamespace) -> None:
+    """One card in one place: zone 0 hears zone 1's card faithfully; it is reported once as CROSS, never placed."""
+    rig = Rig(fw)
+    rig.start()
+    rig.chips[1].place(C)
+    assert rig.run_ms(50) == [["PLACE", "1", C.uid_hex]]
+    rig.chips[0].couple(C, 80, answer=1.0, garble=0.0)
+    assert rig.run_ms(2000) == [["CROSS", "0", C.uid_hex, "1"]]
+    rig.board.take(1, C)
+    assert rig.run_ms(rig.cfg.REMOVE_QUIET_MS + 100) == [["LIFT", "1", C.uid_hex]]
+    rig.chips[0].place(A)  # zone 0 works as ever afterwards (for a minute it wants a run of reads first)
+    assert rig.run_ms(150) == [["PLACE", "0", A.uid_hex]]
+
+
+def test_cards_landing_between_antennas_80_mm_apart_go_to_their_own_zone(fw: SimpleNamespace) -> None:
+    """The hard case: the neighbours hear the card from the moment it lands, while it still slides in.
+
+    A neighbour may then read it before its own zone does and get it first; once the card rests, its own zone
+    hears it on every scan and the neighbour only now and then, and the card is moved (LIFT there, PLACE here,
+    both dated) well inside the 1 s tap window: never a play from the wrong seat.
+    """
+    rig = Rig(fw, seed=5)
+    rig.start()
+    moved = 0
+    for i in range(30):
+        zone = i % 4
+        tag = Ntag213.numbered(2000 + i)
+        rig.board.lay(zone, tag, slide_us=40e3, spacing_mm=80)
+        stamps = len(rig.stamps)
+        events = rig.run_ms(600)
+        assert events[-1:] == [["PLACE", str(zone), tag.uid_hex]] or ["PLACE", str(zone), tag.uid_hex] in events
+        wrong = [e for e in events if e[0] in ("PLACE", "LIFT") and e[1] != str(zone)]
+        if wrong:
+            moved += 1
+            assert [e[0] for e in wrong] == ["PLACE", "LIFT"], events
+            (_, _, placed), (_, _, lifted) = [s for s in rig.stamps[stamps:] if s[1] != zone]
+            assert lifted - placed < 500  # a show at worst, never a lay
+        rig.board.take(zone, tag)
+        rig.run_ms(rig.cfg.REMOVE_QUIET_MS + 100)
+        rig.app.state()
+        assert rig.events() == [["STATE", "-", "-", "-", "-"]]
+    assert moved <= 10  # about one landing in five at 48 dB and 80 mm: the crosstalk warning says what to fix
