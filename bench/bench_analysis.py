@@ -9,8 +9,8 @@ Prints, over ``--deals`` random deals (random legal play, random trumps):
   max;
 - the speed-up against the plain alpha-beta baseline (``reference.PlainSearch``) on the first
   ``--baseline-deals`` deals, both run here in this process: a ratio, so it holds on a busy machine;
-- a placed card through the table (event to new state) while a review runs in the worker process, against the
-  same without one (p50 / p99).
+- a placed card from the event to the frame drawn (table, view model, an 800x480 frame) while reviews run one
+  after another in the worker process, against the same without them (p50 / p99).
 
 Targets here (the Pi Zero 2 is about ten times slower): full review p50 <= 0.1 s and worst <= 1 s.
 ``--python`` runs the pure-Python search instead of the compiled kernel.
@@ -28,13 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal  # noqa: E402
-from tablepi.analysis.reference import PlainSearch  # noqa: E402
-from tablepi.analysis.tables import tables  # noqa: E402
-from tablepi.analysis.worker import ReviewWorker  # noqa: E402
-from tablepi.rules import DECK, Deal, Direction, Seat, Suit  # noqa: E402
-from tablepi.table import CardPlaced, Table  # noqa: E402
-from tablepi.table.simulate import simulate_match  # noqa: E402
+from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal
+from tablepi.analysis.reference import PlainSearch
+from tablepi.analysis.tables import tables
+from tablepi.analysis.worker import ReviewWorker
+from tablepi.rules import DECK, Deal, Direction, Seat, Suit
+from tablepi.table import CardPlaced, Table
+from tablepi.table.simulate import simulate_match
 
 
 def random_deal(rng: random.Random) -> Deal:
@@ -52,15 +52,29 @@ def pct(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+_REVIEWS = [0]
+
+
 def card_latencies(reviewing: bool) -> list[float]:
-    """Every placed card of three scripted matches through the table, optionally with reviews running meanwhile."""
+    """Every placed card of three scripted matches from the event to the frame drawn (table, view model, render of
+    an 800x480 frame), optionally with a review always running in the worker process meanwhile."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from tablepi.display.render import Display
+    from tablepi.display.view import DisplaySettings
+    from tablepi.display.viewmodel import build_view
+
+    pygame.display.init()
+    pygame.font.init()
+    display = Display(pygame.Surface((800, 480)))
+    settings = DisplaySettings()
     scripts = [simulate_match(seed, mistakes=True) for seed in range(3)]
     rng = random.Random(1)
     deals = [random_deal(rng) for _ in range(8)]
     out: list[float] = []
     with ReviewWorker() as worker:
-        if reviewing:
-            worker.submit(deals[0], 1).result()  # the worker process is up before timing starts
+        worker.start().result()  # the worker process is up before timing starts
         pending = None
         n = 0
         for script in scripts:
@@ -69,8 +83,10 @@ def card_latencies(reviewing: bool) -> list[float]:
                 if reviewing and (pending is None or pending.done()):
                     pending = worker.submit(deals[n % len(deals)], 1)  # always a review running
                     n += 1
+                    _REVIEWS[0] = n
                 began = time.perf_counter()
-                table.apply(event)
+                state = table.apply(event)
+                display.show(build_view(state, settings))
                 if isinstance(event, CardPlaced):
                     out.append(time.perf_counter() - began)
         if pending is not None:
@@ -83,7 +99,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--baseline-deals", type=int, default=6)
     parser.add_argument("--python", action="store_true", help="the pure-Python search, not the compiled kernel")
+    parser.add_argument("--latency-only", action="store_true", help="only the placed-card latency part")
     args = parser.parse_args()
+    if args.latency_only:
+        print_latency()
+        return
     compiled = compiled_available() and not args.python
     if args.python:
         os.environ["TABLEPI_ANALYSIS_KERNEL"] = "python"
@@ -116,9 +136,6 @@ def main() -> None:
         base_times.append(time.perf_counter() - began)
     ratio = sum(base_times) / sum(solve_times[: len(base_times)])
 
-    idle = card_latencies(False)
-    busy = card_latencies(True)
-
     kernel = "compiled kernel" if compiled else "pure Python"
     ms = 1000.0
     print(f"search: {kernel}; {len(deals)} random deals, seed 2026")
@@ -130,10 +147,17 @@ def main() -> None:
           f"(target p50 <= 100 ms, max <= 1000 ms)")
     print(f"plain alpha-beta baseline on {len(base_times)} of them: p50 {statistics.median(base_times):.2f} s; "
           f"speed-up of solve from the start: x{ratio:,.0f}")
-    print(f"placed card -> new state, no review:     p50 {statistics.median(idle) * ms:.3f} ms, "
+    print_latency()
+
+
+def print_latency() -> None:
+    idle = card_latencies(False)
+    busy = card_latencies(True)
+    ms = 1000.0
+    print(f"placed card -> frame drawn, no review:      p50 {statistics.median(idle) * ms:.3f} ms, "
           f"p99 {pct(idle, 0.99) * ms:.3f} ms (n={len(idle)})")
-    print(f"placed card -> new state, review running: p50 {statistics.median(busy) * ms:.3f} ms, "
-          f"p99 {pct(busy, 0.99) * ms:.3f} ms (n={len(busy)})")
+    print(f"placed card -> frame drawn, review running: p50 {statistics.median(busy) * ms:.3f} ms, "
+          f"p99 {pct(busy, 0.99) * ms:.3f} ms (n={len(busy)}, {_REVIEWS[0]} reviews meanwhile)")
 
 
 if __name__ == "__main__":

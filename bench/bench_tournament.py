@@ -20,6 +20,7 @@ import argparse
 import heapq
 import http.client
 import json
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -28,7 +29,10 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Any
 
 from tablepi.feed.broker import SERVER_USER, Mosquitto, free_port, table_user
 from tablepi.feed.config import FeedConfig
@@ -47,6 +51,7 @@ class Stream(threading.Thread):
         super().__init__(daemon=True)
         self.port = port
         self.seen: dict[tuple[str, int], float] = {}
+        self.applied: dict[tuple[str, int], float] = {}  # when the server applied it (its own clock)
         self.updates = 0
         self.stop = False
 
@@ -68,11 +73,12 @@ class Stream(threading.Thread):
                 block, buffer = buffer.split(b"\n\n", 1)
                 if not block.startswith(b"data: "):
                     continue
-                now = time.monotonic()
+                now = time.time()
                 self.updates += 1
                 for table, progress in json.loads(block[6:]).get("tables", {}).items():
                     for n in range(best.get(table, 0) + 1, progress["deals"] + 1):
                         self.seen.setdefault((table, n), now)
+                        self.applied.setdefault((table, n), progress.get("scored_at", 0.0))
                     best[table] = max(best.get(table, 0), progress["deals"])
 
 
@@ -94,11 +100,40 @@ def _server_usage(pid: int) -> tuple[float, int]:
     return cpu, peak
 
 
+def table_worker(names: list[str], port: int, passwords: dict[str, str], work: str, speed: float,
+                 seconds: float, pipe: Connection) -> None:
+    """One process's share of the tables: connect, wait for the seating, play on a common start, report."""
+    sims = []
+    for name in names:
+        feed = FeedConfig(enabled=True, host="127.0.0.1", port=port, table=name, password=passwords[name])
+        sims.append(SimulatedTable(name, Path(work) / f"t{name}", feed).connect())
+    pipe.send("connected")
+    deadline = time.monotonic() + 120
+    for sim in sims:
+        while sim.app.seating is None and time.monotonic() < deadline:
+            sim.drain()
+            time.sleep(0.01)
+        sim.new_match(int(sim.name))
+    pipe.send("seated")
+    start = pipe.recv()
+    elapsed, lag, ends = run(sims, speed, seconds, start)
+    time.sleep(1.0)
+    pipe.send({
+        "elapsed": elapsed, "lag": lag, "ends": ends,
+        "events": sum(len(sim.journaled.journal) for sim in sims),
+        "published": sum(sim.feed.published for sim in sims if sim.feed is not None),
+        "backlog": sum(sim.feed.backlog for sim in sims if sim.feed is not None),
+    })
+    for sim in sims:
+        sim.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--speed", type=float, default=10.0, help="virtual seconds per wall second")
     parser.add_argument("--seconds", type=float, default=60.0, help="wall seconds of play")
+    parser.add_argument("--procs", type=int, default=2, help="processes the simulated tables are spread over")
     parser.add_argument("--journals", default=None, help="where the tables' journals go (default: tmpfs)")
     args = parser.parse_args()
 
@@ -129,46 +164,43 @@ overlay_token = "bench"
 """)
     server = subprocess.Popen([sys.executable, "-m", "tablepi", "tournament", str(config), "--log-level",
                                "WARNING"])
-    sims: list[SimulatedTable] = []
+    context = multiprocessing.get_context("spawn")
+    workers: list[tuple[BaseProcess, Connection]] = []
     stream: Stream | None = None
+    results: list[dict[str, Any]] = []
+    cookie = ""
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                http.client.HTTPConnection("127.0.0.1", web_port, timeout=1).request("GET", "/standings.json")
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the tournament server did not start") from None
-                time.sleep(0.1)
-        for name in tables:
-            feed = FeedConfig(enabled=True, host="127.0.0.1", port=broker.port, table=name,
-                              password=broker.passwords[table_user(name)])
-            sims.append(SimulatedTable(name, work / f"t{name}", feed).connect())
+        _wait_http(web_port)
+        passwords = {t: broker.passwords[table_user(t)] for t in tables}
+        for i in range(args.procs):
+            mine, theirs = context.Pipe()
+            share = tables[i :: args.procs]
+            process = context.Process(target=table_worker, args=(share, broker.port, passwords, str(work),
+                                                                  args.speed, args.seconds, theirs))
+            process.start()
+            workers.append((process, mine))
+        for _, pipe in workers:
+            assert pipe.recv() == "connected"
         login = _post(web_port, "/login", urllib.parse.urlencode({"password": "bench", "who": "bench"}).encode(),
                       {"Content-Type": "application/x-www-form-urlencoded"})
         cookie = login.getheader("set-cookie", "").split(";")[0]
         started = _post(web_port, "/director/next-round", b"{}", {"Cookie": cookie, "Content-Type":
                                                                    "application/json"})
         assert started.status == 200, started.read()
-        deadline = time.monotonic() + 60
-        for sim in sims:
-            while sim.app.seating is None and time.monotonic() < deadline:
-                sim.drain()
-                time.sleep(0.01)
-            sim.new_match(int(sim.name))
+        for _, pipe in workers:
+            assert pipe.recv() == "seated"
         stream = Stream(web_port)
         stream.start()
+        time.sleep(0.5)
         cpu0, _ = _server_usage(server.pid)
-        run(sims, args.speed, args.seconds, stream)
-    finally:
-        ended: dict[tuple[str, int], float] = {}
-        for sim in sims:
-            ended.update(getattr(sim, "deal_ends", {}))
-        published = sum(sim.feed.published for sim in sims if sim.feed is not None)
-        backlog = sum(sim.feed.backlog for sim in sims if sim.feed is not None)
-        time.sleep(2.0)
-        stats = {}
+        start = time.monotonic() + 0.5
+        for _, pipe in workers:
+            pipe.send(start)
+        for process, pipe in workers:
+            results.append(pipe.recv())
+            process.join(30)
+        time.sleep(1.0)
+        stats: dict[str, Any] = {}
         try:
             conn = http.client.HTTPConnection("127.0.0.1", web_port, timeout=10)
             conn.request("GET", "/director/stats.json", headers={"Cookie": cookie})
@@ -176,26 +208,42 @@ overlay_token = "bench"
         except Exception as error:  # the figures below say what is missing
             print("stats unavailable:", error)
         cpu, peak = _server_usage(server.pid)
+    finally:
         if stream is not None:
             stream.stop = True
-        for sim in sims:
-            sim.close()
+        for process, _ in workers:
+            if process.is_alive():
+                process.terminate()
         server.terminate()
         server.wait(10)
         broker.stop()
         shutil.rmtree(work, ignore_errors=True)
-    report(args, sims, ended, stream, published, backlog, stats, cpu - cpu0, peak)
+    report(args, results, stream, stats, cpu - cpu0, peak)
 
 
-def run(sims: list[SimulatedTable], speed: float, seconds: float, stream: Stream) -> None:
-    """Every table's virtual clock at ``speed`` x the wall clock; records each deal's end (wall, monotonic)."""
-    start = time.monotonic()
+def _wait_http(port: int) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/standings.json")
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the tournament server did not start") from None
+            time.sleep(0.1)
+
+
+def run(sims: list[SimulatedTable], speed: float, seconds: float,
+        start: float) -> tuple[float, float, dict[tuple[str, int], float]]:
+    """Every table's virtual clock at ``speed`` x the wall clock from ``start`` (monotonic, shared by all the
+    processes); returns (elapsed, worst lag in virtual seconds, when each deal was scored)."""
+    while time.monotonic() < start:
+        time.sleep(0.01)
     origin = {sim.name: sim.clock.now for sim in sims}
     heap = [(sim.next_time - origin[sim.name], i) for i, sim in enumerate(sims)]
     heapq.heapify(heap)
     lag = 0.0
-    for sim in sims:
-        sim.deal_ends = {}  # type: ignore[attr-defined]
+    ends: dict[tuple[str, int], float] = {}
     while heap:
         when, i = heap[0]
         now = time.monotonic()
@@ -211,24 +259,31 @@ def run(sims: list[SimulatedTable], speed: float, seconds: float, stream: Stream
         before = len(sim.journaled.state.slate)
         sim.step()
         if len(sim.journaled.state.slate) > before:
-            sim.deal_ends[(sim.name, len(sim.journaled.state.slate))] = time.monotonic()  # type: ignore[attr-defined]
+            ends[(sim.name, len(sim.journaled.state.slate))] = time.time()
         if sim.playing:
             heapq.heappush(heap, (sim.next_time - origin[sim.name], i))
-    run.elapsed = time.monotonic() - start  # type: ignore[attr-defined]
-    run.lag = lag  # type: ignore[attr-defined]
+    return time.monotonic() - start, lag, ends
 
 
-def report(args: argparse.Namespace, sims: list[SimulatedTable], ended: dict[tuple[str, int], float],
-           stream: Stream | None, published: int, backlog: int, stats: dict[str, int], cpu: float,
-           peak: int) -> None:
-    elapsed = getattr(run, "elapsed", 0.0)
-    lag = getattr(run, "lag", 0.0)
-    events = sum(len(sim.journaled.journal) for sim in sims)
-    latencies = [stream.seen[key] - t for key, t in ended.items() if stream and key in stream.seen]
-    missing = len(ended) - len(latencies)
-    print(f"bench_tournament: {args.tables} tables, {elapsed:.0f} s at {args.speed:g}x "
-          f"(worst scheduling lag {lag:.1f} virtual s)")
-    print(f"  tables journaled {events} events, published {published} messages ({backlog} still unacknowledged)")
+def report(args: argparse.Namespace, results: list[dict[str, Any]], stream: Stream | None, stats: dict[str, Any],
+           cpu: float, peak: int) -> None:
+    elapsed = max((r["elapsed"] for r in results), default=0.0)
+    lag = max((r["lag"] for r in results), default=0.0)
+    ends: dict[tuple[str, int], float] = {}
+    for r in results:
+        ends.update(r["ends"])
+    events = sum(r["events"] for r in results)
+    published = sum(r["published"] for r in results)
+    backlog = sum(r["backlog"] for r in results)
+    latencies = [stream.seen[key] - t for key, t in ends.items() if stream and key in stream.seen]
+    to_server = [stream.applied[key] - t for key, t in ends.items() if stream and key in stream.applied]
+    to_page = [stream.seen[key] - stream.applied[key] for key in ends if stream and key in stream.applied]
+    missing = len(ends) - len(latencies)
+    print(f"bench_tournament: {args.tables} tables in {args.procs} processes, {elapsed:.0f} s at {args.speed:g}x "
+          f"(worst scheduling lag {lag:.1f} virtual s: the tables kept up with {args.speed:g}x "
+          f"{'yes' if lag < 5 else 'NO'})")
+    print(f"  tables journaled {events} events ({events / max(elapsed, 1e-9):.0f}/s), published {published} "
+          f"messages ({backlog} still unacknowledged at the end)")
     if stats:
         print(f"  server: received {stats['received']} messages, applied {stats['applied']}, "
               f"{stats['received'] / max(elapsed, 1e-9):.0f} messages/s, duplicates {stats['duplicates']}, "
@@ -237,7 +292,11 @@ def report(args: argparse.Namespace, sims: list[SimulatedTable], ended: dict[tup
         print(f"  deal end -> standings stream: {len(latencies)} deals, p50 {_percentile(latencies, 0.5) * 1000:.0f} "
               f"ms, p99 {_percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
               f"{f', {missing} not seen' if missing else ''} (stream updates: {stream.updates if stream else 0})")
-    print(f"  server CPU {cpu:.1f} s = {100 * cpu / max(elapsed, 1e-9):.0f}% of one core; peak RSS {peak / 1024:.0f} MB")
+        print(f"    of which table -> broker -> server applied: p50 {_percentile(to_server, 0.5) * 1000:.0f} ms, "
+              f"p99 {_percentile(to_server, 0.99) * 1000:.0f} ms; server applied -> stream: "
+              f"p50 {_percentile(to_page, 0.5) * 1000:.0f} ms, p99 {_percentile(to_page, 0.99) * 1000:.0f} ms")
+    share = 100 * cpu / max(elapsed, 1e-9)
+    print(f"  server CPU {cpu:.1f} s = {share:.0f}% of one core; peak RSS {peak / 1024:.0f} MB")
 
 
 if __name__ == "__main__":

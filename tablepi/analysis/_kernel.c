@@ -17,8 +17,7 @@ typedef struct {
     uint8_t pad;
 } Entry;
 
-#define TT_BITS 19
-#define TT_SIZE (1u << TT_BITS)
+#define TT_BITS 19 /* the default table: 512k entries, 4 MB */
 #define TT_PROBE 4
 
 typedef struct {
@@ -29,6 +28,7 @@ typedef struct {
     int pts[24];
     uint32_t point_mask[5];   /* cards worth 0..4 points */
     Entry *tt;
+    int tt_bits;
     uint32_t h[4];
     unsigned long long nodes;
 } Search;
@@ -73,9 +73,10 @@ static void sort_moves(int *moves, int *keys, int n, int desc) {
 }
 
 static Entry *tt_find(Search *s, uint32_t key, int create) {
-    uint32_t slot = (key * 2654435761u) >> (32 - TT_BITS);
+    uint32_t size = 1u << s->tt_bits;
+    uint32_t slot = (key * 2654435761u) >> (32 - s->tt_bits);
     for (int i = 0; i < TT_PROBE; i++) {
-        Entry *e = &s->tt[(slot + i) & (TT_SIZE - 1)];
+        Entry *e = &s->tt[(slot + i) & (size - 1)];
         if (e->key == key) return e;
         if (e->key == 0) {
             if (!create) return NULL;
@@ -84,7 +85,7 @@ static Entry *tt_find(Search *s, uint32_t key, int create) {
         }
     }
     if (!create) return NULL;
-    Entry *e = &s->tt[(slot + TT_PROBE - 1) & (TT_SIZE - 1)]; /* full: replace the last probed */
+    Entry *e = &s->tt[(slot + TT_PROBE - 1) & (size - 1)]; /* full: replace the last probed */
     e->key = key;
     return e;
 }
@@ -259,7 +260,12 @@ static int play(Search *s, int k, int pos, int alpha, int beta, uint32_t tmask, 
 
 static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
     PyObject *masks, *points;
-    if (!PyArg_ParseTuple(args, "OO", &masks, &points)) return -1;
+    int bits = TT_BITS;
+    if (!PyArg_ParseTuple(args, "OO|i", &masks, &points, &bits)) return -1;
+    if (bits < 8 || bits > 24) {
+        PyErr_SetString(PyExc_ValueError, "table bits must be 8-24");
+        return -1;
+    }
     uint32_t sm[4];
     for (int i = 0; i < 4; i++) {
         PyObject *item = PySequence_GetItem(masks, i);
@@ -290,14 +296,12 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
         self->suit_of_bit[b] = suit;
         self->above[b] = suit & (bit - 1);
     }
+    PyMem_Free(self->tt);
+    self->tt_bits = bits;
+    self->tt = PyMem_Calloc((size_t)1 << bits, sizeof(Entry));
     if (!self->tt) {
-        self->tt = PyMem_Calloc(TT_SIZE, sizeof(Entry));
-        if (!self->tt) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    } else {
-        memset(self->tt, 0, TT_SIZE * sizeof(Entry));
+        PyErr_NoMemory();
+        return -1;
     }
     self->nodes = 0;
     return 0;
@@ -390,7 +394,8 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tablepi.analysis._kernel.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(suit_masks, points): the compiled search for one deal in one trump suit",
+    .tp_doc = "Search(suit_masks, points, bits=19): the compiled search for one deal in one trump suit, with a "
+              "transposition table of 2**bits entries",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,

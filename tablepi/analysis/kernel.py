@@ -32,14 +32,15 @@ def compiled_available() -> bool:
     return _kernel is not None
 
 
-def new_search(tables: Tables, compiled: bool | None = None) -> Search:
-    """A fresh search with an empty transposition table. ``compiled=None``: the kernel if built and not disabled."""
+def new_search(tables: Tables, compiled: bool | None = None, small: bool = False) -> Search:
+    """A fresh search with an empty transposition table. ``compiled=None``: the kernel if built and not disabled.
+    ``small``: a small table (for the many tiny searches of a late position; the default one is 4 MB)."""
     if compiled is None:
         compiled = _kernel is not None and os.environ.get("TABLEPI_ANALYSIS_KERNEL", "") != "python"
     if compiled:
         if _kernel is None:
             raise RuntimeError("the compiled analysis kernel is not built (reinstall with a C compiler)")
-        search: Search = _kernel.Search(tables.suit_mask, tables.points)
+        search: Search = _kernel.Search(tables.suit_mask, tables.points, 12 if small else 19)
         return search
     return PySearch(tables)
 

@@ -23,6 +23,7 @@ from tablepi.rules.cards import DECK, Card, Suit
 from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS, Deal, Play
 from tablepi.rules.play import legal_plays, trick_winner
 from tablepi.rules.seats import Direction, Seat, Team
+from tablepi.rules.trumps import effective_suit
 
 
 class Effect(enum.Enum):
@@ -68,17 +69,29 @@ class PlayReview:
 
 @dataclass(frozen=True, slots=True)
 class ClaimReview:
-    """A claim (RULES.md 21) seen with all hands known: what best play would have given from there."""
+    """A claim (RULES.md 21): what best play would have given from there.
+
+    With the hands known there is one ``layout``. Without them, the unseen cards could lie in several ways that
+    agree with the play (each seat's count, the suits a seat showed it lacked, the queens it showed):
+    ``layouts`` of them were searched, and ``kapo_layouts`` let the claimers force Kapo; ``kapo_possible`` is then
+    True or False only when all layouts agree, else None. Claimers who already lost a trick never had Kapo, so
+    their claim is judged safe without a search.
+    """
 
     team: Team
     after_trick: int
     points: int  # the claimers' points when they claimed
-    best_points: int  # their final points with best play from the claim
-    kapo_possible: bool  # they could have forced all six tricks: the claim cost the Kapo line
+    best_points: int | None  # their final points with best play from the claim (None: depends on unseen cards)
+    kapo_possible: bool | None  # they could have forced all six tricks: the claim cost the Kapo line
+    layouts: int = 1
+    kapo_layouts: int = 0
 
     @property
-    def safe(self) -> bool:
-        """A claim needs 21 points already taken, so the deal is won anyway; it is safe unless it gave up a Kapo."""
+    def safe(self) -> bool | None:
+        """A claim needs 21 points already taken, so the deal is won anyway; it is safe unless it gave up a Kapo
+        (None: in some layouts of the unseen cards it did, in others not)."""
+        if self.kapo_possible is None:
+            return None
         return self.points >= WINNING_POINTS and not self.kapo_possible
 
     def to_json(self) -> dict[str, Any]:
@@ -89,6 +102,8 @@ class ClaimReview:
             "best_points": self.best_points,
             "kapo_possible": self.kapo_possible,
             "safe": self.safe,
+            "layouts": self.layouts,
+            "kapo_layouts": self.kapo_layouts,
         }
 
 
@@ -196,7 +211,8 @@ def review_deal(deal: Deal, number: int = 1, *, compiled: bool | None = None) ->
     if hands is None:
         seen = {play.card for play in plays}
         return DealReview(number, deal.trump, deal.forehand, False, taken,
-                          unknown=tuple(c for c in DECK if c not in seen))
+                          unknown=tuple(c for c in DECK if c not in seen),
+                          claim=_claim_unseen(deal, compiled) if deal.claimed_by is not None else None)
     announced = _announced_lines(deal)
     return review_plays(
         hands, deal.trump, deal.forehand, plays, deal.rules.direction, number=number, played_points=taken,
@@ -337,3 +353,76 @@ class _Chain:
         best_points = best if team is Team.NS else TOTAL_POINTS - best
         kapo = not self.tricks[team.other] and self.kapo(team)
         return ClaimReview(team, self.trick_number - 1, taken[team], best_points, kapo)
+
+
+#: Most layouts of unseen cards a claim is searched over (a claim after trick 4 leaves 2,520; after trick 3, 369,600).
+MAX_LAYOUTS = 3000
+
+
+def _claim_unseen(deal: Deal, compiled: bool | None) -> ClaimReview:
+    """Judge a claim made without hand scan: from the play alone when the claimers lost a trick, else by searching
+    every layout of the unseen cards that agrees with the play (when there are few enough)."""
+    team = deal.claimed_by
+    assert team is not None and deal.trump is not None
+    done = deal.completed_tricks
+    points = deal.points()[team]
+    if deal.tricks_won()[team.other]:
+        return ClaimReview(team, len(done), points, None, False, layouts=0)
+    layouts = _layouts(deal)
+    if layouts is None:
+        return ClaimReview(team, len(done), points, None, None, layouts=0)
+    played = [c for trick in done for c in trick.cards]
+    leader = done[-1].winner
+    assert leader is not None
+    kapo = 0
+    for layout in layouts:
+        solver = Solver(layout, deal.trump, deal.rules.direction, compiled=compiled, small=True)
+        kapo += solver.kapo(leader, team, (), played)
+    verdict = None if 0 < kapo < len(layouts) else kapo == len(layouts)
+    return ClaimReview(team, len(done), points, 40 if kapo == len(layouts) else None, verdict,
+                       layouts=len(layouts), kapo_layouts=kapo)
+
+
+def _layouts(deal: Deal) -> list[dict[Seat, list[Card]]] | None:
+    """Every way the unseen cards can lie that agrees with the play (dealt hands), or None when the play shows a
+    revoke (then it proves nothing about voids) or there are more than :data:`MAX_LAYOUTS`."""
+    assert deal.trump is not None
+    if deal.faults:
+        return None
+    trump = deal.trump
+    played: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
+    void: dict[Seat, set[Suit]] = {seat: set() for seat in Seat}
+    for trick in deal.tricks:
+        led = effective_suit(trick.plays[0].card, trump)
+        for play in trick.plays:
+            played[play.seat].append(play.card)
+            suit = effective_suit(play.card, trump)
+            if suit is not led and (suit is not trump or led is trump):
+                void[play.seat].add(led)  # rules 13 and 15: he would have followed
+    seen = {c for cards in played.values() for c in cards}
+    unseen = [c for c in DECK if c not in seen]
+    need = {seat: TRICKS_PER_DEAL - len(played[seat]) for seat in Seat}
+    fixed = {seat: [c for c in deal.known[seat] if c not in seen] for seat in Seat}
+    out: list[dict[Seat, list[Card]]] = []
+    free = [c for c in unseen if not any(c in cards for cards in fixed.values())]
+    hands = {seat: list(fixed[seat]) for seat in Seat}
+    if any(len(hands[seat]) > need[seat] for seat in Seat):
+        return None
+
+    def place(i: int) -> bool:
+        if len(out) > MAX_LAYOUTS:
+            return False
+        if i == len(free):
+            out.append({seat: played[seat] + list(hands[seat]) for seat in Seat})
+            return True
+        card = free[i]
+        suit = effective_suit(card, trump)
+        for seat in Seat:
+            if len(hands[seat]) < need[seat] and suit not in void[seat]:
+                hands[seat].append(card)
+                place(i + 1)
+                hands[seat].pop()
+        return True
+
+    place(0)
+    return None if len(out) > MAX_LAYOUTS or not out else out

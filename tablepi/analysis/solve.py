@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from tablepi.analysis.kernel import Search, mtdf, new_search
 from tablepi.analysis.tables import Tables, tables
@@ -64,8 +65,10 @@ class Solver:
         direction: Direction = Direction.ANTICLOCKWISE,
         *,
         compiled: bool | None = None,
+        small: bool = False,
     ) -> None:
         self.trump = trump
+        self._small = small  # a small transposition table: for positions late in the deal
         self.direction = direction
         self.tables: Tables = tables(trump)
         self._order = direction.order_from(Seat.N)  # position 0 is N: N+S are the even positions
@@ -76,15 +79,20 @@ class Solver:
             if seen & mask:
                 raise RulesError("a card is in two hands")
             seen |= mask
-        self._search: Search = new_search(self.tables, compiled)
-        self._unit_tables = _unit(self.tables)
-        self._kapo_search: Search | None = None
         self._compiled = compiled
+        self._points_search: Search | None = None  # made on first use (a Kapo question needs only the other)
+        self._kapo_search: Search | None = None
+
+    @property
+    def _search(self) -> Search:
+        if self._points_search is None:
+            self._points_search = new_search(self.tables, self._compiled, self._small)
+        return self._points_search
 
     @property
     def nodes(self) -> int:
         """Positions searched so far (both searches)."""
-        return self._search.nodes + (self._kapo_search.nodes if self._kapo_search else 0)
+        return sum(s.nodes for s in (self._points_search, self._kapo_search) if s is not None)
 
     def _masks(self, played: Iterable[Card], trick: Sequence[Card]) -> list[int]:
         gone = self.tables.mask(played) | self.tables.mask(trick)
@@ -138,7 +146,7 @@ class Solver:
         Solved with the same search on a count of cards instead of points: taking every trick is taking every card.
         """
         if self._kapo_search is None:
-            self._kapo_search = new_search(self._unit_tables, self._compiled)
+            self._kapo_search = new_search(_unit(self.tables), self._compiled, self._small)
         played = tuple(played)
         masks = self._masks(played, trick)
         self._check(leader, masks, trick)
@@ -157,6 +165,7 @@ class Solver:
         return Forced.of(points, kapo, announced)
 
 
+@cache
 def _unit(t: Tables) -> Tables:
     """The same labelling with every card worth 1: the search then counts cards, i.e. tricks (for Kapo)."""
     return Tables(

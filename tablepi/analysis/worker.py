@@ -2,7 +2,8 @@
 
 The table must never wait for a review (a card laid reaches the screen at once). The review of a deal takes tens of
 milliseconds with the compiled kernel and up to seconds in pure Python on a Raspberry Pi Zero 2, so it runs in a
-separate process: no shared interpreter lock, and on a multi-core Pi another core. The caller polls the returned
+separate process at the lowest CPU priority: no shared interpreter lock, another core on a multi-core Pi, and on a
+busy one the table first. The caller polls the returned
 future (the app does it on its own loop, STYLE.md 10) and draws the review when it is done.
 
 >>> from tablepi.rules import Deal, Seat, Suit
@@ -15,7 +16,9 @@ False
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
 
@@ -29,6 +32,13 @@ def _review(deal: Deal, number: int) -> DealReview:
 
 def _ready() -> bool:
     return True
+
+
+def _lower_priority() -> None:
+    """In the worker: the lowest CPU priority, so the table's own process always runs first when both want a core
+    (a Pi Zero 2 has four; a busy one, or a single-core board, must still never wait for a review)."""
+    with contextlib.suppress(OSError):
+        os.nice(19)
 
 
 class ReviewWorker:
@@ -51,7 +61,8 @@ class ReviewWorker:
             raise RuntimeError("the review worker is closed")
         if self._pool is None:
             # spawn: a fresh interpreter, safe whatever threads the app runs (fork would copy them mid-state)
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_lower_priority)
         return self._pool
 
     def close(self) -> None:

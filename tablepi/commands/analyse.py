@@ -51,6 +51,7 @@ def format_text(deals: list[dict[str, Any]]) -> str:
         lines.append(f"{head}; played NS {played['NS']} EW {played['EW']}")
         if not deal["known"]:
             lines.append(f"  not analysed: {len(deal['unknown'])} cards were never seen (no hand scan, claimed)")
+            lines.extend(_claim_lines(deal["claim"]))
             continue
         par = " ".join(f"{suit} {p['NS']}-{p['EW']}" for suit, p in deal["par"].items())
         best, forced = deal["best"], deal["forced"]
@@ -66,11 +67,19 @@ def format_text(deals: list[dict[str, Any]]) -> str:
             )
         if not deal["mistakes"]:
             lines.append("  every card was a best card")
-        claim = deal["claim"]
-        if claim is not None:
-            verdict = "safe" if claim["safe"] else "not safe: Kapo was still possible"
-            lines.append(f"  claim by {claim['team']} after trick {claim['after_trick']}: {verdict}")
+        lines.extend(_claim_lines(deal["claim"]))
     return "\n".join(lines)
+
+
+def _claim_lines(claim: dict[str, Any] | None) -> list[str]:
+    if claim is None:
+        return []
+    if claim["safe"] is None:
+        verdict = (f"cannot tell: Kapo in {claim['kapo_layouts']} of {claim['layouts']} layouts of the unseen cards"
+                   if claim["layouts"] else "cannot tell: too many layouts of the unseen cards")
+    else:
+        verdict = "safe" if claim["safe"] else "not safe: Kapo was still possible"
+    return [f"  claim by {claim['team']} after trick {claim['after_trick']}: {verdict}"]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -84,7 +84,7 @@ class JournalFeed:
                 self.broken = f"event {seq}: {error}"
                 return scored
             self.previous_time = event.time
-            before = len(self.table.state.slate)
+            before = len(self.matches[-1].slate) if self.matches else 0
             state = self.table.apply(event)
             self.applied = seq
             while len(self.matches) < state.match_number:
@@ -115,6 +115,7 @@ class TableFeed:
     online: bool = False
     last_message: float = 0.0  # wall clock, server side
     last_event: float = 0.0  # wall clock when the last new event arrived
+    scored_at: float = 0.0  # wall clock when the server applied the last deal scored here
 
     def receive(self, message: dict[str, Any], now: float) -> tuple[bool, int]:
         """One events-topic message; (new, deals scored)."""

@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 
 #: The broker keeps the server's session (its subscriptions and what arrives meanwhile) this long while it is down.
 SESSION_SECONDS = 7 * 24 * 3600
+#: Each table's live view is refreshed at most this often (seconds).
+TABLE_INTERVAL = 0.25
 #: How long the overlay's delayed view reaches back, at most (seconds beyond the configured delay).
 HISTORY_SLACK = 60.0
 
@@ -102,6 +104,7 @@ class TournamentServer:
         self.feeds: dict[str, TableFeed] = {}
         self.rounds: list[list[TableSeating]] = []
         self.audit: list[dict[str, Any]] = []
+        self._views: dict[str, dict[str, Any]] = {}  # each table's live view, as last published
         self.lock = threading.RLock()
         self.client: Any = None
         self.received = 0
@@ -111,6 +114,8 @@ class TournamentServer:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._director_sent = 0.0
+        self._dirty_tables: set[str] = set()
+        self._tables_sent = 0.0
         self._load()
 
     # --- start, stop -------------------------------------------------------------------------------------------
@@ -174,7 +179,7 @@ class TournamentServer:
             try:
                 batch.append(self._queue.get(timeout=0.2))
                 deadline = time.monotonic() + 0.02
-                while len(batch) < 2000 and time.monotonic() < deadline:
+                while len(batch) < 500 and time.monotonic() < deadline:
                     batch.append(self._queue.get_nowait())
             except queue.Empty:
                 pass
@@ -184,9 +189,11 @@ class TournamentServer:
                     for _, _, mid, qos, _ in batch:
                         if qos > 0:
                             self.client.ack(mid, qos)
-                elif self.clock() - self._director_sent >= 2.0:
+                else:
                     with self.lock:
-                        self._publish_director()
+                        self._flush_tables()
+                        if self.clock() - self._director_sent >= 2.0:
+                            self._publish_director()
             except Exception:
                 log.exception("tournament: error while handling %d messages", len(batch))
 
@@ -214,7 +221,7 @@ class TournamentServer:
             seq = obj.get("seq")
             if isinstance(seq, bool) or not isinstance(seq, int) or not isinstance(obj.get("journal"), str):
                 continue
-            rows.append((table, obj["journal"], seq, json.dumps(obj, ensure_ascii=False), now))
+            rows.append((table, obj["journal"], seq, payload.decode("utf-8"), now))
             decoded.append((table, obj, now))
         self.received += len(batch)
         new = self.store.add_messages(rows) if rows else []
@@ -228,6 +235,8 @@ class TournamentServer:
                     self.duplicates += 1
                     continue
                 fresh, scored = feed.receive(obj, now)
+                if scored:
+                    feed.scored_at = now
                 if fresh:
                     self.applied += 1
                     changed.add(table)
@@ -239,8 +248,8 @@ class TournamentServer:
                 changed.add(table)
             if standings_changed:
                 self._publish_standings()
-            for table in changed:
-                self._publish_table(table)
+            self._dirty_tables |= changed
+            self._flush_tables()
             if changed and self.clock() - self._director_sent >= 0.5:
                 self._publish_director()
 
@@ -276,24 +285,27 @@ class TournamentServer:
                                       journal.header.house_rules.start_lines, match.over))
         return out
 
-    def standings(self) -> list[Standing]:
+    def standings(self, played: list[TableRound] | None = None) -> list[Standing]:
         with self.lock:
             c = self.config
-            return standings(c.entrant_names, self.table_rounds(), c.round_length, c.deals, c.drop_worst,
-                             self._adjustments())
+            return standings(c.entrant_names, self.table_rounds() if played is None else played, c.round_length,
+                             c.deals, c.drop_worst, self._adjustments())
 
     def standings_csv(self) -> str:
         return csv_text(self.standings(), max(len(self.rounds), 1))
 
-    def round_progress(self) -> dict[str, dict[str, Any]]:
-        """Per table, in the current round: deals counted and whether the round is complete there."""
+    def round_progress(self, played: list[TableRound] | None = None) -> dict[str, dict[str, Any]]:
+        """Per table, in the current round: deals counted, whether the round is complete there, and when the
+        server applied the last deal scored (wall clock: the benchmark splits the latency with it)."""
         c = self.config
         out: dict[str, dict[str, Any]] = {}
         current = len(self.rounds)
-        for item in self.table_rounds():
+        for item in self.table_rounds() if played is None else played:
             if item.round == current:
                 _, complete = table_scores(item, c.round_length, c.deals)
-                out[item.table] = {"deals": len(item.entries), "complete": complete}
+                feed = self.feeds.get(item.table)
+                out[item.table] = {"deals": len(item.entries), "complete": complete,
+                                   "scored_at": feed.scored_at if feed is not None else 0.0}
         return out
 
     def _publish_all(self) -> None:
@@ -304,9 +316,10 @@ class TournamentServer:
             self._publish_director()
 
     def _publish_standings(self) -> None:
+        played = self.table_rounds()
         body = {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
                 "format": self.config.entrants.value, "updated": self.clock(),
-                "standings": [s.to_json() for s in self.standings()], "tables": self.round_progress()}
+                "standings": [s.to_json() for s in self.standings(played)], "tables": self.round_progress(played)}
         self.hub.put("standings", json.dumps(body, ensure_ascii=False))
 
     def table_view(self, table: str) -> dict[str, Any]:
@@ -318,8 +331,19 @@ class TournamentServer:
                 "seats": {} if seating is None else {s.value: n for s, n in seating.seats},
                 "online": bool(feed and feed.online), "state": None if state is None else summary(state)}
 
+    def _flush_tables(self, every: float = TABLE_INTERVAL) -> None:
+        """Publish the live views of the tables that changed, at most every ``every`` seconds (a card is on the
+        table's page within that; 200 tables' views per batch would cost more than the events themselves)."""
+        now = self.clock()
+        if self._dirty_tables and now - self._tables_sent >= every:
+            self._tables_sent = now
+            dirty, self._dirty_tables = self._dirty_tables, set()
+            for table in dirty:
+                self._publish_table(table)
+
     def _publish_table(self, table: str) -> None:
-        self.hub.put(f"table/{table}", json.dumps(self.table_view(table), ensure_ascii=False), self.clock())
+        view = self._views[table] = self.table_view(table)
+        self.hub.put(f"table/{table}", json.dumps(view, ensure_ascii=False), self.clock())
 
     def dashboard(self) -> dict[str, Any]:
         now = self.clock()
@@ -327,7 +351,7 @@ class TournamentServer:
         rows = []
         for table in sorted(set(self.feeds) | set(self.config.table_ids()), key=_table_key):
             feed = self.feeds.get(table)
-            view = self.table_view(table)
+            view = self._views.get(table) or self.table_view(table)
             state = view["state"]
             attention: list[str] = []
             if state is not None and state["warnings"]:
@@ -348,6 +372,7 @@ class TournamentServer:
                 "open_lines": None if state is None else state["open_lines"],
                 "warnings": [] if state is None else [w["message"] for w in state["warnings"]],
                 "last_event_age": None if not last else round(now - last, 1),
+                "journal": "" if journal is None else journal.jid[:12],
                 "waiting": 0 if journal is None else journal.waiting,
                 "broken": "" if journal is None else journal.broken,
                 "progress": progress.get(table), "attention": attention,

@@ -22,11 +22,15 @@ class WebServer:
         self.sock.bind((host, port))
         self.host = host
         self.port = int(self.sock.getsockname()[1])
-        app = make_app(server, stopping=lambda: self._closing)
+        app = make_app(server, stopping=self._stopping)
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="off",
                                 access_log=False)
         self.uvicorn = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
+
+    def _stopping(self) -> bool:
+        """Open streams end when the server stops (close(), or SIGTERM/SIGINT handled by uvicorn)."""
+        return self._closing or self.uvicorn.should_exit
 
     @property
     def url(self) -> str:

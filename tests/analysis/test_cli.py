@@ -54,3 +54,11 @@ def test_replay_json_analyse(capsys: pytest.CaptureFixture[str]) -> None:
         assert analysis["played"] == deal["points"] or deal["revoke_by"] is not None
     assert main(["replay", "--json", str(RECORDS / "hand_scan_match.jsonl")]) == 0
     assert "analysis" not in json.loads(capsys.readouterr().out)["deals"][0]
+
+
+def test_claims_without_hand_scan_are_judged_from_the_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """Claimers who lost a trick never had Kapo: their claim is safe, whoever held the unseen cards."""
+    assert main(["analyse", "--json", str(RECORDS / "full_match.jsonl")]) == 0
+    deals = json.loads(capsys.readouterr().out)["deals"]
+    claims = [d["claim"] for d in deals if not d["known"] and d["claim"] is not None]
+    assert claims and any(c["safe"] is True and c["layouts"] == 0 for c in claims)

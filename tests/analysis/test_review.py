@@ -111,6 +111,27 @@ def test_a_claimed_deal_without_hand_scan_says_what_is_unknown() -> None:
     review = review_deal(deal)
     assert not review.known and len(review.unknown) == 8 and review.plays == ()
     assert review.to_json()["par"] is None
+    # What is known: N+S won every trick, so the claim may have given a Kapo away. The unseen cards can lie in
+    # many ways that agree with the play (E and W showed they had no trumps); in some N+S force Kapo, in others not.
+    claim = review.claim
+    assert claim is not None and claim.layouts > 1 and 0 < claim.kapo_layouts < claim.layouts
+    assert claim.kapo_possible is None and claim.safe is None
+
+
+def test_claim_layouts_agree_with_the_solver_for_both_kernels() -> None:
+    results = set()
+    for compiled in KERNELS:
+        deal = Deal(Seat.E)
+        deal.choose_trump(Suit.CLUBS)
+        for text in KAPO_LINE.split()[:16]:
+            seat = deal.to_play
+            assert seat is not None
+            deal.play(seat, Card.parse(text))
+        deal.claim(Team.NS)
+        claim = review_deal(deal, compiled=compiled).claim
+        assert claim is not None
+        results.add((claim.layouts, claim.kapo_layouts))
+    assert len(results) == 1
 
 
 def test_a_claim_with_hand_scan_is_judged() -> None:
