@@ -49,7 +49,8 @@ def open_table(
     """Make the readers, deck, journal, screen, controls, control socket and watchdog of ``config`` and wire them
     together. The control socket comes first: a second table on the same configuration stops there, before it
     opens (and fights over) the reader."""
-    from tablepi.readers import ReaderPump, open_reader
+    from tablepi.app.simdrive import open_configured_reader
+    from tablepi.readers import ReaderPump
     from tablepi.sdnotify import Notifier
 
     files = TableFiles(config.decks, config.players)
@@ -79,7 +80,7 @@ def open_table(
         if server is not None:
             parts.append(server)
         try:
-            reader = open_reader(config.readers.backend, **dict(config.readers.options))
+            reader = open_configured_reader(config.readers.backend, config.readers.options)
         except ConfigError as error:
             raise ConfigError(f"readers: {error}") from None
         reader.known = app.knows_uid  # an unknown UID where a known card lies is a garbled read

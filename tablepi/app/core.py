@@ -74,7 +74,7 @@ class Screen(Protocol):
 
     def show(self, state: TableState) -> None: ...
 
-    def poll(self) -> list[str]: ...
+    def poll(self) -> list[tuple[str, Seat | None]]: ...
 
     def close(self) -> None: ...
 
@@ -237,8 +237,8 @@ class TableApp:
         if self._closed:
             return False
         if self.screen is not None:
-            for name in self.screen.poll():
-                self.handle(Touch(name))
+            for name, seat in self.screen.poll():
+                self.handle(Touch(name, seat))
         try:
             item = self.inbox.get(timeout=timeout)
         except queue.Empty:

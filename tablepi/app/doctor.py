@@ -186,11 +186,12 @@ def _probe_reader(backend: str, options: dict[str, object]) -> Iterator[Finding]
     """Open the reader for a moment and see whether its zones come online."""
     import time
 
-    from tablepi.readers import ZoneStatus, open_reader
+    from tablepi.app.simdrive import open_configured_reader
+    from tablepi.readers import ZoneStatus
     from tablepi.readers.events import ZoneState
 
     try:
-        reader = open_reader(backend, **options)
+        reader = open_configured_reader(backend, options)
     except Exception as error:  # any failure to open is the finding
         yield Finding("readers", Status.FAIL, f"cannot open the {backend} reader: {error}",
                       "see docs/readers.md for the backend's options")

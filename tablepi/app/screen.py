@@ -16,8 +16,9 @@ from typing import Any
 
 from tablepi.config import DisplayConfig
 from tablepi.errors import OutputError
+from tablepi.rules.seats import Seat
 from tablepi.table import TableState
-from tablepi.table.state import TablePhase
+from tablepi.table.state import PromptCode, TablePhase
 
 
 class WindowClosed(Exception):
@@ -62,7 +63,7 @@ class FrameSaver:
                 label = f"trick{trick.number}-complete"
             elif state.phase is TablePhase.PLAY and state.trump is not None and not state.tricks:
                 label = "trump-chosen"
-            elif state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+            elif state.phase is TablePhase.DEAL_OVER and state.prompt.code is PromptCode.NEXT_DEAL:
                 label = "slate"  # the last trick swept: the slate between deals
             elif state.phase is not TablePhase.PLAY:
                 label = state.phase.value  # a sweep between tricks is not worth a frame; a new phase is
@@ -190,17 +191,18 @@ class PygameScreen:
             out.append(event)
         return out
 
-    def actions(self, events: list[Any]) -> list[str]:
-        """Action names of the buttons touched in ``events`` (each acting on what was drawn at its press)."""
-        names: list[str] = []
+    def actions(self, events: list[Any]) -> list[tuple[str, Seat | None]]:
+        """(action name, seat) of the buttons touched in ``events`` (each acting on what was drawn at its press);
+        the seat is the one a per-seat target acts for."""
+        names: list[tuple[str, Seat | None]] = []
         for event in events:
-            action = self.touch.feed(event, self.display.last)
-            if action is not None:
-                names.append(action.value)
+            button = self.touch.feed_button(event, self.display.last)
+            if button is not None:
+                names.append((button.action.value, button.seat))
         return names
 
-    def poll(self) -> list[str]:
-        """Action names of the buttons touched since the last poll; raises WindowClosed on a window close."""
+    def poll(self) -> list[tuple[str, Seat | None]]:
+        """(action name, seat) of the buttons touched since the last poll; raises WindowClosed on a window close."""
         return self.actions(self.events())
 
     def close(self) -> None:

@@ -89,12 +89,12 @@ def _through_service(args: argparse.Namespace, config: Config) -> int:
 
 def _with_own_reader(args: argparse.Namespace, config: Config) -> int:
     from tablepi.app.service import load_decks
+    from tablepi.app.simdrive import open_configured_reader
     from tablepi.enroll import enroll, enroll_player
     from tablepi.players import load_players_file
-    from tablepi.readers import open_reader
 
     say = lambda line: print(line, flush=True)  # noqa: E731
-    with open_reader(config.readers.backend, **dict(config.readers.options)) as reader:
+    with open_configured_reader(config.readers.backend, config.readers.options) as reader:
         if args.player is not None:
             decks, _ = load_decks(config.decks)
             uid = enroll_player(reader, args.player, config.players, say, decks=decks, timeout=args.timeout)

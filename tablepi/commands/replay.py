@@ -48,7 +48,7 @@ def replay_report(table: Table) -> dict[str, Any]:
             "winner": None if current.winner is None else current.winner.value,
             "phase": state.phase.value,
             "prompt": {
-                "code": state.prompt.code,
+                "code": state.prompt.code.value,
                 "seat": None if state.prompt.seat is None else state.prompt.seat.value,
             },
         },

@@ -235,6 +235,7 @@ class Renderer:
             self._slate_screen(view, surface, layout)
         else:
             self._idle(view, surface, layout)
+        self._targets(view, surface, layout)
         self._bar(view, surface, layout)
         self._buttons(view.buttons, surface, layout)
 
@@ -646,6 +647,14 @@ class Renderer:
                 self.blit_text(surface, button.label, f.button_suit, color, rect.inset(2))
             else:
                 self.blit_text(surface, button.label, f.button, BLACK if button.enabled else DIM, rect.inset(4))
+
+    def _targets(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        """The per-seat touch targets (announce, claim) at each seat's name."""
+        if view.kind is not ScreenKind.DEAL or view.result:
+            return
+        for button, rect in layout.target_rects(view):
+            pygame.draw.rect(surface, GOLD if button.enabled else BUTTON_OFF, rect, border_radius=layout.radius)
+            self.blit_text(surface, button.label, layout.fonts.chip, BLACK, rect.inset(2))
 
     def warning_banner(self, view: View, layout: Layout) -> BannerFit | None:
         """How the warning of ``view`` is set: the headline at the readable size, the detail under it.

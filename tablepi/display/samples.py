@@ -119,8 +119,8 @@ def warning(tr: Translator) -> View:
         tx.seat_view(tr, Seat.S, NAMES, forehand=True, card=CardView(_c("9H"))),
         tx.seat_view(tr, Seat.W, NAMES, dealer=True, to_play=True, card=CardView(_c("AH"), winning=True)),
     )
-    params = {"seat": Seat.E, "card": _c("9C"), "trick": 4, "rule": 13}
-    english = "Revoke by E in trick 4: ♣9 (rule 13). Press Confirm to play on."
+    params = {"seat": Seat.E, "card": _c("9C"), "trick": 4, "led": _c("KH"), "held": "♥10"}
+    english = "E revoked in trick 4: ♣9 on ♥K while holding ♥10. Press Confirm to play on."
     return View(
         ScreenKind.DEAL, seats=seats, trump=TrumpView(Suit.SPADES, tx.trumps_label(tr)),
         trick_label=tx.trick_label(tr, 4), teams=_teams(tr, 2, 2, trump_team=Team.NS),

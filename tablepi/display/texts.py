@@ -2,9 +2,10 @@
 
 The table reports warnings and expected gestures as a *code* plus parameters (seat, card, trick, rule). This
 module turns them into a plain sentence through one template per code, translated by the gettext catalogs.
-Templates only use the fields ``{seat}``, ``{card}``, ``{trick}`` and ``{rule}``; a warning whose code is unknown
-here (a newer table) or whose parameters do not fit is shown with the English sentence the table sent, so a
-warning is never lost for want of a translation.
+Templates use the warning's values by name (``{seat}``, ``{card}``, ``{trick}``, ``{led}``, ``{held}``,
+``{holder}``, ``{announcement}``...), never a rule number: those belong in the log and the records. A warning whose
+code is unknown here (a newer table) or whose parameters do not fit is shown with the English sentence the table
+sent, so a warning is never lost for want of a translation.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ WARNING_TEMPLATES: dict[str, str] = {
     "lifted_early": N_("{seat} lifted {card} before the trick was complete. Lay it back."),
     "announcement_without_cards": N_("{seat} announced without the queens: it does not count. Press Confirm."),
     "announcement_too_late": N_("{seat}: {announcement} comes too late, only before your first card."),
+    "false_announcement": N_("{seat}'s {announcement} does not count: {card} is {holder}'s. Press Confirm."),
     "queen_shown_by_other_seat": N_("{seat} has {card}, but another player showed it. Check, then press Confirm."),
     "card_in_two_hands": N_("{seat} has {card}, but another player holds it. Check, then press Confirm."),
     "too_many_cards": N_("{seat} scanned more than six cards. Check the hand, then press Confirm."),
-    "revoke": N_("Revoke by {seat} in trick {trick}: {card} (rule {rule}). Press Confirm to play on."),
+    "revoke": N_("{seat} revoked in trick {trick}: {card} on {led} while holding {held}. Press Confirm to play on."),
     "illegal_play": N_("{seat} may not play {card} now. Take it back."),
     "claim_refused": N_("No claim yet: a team needs 21 points."),
     "not_now": N_("That button does nothing now."),
@@ -41,7 +43,9 @@ WARNING_TEMPLATES: dict[str, str] = {
 #: Variants the view model picks from a warning and the state (not table codes of their own): a revoke under
 #: house rule ``revoke_penalty = "lose_deal"`` ends the deal, so "press Confirm to play on" would be wrong.
 WARNING_VARIANTS: dict[str, str] = {
-    "revoke_lose_deal": N_("Revoke by {seat} in trick {trick}: {card} (rule {rule}). The deal is lost."),
+    "revoke_lose_deal": N_("{seat} revoked in trick {trick}: {card} on {led} while holding {held}. The deal is lost."),
+    # A claim refused because the house rules switch claims off: "a team needs 21 points" would be wrong.
+    "claims_off": N_("Claims are switched off at this table."),
     # Every zone offline at once (one Pico for all four, its cable out): naming only the newest seat misleads.
     "all_readers_offline": N_("The card readers are not answering. Check their cable."),
 }
@@ -61,6 +65,7 @@ PROMPT_TEMPLATES: dict[str, str] = {
     "sweep": N_("Sweep the trick off ({seat} won)"),
     "sweep_deal": N_("Sweep the last trick off"),
     "lift_card": N_("{seat}: lift {card} off your zone"),
+    "choose_seat": N_("Who announces? Touch your name"),
     "put_back": N_("{seat}: put {card} back on your zone"),
     "confirm_claim": N_("Confirm the claim"),
     "deal_over": N_("Deal over: touch Confirm to score it"),
@@ -198,6 +203,7 @@ def seat_view(
     announcement: str = "",
     reader_off: str = "",
     scanned: int | None = None,
+    targets: tuple[Button, ...] = (),
 ) -> SeatView:
     """A seat with its name and its dealer/forehand marks in the translator's language.
 
@@ -207,7 +213,7 @@ def seat_view(
     if scanned is not None:
         marks += (f"{scanned}/6",)
     return SeatView(seat, seat_name(tr, seat, names or {}), dealer, forehand, to_play, highlighted, card, marks,
-                    announcement, reader_off)
+                    announcement, reader_off, targets)
 
 
 def reader_off_label(tr: Translator) -> str:
@@ -295,8 +301,9 @@ def in_play_label(tr: Translator, n: int) -> str:
     return tr.ngettext("{n} card still in play", "{n} cards still in play", n).format(n=n)
 
 
-def button(tr: Translator, action: Action, enabled: bool = True) -> Button:
-    """A touch button with its label in the translator's language (trump buttons show their symbol)."""
+def button(tr: Translator, action: Action, enabled: bool = True, seat: Seat | None = None) -> Button:
+    """A touch button with its label in the translator's language (trump buttons show their symbol); ``seat``:
+    the seat a per-seat target acts for."""
     suit = action.suit
     if suit is not None:
         return Button(action, suit.symbol, enabled, suit)
@@ -311,7 +318,7 @@ def button(tr: Translator, action: Action, enabled: bool = True) -> Button:
         Action.REVANCHE: tr.gettext("Revanche"),
         Action.REVIEW: tr.gettext("Review"),
     }
-    return Button(action, labels[action], enabled)
+    return Button(action, labels[action], enabled, seat=seat)
 
 
 def trump_buttons(tr: Translator) -> tuple[Button, ...]:

@@ -20,7 +20,7 @@ from typing import Any
 import pygame
 
 from tablepi.display.layout import Rect, action_at, button_at, to_logical
-from tablepi.display.view import Action, View
+from tablepi.display.view import Action, Button, View
 
 
 def _finger_or_mouse(event: Any, size: tuple[int, int], kinds: tuple[int, int]) -> tuple[float, float] | None:
@@ -64,19 +64,24 @@ class PressTracker:
     def __init__(self, size: tuple[int, int], rotation: int = 0) -> None:
         self.size = size
         self.rotation = rotation
-        self._pressed: tuple[Action, Rect] | None = None
+        self._pressed: tuple[Button, Rect] | None = None
 
     def feed(self, event: Any, drawn: View | None) -> Action | None:
         """Take one event with the View on screen now; the action to send, if this event completes a touch."""
+        button = self.feed_button(event, drawn)
+        return None if button is None else button.action
+
+    def feed_button(self, event: Any, drawn: View | None) -> Button | None:
+        """Like :meth:`feed`, giving the whole button touched: a per-seat target's ``seat`` says whose it is."""
         logical = _logical_size(self.size, self.rotation)
         down = event_position(event, self.size, self.rotation)
         if down is not None:
             hit = None if drawn is None else button_at(drawn, logical, down)
-            self._pressed = (hit[0].action, hit[1]) if hit is not None and hit[0].enabled else None
+            self._pressed = hit if hit is not None and hit[0].enabled else None
             return None
         up = release_position(event, self.size, self.rotation)
         if up is None or self._pressed is None:
             return None
-        action, rect = self._pressed
+        button, rect = self._pressed
         self._pressed = None
-        return action if rect.contains(*up) else None
+        return button if rect.contains(*up) else None

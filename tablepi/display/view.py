@@ -96,6 +96,9 @@ class SeatView:
     marks: tuple[str, ...] = ()  # the words for the dealer/forehand marks, in the chosen language
     announcement: str = ""  # "Matt" / "Konter" / "Konter a Matt" once announced, else empty
     reader_off: str = ""  # "no reader" (translated) while the zone's reader is offline or faulty, else empty
+    #: Touch targets that act for this seat (announce, claim), drawn at the seat's name so a touch always says
+    #: whose it is; each Button's ``seat`` is this seat.
+    targets: tuple[Button, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,12 +158,13 @@ class WarningBanner:
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """A touch button. ``action`` is what a touch on it sends to the app."""
+    """A touch button. ``action`` is what a touch on it sends to the app, for ``seat`` when it acts for one."""
 
     action: Action
     label: str
     enabled: bool = True
     suit: Suit | None = None  # trump buttons draw their suit symbol in its colour
+    seat: Seat | None = None  # a per-seat target (announce, claim): the seat it acts for
 
     @property
     def is_half_width(self) -> bool:
@@ -266,6 +270,10 @@ class View:
             if button.action is action:
                 return button
         return None
+
+    def targets(self) -> tuple[Button, ...]:
+        """Every per-seat touch target, seat by seat."""
+        return tuple(target for seat in self.seats for target in seat.targets)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,19 +36,18 @@ from tablepi.display.view import (
     WarningBanner,
     trump_order,
 )
-from tablepi.errors import ParseError
-from tablepi.rules.cards import Card, Suit
+from tablepi.errors import RulesCode
+from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
+from tablepi.rules.house import RevokePenalty
 from tablepi.rules.seats import Direction, Seat, Team
 from tablepi.rules.slate import SlateEntry
 from tablepi.table.events import ReaderState
-from tablepi.table.state import TablePhase, TableState, Zone, ZoneCardStatus
-from tablepi.table.warnings import TableWarning
+from tablepi.table.state import PromptCode, TablePhase, TableState, Zone, ZoneCardStatus
+from tablepi.table.warnings import TableWarning, WarningCode
 
 if TYPE_CHECKING:
     from tablepi.analysis.review import DealReview
-
-CLAIM_POINTS = 21  # rule 21: a team may claim once its tricks hold this many points
 
 
 class ViewSettings(Protocol):
@@ -80,7 +79,7 @@ def build_view(state: TableState | None, settings: ViewSettings, review: DealRev
     review = review if review is not None and _reviews_last_deal(state, review) else None
     if state.phase is TablePhase.MATCH_OVER:
         return _with_review(_match_won(state, settings, tr), review, review_open, settings, tr)
-    if state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+    if state.phase is TablePhase.DEAL_OVER and state.prompt.code is PromptCode.NEXT_DEAL:
         return _with_review(_slate_screen(state, settings, tr), review, review_open, settings, tr)
     return _deal_screen(state, settings, tr)
 
@@ -190,12 +189,13 @@ def _seat(state: TableState, seat: Seat, tr: Translator, names: Mapping[Seat, st
         tr, seat, names,
         dealer=seat is state.dealer,
         forehand=seat is state.forehand,
-        to_play=prompt.seat is seat and prompt.code != "next_deal",
+        to_play=prompt.seat is seat and prompt.code is not PromptCode.NEXT_DEAL,
         highlighted=warned,
         card=_zone_card(state, state.zone(seat), warned),
         announcement=_announced(state, seat, tr),
         reader_off=tx.reader_off_label(tr) if state.zone(seat).reader in _READER_DOWN else "",
         scanned=dict(state.scanned).get(seat, 0) if state.phase is TablePhase.HAND_SCAN else None,
+        targets=_targets(state, seat, tr),
     )
 
 
@@ -226,7 +226,7 @@ def _zone_card(state: TableState, zone: Zone, warned: bool) -> CardView | None:
 
 
 def _revoked(state: TableState, seat: Seat, card: Card) -> bool:
-    return any(w.seat is seat and w.param("card") == str(card) for w in state.warnings)
+    return any(w.seat is seat and w.card == card for w in state.warnings)
 
 
 def _announced(state: TableState, seat: Seat, tr: Translator) -> str:
@@ -258,99 +258,69 @@ def _banner(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> War
         return None
     warning = state.warnings[-1]
     text = warning_sentence(tr, warning, names)
-    if warning.code.value == "reader_offline" and all(zone.reader in _READER_DOWN for zone in state.zones):
+    if warning.code is WarningCode.READER_OFFLINE and all(zone.reader in _READER_DOWN for zone in state.zones):
         text = tx.warning_text(tr, "all_readers_offline", {}, text)
     return WarningBanner(warning.code.value, text, warning.seat)
 
 
 def warning_sentence(tr: Translator, warning: TableWarning, names: Mapping[Seat, str] | None = None) -> str:
-    """A table warning as a sentence in the translator's language (English from the table if need be)."""
-    params: dict[str, object] = {"seat": warning.seat, "trick": warning.trick, "rule": warning.rule}
-    for key, value in warning.params:
-        if key in ("expected", "holder"):
-            params[key] = _parse_seat(value)
-        elif key in ("card", "proof"):
-            params[key] = _parse_card(value)
-        elif key == "announcement":
-            params[key] = _announcement_label(value, tr)
+    """A table warning as a sentence in the translator's language (English from the table if need be).
+
+    Parameters are the warning's values; only here do they become words (an announcement its name, the cards
+    held a list). Rule numbers stay in the log and the records, not in the sentence players read.
+    """
+    params: dict[str, object] = {"seat": warning.seat, "trick": warning.trick}
+    for key, value in warning.params().items():
+        if isinstance(value, Announcement):
+            params[key] = tx.announcement_name(tr, "matt" in value.parts, "konter" in value.parts)
+        elif key == "held":
+            params[key] = " ".join(card.display for card in warning.held)
         else:
             params[key] = value
     code = warning.code.value
-    if code == "revoke" and warning.param("penalty") == "lose_deal":
+    if warning.code is WarningCode.REVOKE and warning.penalty is RevokePenalty.LOSE_DEAL:
         code = "revoke_lose_deal"  # the house rule ends the deal: "press Confirm to play on" would be wrong
+    elif warning.code is WarningCode.CLAIM_REFUSED and warning.refusal is RulesCode.CLAIMS_OFF:
+        code = "claims_off"
     return tx.warning_text(tr, code, params, warning.message, names)
-
-
-def _parse_seat(text: str) -> Seat | None:
-    try:
-        return Seat.parse(text) if text else None
-    except ParseError:
-        return None
-
-
-def _parse_card(text: str) -> Card | str:
-    try:
-        return Card.parse(text)
-    except ParseError:
-        return text  # an unknown tag's uid: shown as it is
-
-
-def _announcement_label(value: str, tr: Translator) -> str:
-    try:
-        announcement = Announcement(value)
-    except ValueError:
-        return value
-    parts = announcement.parts
-    return tx.announcement_name(tr, "matt" in parts, "konter" in parts)
-
-
-def _can_announce(state: TableState, seat: Seat) -> bool:
-    """Rule 10: only before one's own card to trick 1."""
-    if state.phase is not TablePhase.PLAY or len(state.tricks) > 1:
-        return False
-    return not state.tricks or state.tricks[0].card_of(seat) is None
 
 
 def _prompt(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> str:
     prompt = state.prompt
-    code, seat = prompt.code, prompt.seat
-    card = prompt.param("card")
-    if code == "play" and seat is not None:
-        lead = prompt.param("lead") == "yes"
-        if _can_announce(state, seat):
-            code = "announce_or_lead" if lead else "announce_or_play"
-        elif lead:
+    seat = prompt.seat
+    code = prompt.code.value
+    if prompt.code is PromptCode.PLAY and seat is not None:
+        if state.possible.announcements_of(seat):
+            code = "announce_or_lead" if prompt.lead else "announce_or_play"
+        elif prompt.lead:
             code = "lead"
-    elif code == "sweep" and seat is None:
+    elif prompt.code is PromptCode.SWEEP and seat is None:
         code = "sweep_deal"
     elif code not in tx.PROMPT_TEMPLATES:
         return ""  # a newer table's prompt: no sentence rather than a wrong one
-    return tx.prompt_text(tr, code, seat, names, card=_parse_card(card) if card else None)
+    card: Card | str | None = prompt.card if prompt.card is not None else (prompt.uid or None)
+    return tx.prompt_text(tr, code, seat, names, card=card)
 
 
 def _live_actions(state: TableState) -> set[Action]:
-    """The buttons that do something now; Confirm acknowledges the warnings on screen."""
-    live: set[Action] = set()
-    if state.phase is TablePhase.TRUMPS:
-        live.update(Action.trump(suit) for suit in Suit)
-    elif state.phase is TablePhase.PLAY:
-        if any(_can_announce(state, seat) for seat in Seat):
-            live.update((Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT))
-        if any(points >= CLAIM_POINTS for _, points in state.points):
-            live.add(Action.CLAIM)
-    if state.warnings or state.phase is TablePhase.HAND_SCAN:
-        # During the hand scan Confirm means "play on with what was scanned" (a sticker that will not read must
-        # not hold up the table: docs/table.md).
-        live.add(Action.CONFIRM)
-    if state.can_undo:
-        live.add(Action.UNDO)
-    return live
+    """The panel's buttons that do something now: the live buttons the table publishes that need no seat.
+
+    A seatless announce asks whose it is (the per-seat targets answer); Confirm acknowledges the warnings on
+    screen, and during the hand scan means "play on with what was scanned" (a sticker that will not read must not
+    hold up the table: docs/table.md).
+    """
+    return {target.name for target in state.possible.buttons if target.seat is None}
 
 
 def _buttons(state: TableState, tr: Translator, actions: tuple[Action, ...] = tx.DEAL_ACTIONS) -> tuple[
         Button, ...]:
     """Every button of the screen, each enabled only while it does something (fixed slots: never left out)."""
     return tx.fixed_buttons(tr, actions, _live_actions(state))
+
+
+def _targets(state: TableState, seat: Seat, tr: Translator) -> tuple[Button, ...]:
+    """The live touches that act for ``seat`` (announce, claim), drawn at its name."""
+    return tuple(tx.button(tr, target.name, seat=seat) for target in state.possible.buttons if target.seat is seat)
 
 
 # ---- the slate ------------------------------------------------------------------------------------------------
@@ -423,8 +393,7 @@ def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> 
 def _match_won(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     winner = state.match_winner
     title = tx.match_won_text(tr, tx.team_label(tr, winner, settings.names)) if winner else tx.slate_title(tr)
-    live = _live_actions(state) | {Action.NEW_MATCH, Action.REVANCHE}
-    buttons = tx.fixed_buttons(tr, tx.MATCH_WON_ACTIONS, live)
+    buttons = tx.fixed_buttons(tr, tx.MATCH_WON_ACTIONS, _live_actions(state))
     return View(
         ScreenKind.MATCH_WON, bottom_seat=settings.bottom_seat, title=title, slate=_slate(state, settings, tr),
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names), buttons=buttons,

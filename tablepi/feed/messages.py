@@ -121,7 +121,7 @@ def summary(state: TableState) -> dict[str, Any]:
         "match": state.match_number,
         "deal": state.deal_number,
         "phase": state.phase.value,
-        "prompt": state.prompt.code,
+        "prompt": state.prompt.code.value,
         "dealer": state.dealer.value,
         "forehand": state.forehand.value,
         "trump": None if state.trump is None else state.trump.value,

@@ -9,15 +9,16 @@ reader reports it through the same base class as the real backends::
     reader.lift(2)                        # ...the card is taken while the cable is out (nothing reported)
     reader.replug()                       # zones come back; the lift is reported now, once
 
-It can also be driven without code, as the issue asks ("by a script, a game record, or keys"):
+It can also be driven without code ("by a script, a game record, or keys"):
 
 - ``script``: timed steps (or text lines ``"0.5 place 2 04A1B2C3D4E5F6"``, seconds from open) replay a scene;
-- ``record=PATH``: the place/lift events of a game record (docs/records.md) become such a script, so a
-  recorded game is played again on the reader side, through the same code as the hardware;
-- ``stdin=true``: a person types ``place 2 QS`` / ``lift 2`` / ``unplug`` lines, to try a table by hand.
+- ``stdin=true``: a person types ``place 2 04A1B2C3D4E5F6`` / ``lift 2`` / ``unplug`` lines, to try a table by
+  hand; ``typed_uid`` turns a typed word that is not a UID (a card such as ``QS``) into one.
 
-Cards named in records and typed lines become tags of :func:`tablepi.deck.virtual_deck`. The backend is
-selected by name like every other, never as a silent fallback.
+Like every reader it stops at :class:`~tablepi.readers.events.ZoneEvent`: it knows tags and zones, not cards,
+decks or records. The app side (:mod:`tablepi.app.simdrive`) turns a game record (``record=PATH``) into a script
+and passes the deck's lookup as ``typed_uid``. The backend is selected by name like every other, never as a
+silent fallback.
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
 from tablepi.errors import ConfigError, ParseError, TablepiError
@@ -75,16 +75,14 @@ class SimReader(Reader):
         zones: int = ZONES,
         debounce: float = 0.0,
         script: Iterable[ScriptStep | str] | None = None,
-        record: str | Path | None = None,
-        speed: float = 1.0,
         stdin: bool | str = False,
         stdin_stream: TextIO | None = None,
+        typed_uid: Callable[[str], str] | None = None,
         online: bool = True,
         clock: Clock = time.monotonic,
     ) -> None:
         steps = [s if isinstance(s, ScriptStep) else ScriptStep.parse(s) for s in (script or ())]
-        if record is not None:
-            steps.extend(record_script(record, speed=speed))
+        self._typed_uid = typed_uid or normalise_uid
         for step in steps:
             if step.zone is not None and not (isinstance(step.zone, int) and 0 <= step.zone < zones):
                 raise ConfigError(f"sim script step {step}: the reader has zones 0..{zones - 1}")
@@ -254,7 +252,7 @@ class SimReader(Reader):
         if action == "place":
             if len(args) != 2:
                 raise ParseError(f"expected 'place ZONE UID|CARD', e.g. 'place 2 QS'; {KEY_HELP}")
-            self.place(_zone(args[0]), uid_of_text(args[1]))
+            self.place(_zone(args[0]), self._typed_uid(args[1]))
         elif action in ("lift", "multi"):
             if len(args) != 1:
                 raise ParseError(f"expected '{action} ZONE'; {KEY_HELP}")
@@ -268,10 +266,6 @@ class SimReader(Reader):
 #: The commands the ``stdin`` driver understands.
 KEY_ACTIONS = ("place", "lift", "unplug", "replug", "multi")
 KEY_HELP = "place ZONE UID|CARD, lift ZONE, unplug [ZONE], replug [ZONE], multi ZONE"
-
-#: Default zone of each seat when a record's header names none (the configuration's default too).
-DEFAULT_ZONES: Mapping[str, int] = {"N": 0, "E": 1, "S": 2, "W": 3}
-
 
 def _zone(text: str) -> int:
     try:
@@ -287,66 +281,3 @@ def _flag(value: object, name: str) -> bool:
     if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on", "false", "no", "0", "off", ""):
         return value.strip().lower() in ("true", "yes", "1", "on")
     raise ConfigError(f"sim option {name}: expected true or false, got {value!r}")
-
-
-def uid_of_text(text: str) -> str:
-    """A typed card (``QS``, ``10H``, ``♠Q``) as its :func:`~tablepi.deck.virtual_deck` tag, or a typed UID."""
-    from tablepi.deck import virtual_deck
-    from tablepi.rules.cards import Card
-
-    try:
-        card = Card.parse(text)
-    except ParseError:
-        try:
-            return normalise_uid(text)
-        except ParseError:
-            raise ParseError(
-                f"{text!r} is neither a card (QS, 10H, ♠Q) nor a tag UID (8, 14 or 20 hex digits)"
-            ) from None
-    uid = virtual_deck().uid_of(card)
-    assert uid is not None  # the virtual deck holds every card
-    return uid
-
-
-def record_script(path: str | Path, *, speed: float = 1.0) -> list[ScriptStep]:
-    """The place/lift events of the game record at ``path`` as timed sim steps.
-
-    Seconds are the record's times divided by ``speed``; a seat becomes its zone through the header's ``zones``
-    (default N=0, E=1, S=2, W=3); an event keeps its recorded UID, else its card gets the UID of the header's
-    deck, else of the virtual deck. Buttons, ticks and reader states are not things a reader sees: skipped.
-    """
-    from tablepi.deck import virtual_deck
-    from tablepi.record import load_record
-    from tablepi.table.events import CardLifted, CardPlaced
-
-    if isinstance(speed, bool) or not isinstance(speed, int | float) or not speed > 0 or speed == float("inf"):
-        raise ConfigError(f"sim option speed: expected a factor above 0 (1.0 = as recorded), got {speed!r}")
-    try:
-        record = load_record(path)
-    except TablepiError as err:
-        raise ConfigError(f"sim option record: {err}") from None
-    header = record.header
-    zone_of = {seat.value: zone for zone, seat in header.zones} if header.zones else dict(DEFAULT_ZONES)
-    uid_of = {card: uid for uid, card in header.deck}
-    virtual = {card: uid for uid, card in virtual_deck().cards.items()}
-    steps: list[ScriptStep] = []
-    for event in record.events:
-        if not isinstance(event, CardPlaced | CardLifted):
-            continue
-        zone = zone_of.get(event.seat.value)
-        if zone is None:
-            raise ConfigError(f"sim option record: {path}: seat {event.seat.value} has no zone in the header's zones")
-        at = event.time / speed
-        if isinstance(event, CardLifted):
-            steps.append(ScriptStep(at, "lift", zone))
-            continue
-        uid = event.uid
-        if not uid and event.card is not None:
-            uid = uid_of.get(event.card) or virtual[event.card]
-        try:
-            uid = normalise_uid(uid)
-        except ParseError as err:
-            where = f"{path}: place at {event.time}s on seat {event.seat.value}"
-            raise ConfigError(f"sim option record: {where}: {err}") from None
-        steps.append(ScriptStep(at, "place", zone, uid))
-    return steps

@@ -16,6 +16,7 @@ from tablepi.rules.deal import (
     Play,
     Trick,
     announcement_for,
+    announcement_of_parts,
     settle,
 )
 from tablepi.rules.house import HouseRules, RevokePenalty, TieRule
@@ -51,6 +52,7 @@ __all__ = [
     "TieRule",
     "Trick",
     "announcement_for",
+    "announcement_of_parts",
     "effective_suit",
     "follows",
     "is_trump",

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from tablepi.errors import IllegalPlay, RulesError
-from tablepi.rules.cards import KONTER_DIAMONDS, KONTER_HEARTS, MATT, Card, Suit
+from tablepi.errors import IllegalPlay, RulesCode, RulesError
+from tablepi.rules.cards import KONTER_DIAMONDS, KONTER_HEARTS, MATADORS, MATT, Card, Suit
 from tablepi.rules.house import HouseRules, RevokePenalty
 from tablepi.rules.play import legal_plays, trick_winner
 from tablepi.rules.seats import Seat, Team
@@ -68,15 +68,20 @@ _ANNOUNCEMENT_PARTS = {
 def announcement_for(cards: Iterable[Card]) -> Announcement | None:
     """The announcement that a set of shown matadors makes: ♠Q → Matt, ♥Q+♦Q → Konter, all three → both."""
     shown = set(cards)
-    has_matt = MATT in shown
-    has_konter = KONTER_HEARTS in shown and KONTER_DIAMONDS in shown
-    if has_matt and has_konter:
-        return Announcement.KONTER_A_MATT
-    if has_konter:
-        return Announcement.KONTER
-    if has_matt:
-        return Announcement.MATT
-    return None
+    parts: set[str] = set()
+    if MATT in shown:
+        parts.add("matt")
+    if KONTER_HEARTS in shown and KONTER_DIAMONDS in shown:
+        parts.add("konter")
+    return announcement_of_parts(parts)
+
+
+def announcement_of_parts(parts: Iterable[str]) -> Announcement | None:
+    """The one announcement made of ``parts`` ("matt", "konter"): Konter a Matt is both (rule 10)."""
+    return _ANNOUNCEMENT_OF_PARTS.get(frozenset(parts))
+
+
+_ANNOUNCEMENT_OF_PARTS = {parts: announcement for announcement, parts in _ANNOUNCEMENT_PARTS.items()}
 
 
 class Phase(enum.Enum):
@@ -131,13 +136,17 @@ class Trick:
 class FaultCode(enum.Enum):
     REVOKE = "revoke"  # rule 18
     QUEEN_SHOWN_BY_OTHER = "queen_shown_by_other_seat"  # rule 11
+    FALSE_ANNOUNCEMENT = "false_announcement"  # rules 10-11: a claimed queen turned up in another hand
 
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """A breach of the rules found in a play: what, who, in which trick (1-based), and why.
+    """A breach of the rules found in a play or a show: what, who, in which trick (1-based), and why.
 
-    For a revoke found later, ``trick`` is the trick of the revoke and ``proof`` the card whose play proved it.
+    For a revoke, ``led`` is the card led and ``held`` the cards that prove he could answer it; for a revoke found
+    later, ``trick`` is the trick of the revoke and ``proof`` the card whose play proved it (then ``held`` is
+    ``(proof,)``). For a false announcement, ``seat`` is the announcer, ``card`` the queen he claimed,
+    ``holder`` the seat it turned up at and ``announcement`` what is void. ``message`` is English for logs.
     """
 
     code: FaultCode
@@ -147,6 +156,10 @@ class Fault:
     card: Card
     message: str
     proof: Card | None = None
+    led: Card | None = None
+    held: tuple[Card, ...] = ()
+    holder: Seat | None = None
+    announcement: Announcement | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +218,7 @@ class Deal:
         "_trick",
         "_voids",
         "announcements",
+        "claimed",
         "claimed_by",
         "dealer",
         "faults",
@@ -217,6 +231,7 @@ class Deal:
         "seen_by",
         "tricks",
         "trump",
+        "voided",
     )
 
     def __init__(
@@ -232,16 +247,20 @@ class Deal:
         if hands is not None:
             self.hands = {seat: list(cards) for seat, cards in hands.items()}
             _check_hands(self.hands)
-        # Cards known to be in a hand without the whole hand being known: shown at an announcement (rule 11).
+        # Evidence: cards seen in a hand without the whole hand being known (shown on the seat's zone, rule 11).
         self.known: dict[Seat, set[Card]] = {seat: set() for seat in Seat}
         self.seen_by: dict[Card, Seat] = {}
+        # Claims: queens a standing announcement says are in the announcer's hand, not seen (STYLE.md 17). A claim
+        # raises the stake while it stands; it is never evidence; a sight of the queen elsewhere voids it.
+        self.claimed: dict[Card, Seat] = {}
         self.trump: Suit | None = None
-        self.announcements: list[tuple[Seat, Announcement]] = []
+        self.announcements: list[tuple[Seat, Announcement]] = []  # the standing ones, one per seat
+        self.voided: list[tuple[Seat, Announcement]] = []  # announcements evidence proved false
         self.tricks: list[Trick] = []
         self.played: set[Card] = set()
         self.faults: list[Fault] = []
-        # For rule 18 with partial knowledge: (trick number, suit he failed to follow, card he played instead).
-        self._voids: dict[Seat, list[tuple[int, Suit, Card]]] = {seat: [] for seat in Seat}
+        # For rule 18 with partial knowledge: (trick, suit he failed to follow, card he played instead, card led).
+        self._voids: dict[Seat, list[tuple[int, Suit, Card, Card]]] = {seat: [] for seat in Seat}
         self.claimed_by: Team | None = None
         self.revoke_by: Seat | None = None
         # Who plays next; kept up to date by every action so the hot path never recomputes it.
@@ -295,7 +314,8 @@ class Deal:
         """The legal cards for the player to move (full knowledge only)."""
         seat = seat or self.to_play
         if seat is None or self.hands is None or self.trump is None:
-            raise RulesError("legal plays need known hands, chosen trumps and a player to move")
+            raise RulesError("legal plays need known hands, chosen trumps and a player to move",
+                             code=RulesCode.NOT_PLAYING)
         trick = self.current_trick
         return legal_plays(self.hands[seat], trick.led if trick else None, self.trump)
 
@@ -322,57 +342,92 @@ class Deal:
     def choose_trump(self, suit: Suit, seat: Seat | None = None) -> None:
         """Forehand names trumps after seeing three cards (rule 9). Any suit; no passing."""
         if self.trump is not None:
-            raise RulesError(f"trumps are already {self.trump.symbol} in this deal (rule 9)")
+            raise RulesError(f"trumps are already {self.trump.symbol} in this deal (rule 9)",
+                             code=RulesCode.TRUMPS_NAMED, seat=seat, rule=9)
         if seat is not None and seat is not self.forehand:
-            raise RulesError(f"{seat} cannot name trumps: forehand {self.forehand} names trumps (rule 9)")
+            raise RulesError(f"{seat} cannot name trumps: forehand {self.forehand} names trumps (rule 9)",
+                             code=RulesCode.NOT_FOREHAND, seat=seat, rule=9, holder=self.forehand)
         self.trump = suit
         self._next = self.forehand  # rule 12: forehand leads to trick 1
 
     def can_announce(self, seat: Seat) -> bool:
         """Announcing is allowed only before the player's own card to trick 1 (rule 10)."""
-        if self.phase is Phase.OVER:
+        if self.phase is not Phase.PLAY:
             return False
         return not self.tricks or (len(self.tricks) == 1 and self.tricks[0].card_of(seat) is None)
 
-    def announce(self, seat: Seat, announcement: Announcement, shown: Iterable[Card] = ()) -> None:
-        """Record an announcement (rule 10), checked against what is known of the announcer's hand.
+    def may_announce(self, seat: Seat) -> tuple[Announcement, ...]:
+        """Every announcement ``seat`` may still make now (rule 10), as the table offers them.
 
-        ``shown`` are the queens the announcer showed (rule 11); they become known to be in his hand. With full
-        knowledge the hand itself is checked. A Konter needs both red queens in this one hand.
+        Before his first card; Matt and Konter once per deal whoever made them (a seat that announced Matt may add
+        Konter: together one Konter a Matt); and never a queen the evidence puts elsewhere (played, seen in another
+        hand, or missing from his scanned hand). This is the one place the announce rule lives.
         """
         if not self.can_announce(seat):
-            raise RulesError(f"{seat} announces {announcement.label} too late: only before his first card (rule 10)")
-        already = set().union(*(a.parts for a in self.announced_by(seat))) if self.announcements else set()
-        taken = set().union(*(a.parts for _, a in self.announcements)) if self.announcements else set()
+            return ()
+        taken = self._taken_parts()
+        return tuple(
+            announcement for announcement in Announcement
+            if not announcement.parts & taken and self._refusal(seat, announcement, claim=True) is None
+        )
+
+    def announce(
+        self, seat: Seat, announcement: Announcement, shown: Iterable[Card] = (), *, claim: bool = False
+    ) -> None:
+        """Record an announcement (rule 10), checked against what is known of the announcer's hand.
+
+        ``shown`` are the queens the announcer showed (rule 11); they become evidence of his hand. With full
+        knowledge the hand itself is checked. ``claim``: the announcer says he holds the queens he did not show
+        (a touch on the screen); they are *claimed*, not known: the announcement stands, raising the stake, until
+        evidence contradicts it (:meth:`play`, :meth:`show`), and it never supports a revoke. Without ``claim`` a
+        queen neither shown nor known is refused. A Konter needs both red queens in this one hand. Matt and Konter
+        of the same seat make one Konter a Matt.
+        """
+        if not self.can_announce(seat):
+            raise RulesError(f"{seat} announces {announcement.label} too late: only before his first card (rule 10)",
+                             code=RulesCode.TOO_LATE, seat=seat, rule=10)
+        taken = self._taken_parts()
         if announcement.parts & taken:
+            already = set().union(*(a.parts for a in self.announced_by(seat)))
             what = "/".join(sorted(announcement.parts & taken))
             who = "he" if announcement.parts & already else "another player"
-            raise RulesError(f"{seat} announces {announcement.label}, but {who} already announced {what} (rule 10)")
+            raise RulesError(f"{seat} announces {announcement.label}, but {who} already announced {what} (rule 10)",
+                             code=RulesCode.ALREADY_ANNOUNCED, seat=seat, rule=10)
         shown_cards = set(shown)
+        refusal = self._refusal(seat, announcement, claim=claim, shown=shown_cards)
+        if refusal is not None:
+            raise refusal
         for card in announcement.cards:
-            holder = self.holder(card)
-            if card in self.played:
-                raise RulesError(f"{seat} announces {announcement.label}, but {card.display} was already played")
-            if holder is not None and holder is not seat:
-                raise RulesError(
-                    f"{seat} announces {announcement.label}, but {card.display} is in {holder}'s hand (rule 10)"
-                )
-            if holder is None and card not in shown_cards:
-                raise RulesError(
-                    f"{seat} announces {announcement.label} without showing {card.display} (rules 10-11)"
-                )
-        for card in announcement.cards:
-            self._remember(seat, card)
-        self.announcements.append((seat, announcement))
+            if card in shown_cards or self.holder(card) is seat:
+                self._remember(seat, card)
+            else:
+                self.claimed[card] = seat
+        self._add_announcement(seat, announcement)
 
-    def show(self, seat: Seat, card: Card) -> None:
-        """Remember that ``seat`` showed ``card``: it is in his hand until he plays it (rule 11)."""
+    def announcement_shown(self, seat: Seat) -> Announcement | None:
+        """What the matadors ``seat`` has shown announce beyond what he announced already (rule 10).
+
+        Only shown cards count, even when the hands were scanned: announcing is the player's choice.
+        """
+        parts = _parts_of(announcement_for(c for c in MATADORS if c in self.known[seat]))
+        parts -= _parts_of(*self.announced_by(seat))
+        return announcement_of_parts(parts)
+
+    def show(self, seat: Seat, card: Card) -> tuple[Fault, ...]:
+        """Remember that ``seat`` showed ``card``: it is in his hand until he plays it (rule 11).
+
+        Returns the false announcement it proves, if another seat had claimed that queen.
+        """
         holder = self.holder(card)
         if card in self.played:
-            raise RulesError(f"{card.display} was already played in this deal")
+            raise RulesError(f"{card.display} was already played in this deal",
+                             code=RulesCode.ALREADY_PLAYED, seat=seat, card=card, rule=3)
         if holder is not None and holder is not seat:
-            raise RulesError(f"{seat} shows {card.display}, but it is in {holder}'s hand")
+            raise RulesError(f"{seat} shows {card.display}, but it is in {holder}'s hand",
+                             code=RulesCode.HELD_ELSEWHERE, seat=seat, card=card, rule=11, holder=holder)
         self._remember(seat, card)
+        void = self._void_claim(seat, card, self.trick_number)
+        return (void,) if void is not None else ()
 
     def check_play(self, seat: Seat, card: Card) -> None:
         """Raise :class:`IllegalPlay` if ``seat`` may not play ``card`` now; the message says why and cites a rule."""
@@ -380,7 +435,7 @@ class Deal:
         assert self.trump is not None
         faults = self._faults_of(seat, card, self._reneges(card))
         if faults:
-            raise IllegalPlay(faults[0].message)
+            raise _illegal(faults[0])
 
     def play(self, seat: Seat, card: Card, *, check: bool = True) -> tuple[Fault, ...]:
         """Play ``card`` from ``seat``. Returns the faults this play shows (only with ``check=False``).
@@ -395,7 +450,7 @@ class Deal:
         reneges = self._reneges(card)
         faults = self._faults_of(seat, card, reneges)
         if faults and check:
-            raise IllegalPlay(faults[0].message)
+            raise _illegal(faults[0])
         trick = self._trick
         if trick is None:
             trick = self._trick = Trick(leader=seat)
@@ -405,7 +460,11 @@ class Deal:
         self.played.add(card)
         if hand is not None:
             hand.remove(card)
-        self.known[seat].discard(card)
+        for known in self.known.values():  # a played card is in nobody's hand any more, whoever showed it
+            known.discard(card)
+        void = self._void_claim(seat, card, len(self.tricks))
+        if void is not None:
+            faults.append(void)
         if len(trick.plays) == 4:
             trick.winner = trick.plays[trick_winner(trick.cards, self.trump)].seat  # rule 17
             self._next = trick.winner if len(self.tricks) < TRICKS_PER_DEAL else None  # rule 12
@@ -421,24 +480,38 @@ class Deal:
                     self._next = None
         return tuple(faults) if faults else ()
 
-    def claim(self, team: Team) -> None:
-        """A team with 21 or more points in its tricks lays its cards down and takes the deal (rule 21)."""
+    def claim_refusal(self, team: Team) -> RulesError | None:
+        """Why ``team`` may not claim now (rule 21 and the ``claims`` house rule), or None if it may."""
         if not self.rules.claims:
-            raise RulesError("claims are switched off by the house rules")
+            return RulesError("claims are switched off by the house rules", code=RulesCode.CLAIMS_OFF, rule=21)
         if self.phase is not Phase.PLAY:
-            raise RulesError("a claim is possible only while tricks are being played (rule 21)")
+            return RulesError("a claim is possible only while tricks are being played (rule 21)",
+                              code=RulesCode.NOT_PLAYING, rule=21)
         if self.current_trick is not None:
-            raise RulesError("claim between tricks: finish the trick first (rule 21)")
+            return RulesError("claim between tricks: finish the trick first (rule 21)",
+                              code=RulesCode.CLAIM_MID_TRICK, rule=21, trick=self.trick_number)
         points = self.points()[team]
         if points < WINNING_POINTS:
-            raise RulesError(f"{team} claims with {points} points; a claim needs 21 or more (rule 21)")
+            return RulesError(f"{team} claims with {points} points; a claim needs 21 or more (rule 21)",
+                              code=RulesCode.CLAIM_POINTS, rule=21)
+        return None
+
+    def claimable(self) -> Team | None:
+        """The team that may claim now, if any (rule 21: at most one team can hold 21 of the 40 points)."""
+        return next((team for team in Team if self.claim_refusal(team) is None), None)
+
+    def claim(self, team: Team) -> None:
+        """A team with 21 or more points in its tricks lays its cards down and takes the deal (rule 21)."""
+        refusal = self.claim_refusal(team)
+        if refusal is not None:
+            raise refusal
         self.claimed_by = team
         self._next = None
 
     def result(self) -> DealResult:
         """The deal's outcome (rules 19-21, 24). Only when the deal is over."""
         if self.phase is not Phase.OVER:
-            raise RulesError("the deal is not over yet")
+            raise RulesError("the deal is not over yet", code=RulesCode.NOT_OVER)
         return settle(
             self.trump_team,
             self.points(),
@@ -457,8 +530,10 @@ class Deal:
         other.hands = None if self.hands is None else {s: list(c) for s, c in self.hands.items()}
         other.known = {s: set(c) for s, c in self.known.items()}
         other.seen_by = dict(self.seen_by)
+        other.claimed = dict(self.claimed)
         other.trump = self.trump
         other.announcements = list(self.announcements)
+        other.voided = list(self.voided)
         other.tricks = [Trick(t.leader, list(t.plays), t.winner) for t in self.tricks]
         other.played = set(self.played)
         other.faults = list(self.faults)
@@ -487,21 +562,86 @@ class Deal:
         self.known[seat].add(card)
         self.seen_by[card] = seat
 
+    def _taken_parts(self) -> set[str]:
+        """Matt and Konter announced so far in this deal (each counts once, rule 24)."""
+        return _parts_of(*(a for _, a in self.announcements))
+
+    def _refusal(
+        self, seat: Seat, announcement: Announcement, *, claim: bool, shown: set[Card] | None = None
+    ) -> RulesError | None:
+        """Why the evidence forbids ``seat`` this announcement (rule 10), or None."""
+        shown = shown or set()
+        for card in announcement.cards:
+            holder = self.holder(card)
+            if card in self.played:
+                return RulesError(f"{seat} announces {announcement.label}, but {card.display} was already played",
+                                  code=RulesCode.ALREADY_PLAYED, seat=seat, card=card, rule=10)
+            if holder is not None and holder is not seat:
+                return RulesError(
+                    f"{seat} announces {announcement.label}, but {card.display} is in {holder}'s hand (rules 10-11)",
+                    code=RulesCode.HELD_ELSEWHERE, seat=seat, card=card, rule=11, holder=holder,
+                )
+            if holder is None and self.hands is not None:
+                return RulesError(
+                    f"{seat} announces {announcement.label}, but {card.display} is not in his hand (rule 10)",
+                    code=RulesCode.NOT_IN_HAND, seat=seat, card=card, rule=10,
+                )
+            if holder is None and card not in shown and not claim:
+                return RulesError(
+                    f"{seat} announces {announcement.label} without showing {card.display} (rules 10-11)",
+                    code=RulesCode.NOT_SHOWN, seat=seat, card=card, rule=11,
+                )
+        return None
+
+    def _add_announcement(self, seat: Seat, announcement: Announcement) -> None:
+        """A seat's announcements are one: Matt, then Konter, is his Konter a Matt (rule 10)."""
+        for i, (who, before) in enumerate(self.announcements):
+            if who is seat:
+                merged = announcement_of_parts(before.parts | announcement.parts)
+                assert merged is not None
+                self.announcements[i] = (seat, merged)
+                return
+        self.announcements.append((seat, announcement))
+
+    def _void_claim(self, seat: Seat, card: Card, trick: int) -> Fault | None:
+        """Evidence against a claim: ``card`` seen at ``seat`` while another seat's announcement claims it. That
+        announcement is void (the stake drops back); nothing else follows from it (rules 10-11)."""
+        announcer = self.claimed.pop(card, None)
+        if announcer is None or announcer is seat:
+            return None  # unclaimed, or the announcer's own queen: a claim proved true is evidence now
+        announcement = next(a for s, a in self.announcements if s is announcer)
+        self.announcements = [(s, a) for s, a in self.announcements if s is not announcer]
+        self.voided.append((announcer, announcement))
+        for other in [c for c, s in self.claimed.items() if s is announcer]:
+            del self.claimed[other]
+        return Fault(
+            FaultCode.FALSE_ANNOUNCEMENT, 10, announcer, trick, card,
+            f"{announcer} announced {announcement.label}, but {card.display} is {seat}'s: "
+            "the announcement does not count (rules 10-11)",
+            holder=seat, announcement=announcement,
+        )
+
     def _check_order(self, seat: Seat, card: Card) -> None:
         phase = self.phase
+        trick = self.trick_number
         if phase is Phase.TRUMPS:
-            raise IllegalPlay(f"{seat} plays {card.display} before trumps are named (rule 9)")
+            raise IllegalPlay(f"{seat} plays {card.display} before trumps are named (rule 9)",
+                              code=RulesCode.NOT_PLAYING, rule=9, seat=seat, card=card, trick=trick)
         if phase is Phase.OVER:
-            raise IllegalPlay(f"{seat} plays {card.display}, but the deal is over")
+            raise IllegalPlay(f"{seat} plays {card.display}, but the deal is over", code=RulesCode.NOT_PLAYING,
+                              seat=seat, card=card, trick=trick)
         if card in self.played:
-            raise IllegalPlay(f"{seat} plays {card.display}, which was already played in this deal")
+            raise IllegalPlay(f"{seat} plays {card.display}, which was already played in this deal",
+                              code=RulesCode.ALREADY_PLAYED, rule=3, seat=seat, card=card, trick=trick)
         expected = self.to_play
         if seat is not expected:
             raise IllegalPlay(
-                f"{seat} plays {card.display} out of turn in trick {self.trick_number}: {expected} is to play (rule 12)"
+                f"{seat} plays {card.display} out of turn in trick {trick}: {expected} is to play (rule 12)",
+                code=RulesCode.OUT_OF_TURN, rule=12, holder=expected, seat=seat, card=card, trick=trick,
             )
         if self.hands is not None and card not in self.hands[seat]:
-            raise IllegalPlay(f"{seat} plays {card.display}, which is not in his hand")
+            raise IllegalPlay(f"{seat} plays {card.display}, which is not in his hand", code=RulesCode.NOT_IN_HAND,
+                              seat=seat, card=card, trick=trick)
 
     def _reneges(self, card: Card) -> bool:
         """Whether ``card`` fails to answer the current trick's lead (rules 13, 15); False when it leads."""
@@ -530,8 +670,9 @@ class Deal:
             # With the whole hand known this is exactly "not a legal play"; with only shown cards known it is a
             # revoke when one of them is of the suit he had to play (rules 13, 15).
             led_suit = effective_suit(led, trump)
+            # Only evidence counts: cards in the scanned hand or seen on his zone, never a claimed queen.
             hand = self.hands[seat] if self.hands is not None else self.known[seat]
-            held = [c for c in hand if effective_suit(c, trump) is led_suit]
+            held = [c for c in hand if effective_suit(c, trump) is led_suit and c not in self.played]
             if held:
                 rule = 15 if led_suit is trump else 13
                 faults.append(
@@ -539,21 +680,21 @@ class Deal:
                         FaultCode.REVOKE, rule, seat, number, card,
                         f"{seat} revokes in trick {number}: {card.display} on {led.display} while holding "
                         f"{_listing(held)} (rule {rule})",
+                        led=led, held=tuple(held),
                     )
                 )
         # Rule 18, later proof: this card is of a suit he earlier failed to follow, so he held it then.
         voids = self._voids[seat]
         suit = effective_suit(card, trump) if voids else None
-        for trick_no, void_suit, played_instead in voids:
+        for trick_no, void_suit, played_instead, led_then in voids:
             if void_suit is suit:
                 rule = 15 if void_suit is trump else 13
-                what = "trumps" if void_suit is trump else void_suit.symbol
                 faults.append(
                     Fault(
                         FaultCode.REVOKE, rule, seat, trick_no, played_instead,
-                        f"{seat} revoked in trick {trick_no}: played {played_instead.display} while holding "
-                        f"{what}, as {card.display} now shows (rules 18, {rule})",
-                        proof=card,
+                        f"{seat} revoked in trick {trick_no}: {played_instead.display} on {led_then.display} while "
+                        f"holding {card.display}, as its play now shows (rules 18, {rule})",
+                        proof=card, led=led_then, held=(card,),
                     )
                 )
                 break
@@ -577,7 +718,7 @@ class Deal:
         if led is not None and reneges:
             led_suit = effective_suit(led, self.trump)
             if all(v[1] is not led_suit for v in voids):
-                voids.append((number, led_suit, card))
+                voids.append((number, led_suit, card, led))
 
 
 def settle(
@@ -626,14 +767,30 @@ def _listing(cards: Iterable[Card]) -> str:
     return " ".join(card.display for card in cards)
 
 
+def _parts_of(*announcements: Announcement | None) -> set[str]:
+    parts: set[str] = set()
+    for announcement in announcements:
+        if announcement is not None:
+            parts |= announcement.parts
+    return parts
+
+
+def _illegal(fault: Fault) -> IllegalPlay:
+    code = RulesCode.REVOKE if fault.code is FaultCode.REVOKE else RulesCode.HELD_ELSEWHERE
+    return IllegalPlay(fault.message, code=code, seat=fault.seat, card=fault.card, trick=fault.trick,
+                       rule=fault.rule, holder=fault.holder)
+
+
 def _check_hands(hands: Mapping[Seat, list[Card]]) -> None:
     if set(hands) != set(Seat):
-        raise RulesError("hands must be given for all four seats N E S W")
+        raise RulesError("hands must be given for all four seats N E S W", code=RulesCode.BAD_HANDS, rule=8)
     seen: dict[Card, Seat] = {}
     for seat, cards in hands.items():
         if len(cards) != TRICKS_PER_DEAL:
-            raise RulesError(f"{seat} holds {len(cards)} cards; each player gets six (rule 8)")
+            raise RulesError(f"{seat} holds {len(cards)} cards; each player gets six (rule 8)",
+                             code=RulesCode.BAD_HANDS, seat=seat, rule=8)
         for card in cards:
             if card in seen:
-                raise RulesError(f"{card.display} is dealt to both {seen[card]} and {seat}")
+                raise RulesError(f"{card.display} is dealt to both {seen[card]} and {seat}",
+                                 code=RulesCode.BAD_HANDS, seat=seat, card=card, rule=8, holder=seen[card])
             seen[card] = seat

@@ -37,16 +37,6 @@ def legal_plays(hand: Iterable[Card], led: Card | None, trump: Suit) -> tuple[Ca
     return cards
 
 
-def must_follow(led: Card, trump: Suit) -> tuple[Suit, bool]:
-    """What a lead demands: (the suit to follow, whether trumping instead is allowed).
-
-    Plain lead: follow the led suit or trump (rule 13). Trump lead: a trump, nothing else (rule 15).
-    """
-    effective, _ = effective_tables(trump)
-    led_suit = effective[led.index]
-    return led_suit, led_suit is not trump
-
-
 def follows(card: Card, led: Card, trump: Suit) -> bool:
     """Whether ``card`` answers the lead as rules 13 and 15 ask (right suit, or a trump on a plain lead)."""
     effective, _ = effective_tables(trump)

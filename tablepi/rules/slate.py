@@ -19,7 +19,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tablepi.errors import RulesError
+from tablepi.errors import RulesCode, RulesError
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal, DealResult
 from tablepi.rules.house import HouseRules, TieRule
@@ -84,7 +84,8 @@ class Slate:
     def record(self, result: DealResult) -> SlateEntry:
         """Apply a deal's result (rules 24-28) and keep it in the history."""
         if self.is_over:
-            raise RulesError(f"the match is over: {self.winner} have struck all their lines (rule 28)")
+            raise RulesError(f"the match is over: {self.winner} have struck all their lines (rule 28)",
+                             code=RulesCode.MATCH_OVER, rule=28)
         struck = {Team.NS: 0, Team.EW: 0}
         added = {Team.NS: 0, Team.EW: 0}
         carried = 0
@@ -151,9 +152,10 @@ class Match:
     def new_deal(self, hands: Mapping[Seat, list[Card]] | None = None) -> Deal:
         """Start the next deal with the current dealer."""
         if self.is_over:
-            raise RulesError("the match is over; start a revanche or a new match (rule 29)")
+            raise RulesError("the match is over; start a revanche or a new match (rule 29)",
+                             code=RulesCode.MATCH_OVER, rule=29)
         if self.deals and not self.deals[-1].is_over:
-            raise RulesError("finish the current deal before dealing again")
+            raise RulesError("finish the current deal before dealing again", code=RulesCode.DEAL_IN_PROGRESS)
         deal = Deal(self.dealer, self.rules, hands)
         self.deals.append(deal)
         return deal
@@ -161,9 +163,9 @@ class Match:
     def finish_deal(self) -> SlateEntry:
         """Score the current deal and pass the deal on: the next dealer is this deal's forehand (rule 22)."""
         if not self.deals or not self.deals[-1].is_over:
-            raise RulesError("no finished deal to score")
+            raise RulesError("no finished deal to score", code=RulesCode.NOT_OVER)
         if len(self.slate.history) == len(self.deals):
-            raise RulesError("this deal is already scored")
+            raise RulesError("this deal is already scored", code=RulesCode.NOT_OVER)
         deal = self.deals[-1]
         entry = self.slate.record(deal.result())
         self.dealer = deal.forehand
@@ -172,6 +174,6 @@ class Match:
     def revanche(self) -> Match:
         """The losers ask for a revanche: same teams, a fresh slate; the deal passes on as usual (rule 29)."""
         if not self.is_over:
-            raise RulesError("a revanche follows a finished match (rule 29)")
+            raise RulesError("a revanche follows a finished match (rule 29)", code=RulesCode.MATCH_NOT_OVER, rule=29)
         return Match(self.rules, self.dealer)
 

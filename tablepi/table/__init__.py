@@ -18,16 +18,19 @@ from tablepi.table.events import (
 )
 from tablepi.table.machine import Table
 from tablepi.table.state import (
+    Possible,
     Prompt,
+    PromptCode,
     TableConfig,
     TablePhase,
     TableState,
+    Target,
     TrickView,
     Zone,
     ZoneCard,
     ZoneCardStatus,
 )
-from tablepi.table.warnings import TableWarning, WarningCode
+from tablepi.table.warnings import TableWarning, TagProblem, WarningCode
 
 __all__ = [
     "Button",
@@ -35,7 +38,9 @@ __all__ = [
     "CardLifted",
     "CardPlaced",
     "DeckLookup",
+    "Possible",
     "Prompt",
+    "PromptCode",
     "ReaderState",
     "ReaderStatus",
     "Table",
@@ -44,6 +49,8 @@ __all__ = [
     "TablePhase",
     "TableState",
     "TableWarning",
+    "TagProblem",
+    "Target",
     "Tick",
     "TrickView",
     "WarningCode",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tablepi.errors import RulesError
+from tablepi.errors import RulesCode, RulesError
 from tablepi.rules.cards import MATADORS, Card, Suit
 from tablepi.rules.deal import TRICKS_PER_DEAL, Announcement, Deal, Fault, Phase
 from tablepi.rules.house import HouseRules
@@ -59,7 +59,8 @@ class ShowCard:
 
 @dataclass(frozen=True, slots=True)
 class Announce:
-    """An announcement by touch: the announcer says he holds the queens (rule 10); the table remembers them."""
+    """An announcement by touch: the announcer *says* he holds the queens (rule 10). A claim, not evidence: it
+    raises the stake while it stands and is void once a claimed queen is seen at another seat."""
 
     seat: Seat
     announcement: Announcement
@@ -96,30 +97,6 @@ class Outcome:
     faults: tuple[Fault, ...] = ()
     announced: Announcement | None = None
     too_late: Announcement | None = None
-
-
-def new_parts(deal: Deal, seat: Seat) -> Announcement | None:
-    """The announcement the matadors ``seat`` has shown make, beyond what he announced already.
-
-    Only shown cards count, even when the hands were scanned: announcing is the player's choice (rule 10).
-    """
-    shown = {card for card in MATADORS if card in deal.known[seat]}
-    had: set[str] = set()
-    for announcement in deal.announced_by(seat):
-        had |= announcement.parts
-    parts: set[str] = set()
-    if MATADORS[0] in shown:
-        parts.add("matt")
-    if MATADORS[1] in shown and MATADORS[2] in shown:
-        parts.add("konter")
-    parts -= had
-    if parts == {"matt", "konter"}:
-        return Announcement.KONTER_A_MATT
-    if parts == {"matt"}:
-        return Announcement.MATT
-    if parts == {"konter"}:
-        return Announcement.KONTER
-    return None
 
 
 class Game:
@@ -186,9 +163,7 @@ class Game:
             self._begin_match(Match(self.rules, action.dealer))
             return Outcome()
         if isinstance(action, Revanche):
-            if not self.match.is_over:
-                raise RulesError("a revanche follows a finished match (rule 29)")
-            self._begin_match(self.match.revanche())
+            self._begin_match(self.match.revanche())  # raises MATCH_NOT_OVER mid-match (rule 29)
             return Outcome()
         if isinstance(action, NameTrump):
             return self._name_trump(action)
@@ -196,19 +171,14 @@ class Game:
             return self._scan(action)
         if isinstance(action, EndScan):
             if self.phase is not TablePhase.HAND_SCAN:
-                raise RulesError("no hand scan to end")
+                raise RulesError("no hand scan to end", code=RulesCode.NO_SCAN)
             self._deal_after_scan(complete=False)
             return Outcome()
         deal = self._playing_deal()
         if isinstance(action, ShowCard):
             return self._show(deal, action)
         if isinstance(action, Announce):
-            if not deal.can_announce(action.seat):
-                raise RulesError(
-                    f"{action.seat} announces {action.announcement.label} too late: only before his first card "
-                    "(rule 10)"
-                )
-            deal.announce(action.seat, action.announcement, shown=action.announcement.cards)
+            deal.announce(action.seat, action.announcement, claim=True)
             return Outcome(announced=action.announcement)
         if isinstance(action, PlayCard):
             faults = deal.play(action.seat, action.card, check=False)
@@ -228,9 +198,10 @@ class Game:
 
     def _start_deal(self) -> Outcome:
         if self.started:
-            raise RulesError("a deal is already in progress")
+            raise RulesError("a deal is already in progress", code=RulesCode.DEAL_IN_PROGRESS)
         if self.match.is_over:
-            raise RulesError("the match is over; start a revanche or a new match (rule 29)")
+            raise RulesError("the match is over; start a revanche or a new match (rule 29)",
+                             code=RulesCode.MATCH_OVER, rule=29)
         self.pending_trump = None
         self.scan = {seat: [] for seat in Seat}
         self.deal = None if self.hand_scan else self.match.new_deal()
@@ -240,9 +211,11 @@ class Game:
     def _name_trump(self, action: NameTrump) -> Outcome:
         phase = self.phase
         if phase is not TablePhase.TRUMPS:
-            raise RulesError("trumps are named once, by forehand, before the play (rule 9)")
+            raise RulesError("trumps are named once, by forehand, before the play (rule 9)",
+                             code=RulesCode.TRUMPS_NAMED, seat=action.seat, rule=9)
         if action.seat is not self.forehand:
-            raise RulesError(f"{action.seat} cannot name trumps: forehand {self.forehand} names trumps (rule 9)")
+            raise RulesError(f"{action.seat} cannot name trumps: forehand {self.forehand} names trumps (rule 9)",
+                             code=RulesCode.NOT_FOREHAND, seat=action.seat, rule=9, holder=self.forehand)
         if self.deal is None:
             self.pending_trump = action.suit
         else:
@@ -253,14 +226,18 @@ class Game:
 
     def _scan(self, action: ScanCard) -> Outcome:
         if self.phase is not TablePhase.HAND_SCAN:
-            raise RulesError("cards are scanned after trumps are named, before the first card")
+            raise RulesError("cards are scanned after trumps are named, before the first card",
+                             code=RulesCode.NO_SCAN, seat=action.seat, card=action.card)
         for seat, cards in self.scan.items():
             if action.card in cards:
                 if seat is action.seat:
                     return Outcome()  # scanned twice by the same player: nothing new
-                raise RulesError(f"{action.seat} scans {action.card.display}, but {seat} scanned it (rule 8)")
+                raise RulesError(f"{action.seat} scans {action.card.display}, but {seat} scanned it (rule 8)",
+                                 code=RulesCode.SCANNED_BY_OTHER, seat=action.seat, card=action.card, rule=8,
+                                 holder=seat)
         if len(self.scan[action.seat]) >= TRICKS_PER_DEAL:
-            raise RulesError(f"{action.seat} scans a seventh card, {action.card.display}; a hand has six (rule 8)")
+            raise RulesError(f"{action.seat} scans a seventh card, {action.card.display}; a hand has six (rule 8)",
+                             code=RulesCode.SEVENTH_CARD, seat=action.seat, card=action.card, rule=8)
         self.scan[action.seat].append(action.card)
         if self.scan_complete:
             self._deal_after_scan(complete=True)
@@ -278,36 +255,24 @@ class Game:
 
     def _playing_deal(self) -> Deal:
         if self.phase is not TablePhase.PLAY or self.deal is None:
-            raise RulesError("no deal is being played now")
+            raise RulesError("no deal is being played now", code=RulesCode.NOT_PLAYING)
         return self.deal
 
     def _show(self, deal: Deal, action: ShowCard) -> Outcome:
         seat, card = action.seat, action.card
-        deal.show(seat, card)  # raises (unchanged) when another seat holds it or it was played
-        if not card.is_matador:
-            return Outcome()
-        announcement = new_parts(deal, seat)
+        faults = deal.show(seat, card)  # raises (unchanged) when another seat holds it or it was played
+        announcement = deal.announcement_shown(seat) if card.is_matador else None
         if announcement is None:
-            return Outcome()
+            return Outcome(faults=faults)
         if not deal.can_announce(seat):
-            return Outcome(too_late=announcement)
-        known = tuple(c for c in MATADORS if c in deal.known[seat])
+            return Outcome(faults=faults, too_late=announcement)
         try:
-            deal.announce(seat, announcement, shown=known)
-        except RulesError:  # cannot happen after a successful show; the show stands on its own
-            return Outcome()
-        return Outcome(announced=announcement)
+            deal.announce(seat, announcement, shown=tuple(c for c in MATADORS if c in deal.known[seat]))
+        except RulesError:  # another seat's standing announcement holds that part: the show stands on its own
+            return Outcome(faults=faults)
+        return Outcome(faults=faults, announced=announcement)
 
     def _finish_if_over(self) -> None:
         if self.deal is not None and self.deal.is_over:
             self.match.finish_deal()
             self.started = False
-
-
-def claimable_team(deal: Deal) -> Team | None:
-    """The team that may claim now (21 or more points, rule 21); at most one can."""
-    points = deal.points()
-    for team in Team:
-        if points[team] >= 21:
-            return team
-    return None

@@ -9,12 +9,13 @@ card lifted too early and put back, a wrong card undone, a revoke), so the recor
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 
 from tablepi.rules.cards import DECK, MATT, Card, Suit
 from tablepi.rules.deal import TRICKS_PER_DEAL, Announcement, Deal
-from tablepi.rules.house import HouseRules
+from tablepi.rules.house import HouseRules, RevokePenalty
 from tablepi.rules.seats import Seat
 from tablepi.rules.slate import Match
 from tablepi.table.events import Button, ButtonName, CardLifted, CardPlaced, TableEvent, Tick
@@ -76,7 +77,9 @@ def simulate_match(
         out.append(CardPlaced(clock.step(2.0), forehand, trump_card))
         out.append(CardLifted(clock.step(0.3), forehand, trump_card))
         deal.choose_trump(suit, forehand)
-        known = Deal(deal_dealer, rules, hands)  # the simulator's own full view, to choose legal cards
+        # The simulator's own full view, to choose legal cards. It never ends the deal on a revoke: only what the
+        # table can know (``deal``) decides that under house rule lose_deal.
+        known = Deal(deal_dealer, dataclasses.replace(rules, revoke_penalty=RevokePenalty.WARN), hands)
         known.choose_trump(suit, forehand)
         if config.hand_scan:
             for seat in order:

@@ -15,7 +15,7 @@ from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Announcement, DealResult
 from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import Line, SlateEntry
-from tablepi.table.events import ReaderState
+from tablepi.table.events import ButtonName, ReaderState
 from tablepi.table.warnings import TableWarning
 
 
@@ -99,26 +99,76 @@ class Zone:
         return not self.cards
 
 
+class PromptCode(enum.Enum):
+    """The gesture the table waits for (docs/table.md, "Prompts"); the display turns it into a sentence."""
+
+    NAME_TRUMPS = "name_trumps"  # forehand names trumps (rule 9)
+    SCAN_HAND = "scan_hand"  # hand-scan mode: the seat taps his cards
+    PLAY = "play"  # the seat lays (or leads) a card
+    SWEEP = "sweep"  # the trick's winner sweeps it off (seat None: the deal's last trick)
+    LIFT_CARD = "lift_card"  # a card that is not in play lies on the seat's zone
+    PUT_BACK = "put_back"  # a played card was lifted before its trick was complete
+    NEXT_DEAL = "next_deal"  # the seat deals the next deal (rule 22)
+    MATCH_OVER = "match_over"  # revanche or a new match (rule 29)
+    CHOOSE_SEAT = "choose_seat"  # a touch that did not say whose it is: which seat? (``button`` says which)
+
+
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """The gesture the table expects now: a stable ``code`` (translated by the display), a seat and parameters.
+    """The gesture the table expects now: a code, the seat that acts, and what the sentence needs, as values.
 
-    Codes: name_trumps, scan_hand, play, sweep, lift_card, put_back, next_deal, match_over (docs/table.md).
+    ``card``/``uid``: the card to lift or put back (``uid`` for an unknown tag); ``trick``: the trick being played
+    or swept; ``lead``: the seat leads the trick; ``count``: cards scanned so far; ``forehand``: who names trumps
+    next; ``winner``: the match's winners; ``button``: the touch waiting for its seat.
     """
 
-    code: str
+    code: PromptCode
     seat: Seat | None = None
-    params: tuple[tuple[str, str], ...] = ()
+    card: Card | None = None
+    uid: str = ""
+    trick: int | None = None
+    lead: bool = False
+    count: int | None = None
+    forehand: Seat | None = None
+    winner: Team | None = None
+    button: ButtonName | None = None
 
-    def param(self, name: str) -> str | None:
-        for key, value in self.params:
-            if key == name:
-                return value
-        return None
-
-    def __iter__(self) -> Iterator[str | Seat | None]:
-        """``code, seat = state.prompt`` reads like the ("name_trumps", W) of the design notes."""
+    def __iter__(self) -> Iterator[PromptCode | Seat | None]:
+        """``code, seat = state.prompt`` reads like the (NAME_TRUMPS, W) of the design notes."""
         return iter((self.code, self.seat))
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One button the table would act on now: its name and the seat it acts for (None: it needs no seat)."""
+
+    name: ButtonName
+    seat: Seat | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Possible:
+    """What may happen now, computed once from the game and the house rules (:mod:`tablepi.table.possible`).
+
+    ``announce``: per seat that may still announce, the announcements it may make (rule 10); ``claim``: the team
+    that may claim (rule 21, house rule ``claims``), None when none may; ``buttons``: every button the table acts
+    on now, per seat where the touch acts for a seat. A consumer draws this and derives no rule of its own.
+    """
+
+    announce: tuple[tuple[Seat, tuple[Announcement, ...]], ...] = ()
+    claim: Team | None = None
+    buttons: tuple[Target, ...] = ()
+
+    def live(self, name: ButtonName, seat: Seat | None = None) -> bool:
+        """Whether pressing ``name`` (for ``seat``) would be acted on now."""
+        return Target(name, seat) in self.buttons
+
+    def announcements_of(self, seat: Seat) -> tuple[Announcement, ...]:
+        return next((what for who, what in self.announce if who is seat), ())
+
+    def seats_for(self, name: ButtonName) -> tuple[Seat, ...]:
+        """The seats a per-seat button is live for, in N E S W order."""
+        return tuple(t.seat for t in self.buttons if t.name is name and t.seat is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +202,8 @@ class TableState:
     to_play: Seat | None
     trick_number: int
     tricks: tuple[TrickView, ...]  # the current deal's tricks, the one in play included
-    announcements: tuple[tuple[Seat, Announcement], ...]
-    shown: tuple[tuple[Seat, tuple[Card, ...]], ...]  # cards known to be in a hand (shown, announced, scanned)
+    announcements: tuple[tuple[Seat, Announcement], ...]  # the standing ones (a false one is void: ``voided``)
+    shown: tuple[tuple[Seat, tuple[Card, ...]], ...]  # evidence: cards seen in a hand (shown, scanned), unplayed
     scanned: tuple[tuple[Seat, int], ...]  # hand-scan mode: cards scanned per seat
     points: tuple[tuple[Team, int], ...]  # card points in completed tricks
     tricks_won: tuple[tuple[Team, int], ...]
@@ -166,6 +216,8 @@ class TableState:
     match_winner: Team | None
     can_undo: bool
     config: TableConfig = field(default_factory=TableConfig)
+    possible: Possible = field(default_factory=Possible)
+    voided: tuple[tuple[Seat, Announcement], ...] = ()  # announcements this deal that evidence proved false
 
     def zone(self, seat: Seat) -> Zone:
         return self.zones[_SEAT_INDEX[seat]]
@@ -184,6 +236,10 @@ class TableState:
 
     def warning_codes(self) -> tuple[str, ...]:
         return tuple(w.code.value for w in self.warnings)
+
+    def live(self, name: ButtonName, seat: Seat | None = None) -> bool:
+        """Whether the table acts on ``name`` (for ``seat``) now: see :class:`Possible`."""
+        return self.possible.live(name, seat)
 
 
 _SEAT_INDEX = {seat: i for i, seat in enumerate(Seat)}

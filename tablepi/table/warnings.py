@@ -1,17 +1,24 @@
 """Warnings: everything that can go wrong at a real table, each with a stable code the display translates.
 
 A warning names the rule it enforces (RULES.md number, or None for a point of the physical protocol in
-docs/table.md), the seat, the trick, parameters for the translated text, and a plain English sentence for logs
-and records. Warnings stay on screen until their cause is gone (the stray card lifted, the reader back) or they
-are acknowledged with the confirm button.
+docs/table.md), the seat, the trick, its parameters as values (cards, seats, the announcement...) and a plain
+English sentence for logs and records. Text for players is made only where text is made: the screen's texts
+(:mod:`tablepi.display.texts`) and the record writer (:meth:`TableWarning.to_json`). Warnings stay on screen until
+their cause is gone (the stray card lifted, the reader back) or they are acknowledged with the confirm button.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
-from tablepi.rules.seats import Seat
+from tablepi.errors import RulesCode
+from tablepi.rules.cards import Card
+from tablepi.rules.deal import Announcement
+from tablepi.rules.house import RevokePenalty
+from tablepi.rules.seats import Seat, Team
+from tablepi.table.events import ButtonName, ReaderState
 
 
 class WarningCode(enum.Enum):
@@ -22,8 +29,9 @@ class WarningCode(enum.Enum):
     CARD_ALREADY_PLAYED = "card_already_played"  # rule 3: each card once per deal
     TWO_CARDS_ON_ZONE = "two_cards_on_zone"  # protocol: one card per zone
     LIFTED_EARLY = "lifted_early"  # protocol: a played card stays until its trick is complete
-    ANNOUNCEMENT_WITHOUT_CARDS = "announcement_without_cards"  # rules 10-11
+    ANNOUNCEMENT_WITHOUT_CARDS = "announcement_without_cards"  # rules 10-11: refused, the queen is known elsewhere
     ANNOUNCEMENT_TOO_LATE = "announcement_too_late"  # rule 10: only before one's first card
+    FALSE_ANNOUNCEMENT = "false_announcement"  # rules 10-11: a claimed queen turned up at another seat: void
     QUEEN_SHOWN_BY_OTHER_SEAT = "queen_shown_by_other_seat"  # rule 11
     CARD_IN_TWO_HANDS = "card_in_two_hands"  # rule 8: a card shown or scanned by two seats
     TOO_MANY_CARDS = "too_many_cards"  # rule 8: more than six cards scanned for one hand
@@ -34,11 +42,23 @@ class WarningCode(enum.Enum):
     READER_OFFLINE = "reader_offline"  # protocol: a zone's reader is offline or faulty
 
 
+class TagProblem(enum.Enum):
+    """Why a tag on a zone is no card of the game (``unknown_tag``)."""
+
+    UNKNOWN = "unknown"  # not in any enrolled deck
+    OTHER_DECK = "other_deck"  # a card of another deck than the one in play
+
+
 @dataclass(frozen=True, slots=True)
 class TableWarning:
-    """One warning as the display and the records see it.
+    """One warning as the display and the records see it. Parameters are values, set where they apply:
 
-    ``params`` are name/value pairs (text) for the translated sentence: ``card``, ``expected``, ``holder``...
+    ``card`` the card it is about; ``led`` and ``held`` a revoke's evidence (the card led, the cards that prove he
+    could answer it); ``proof`` the later card that proved a revoke; ``expected`` the seat to play (out of turn);
+    ``holder`` the seat a card was seen at; ``announcement`` the announcement refused, late or void;
+    ``penalty`` the revoke penalty applied; ``played_by``/``played_in`` where a card was played before; ``team``
+    and ``points`` a refused claim; ``uid``/``deck``/``tag`` an unknown tag; ``reader``/``detail`` a reader's
+    state; ``button`` the button pressed at the wrong moment; ``refusal`` the rules' reason for a refused action.
     ``tentative`` warnings belong to a card just placed: they disappear if the card turns out to be a show.
     """
 
@@ -46,19 +66,42 @@ class TableWarning:
     rule: int | None
     seat: Seat | None
     trick: int | None
-    message: str
-    params: tuple[tuple[str, str], ...] = ()
+    message: str  # plain English, for logs and records
     deal: int = 0
     tentative: bool = False
+    card: Card | None = None
+    led: Card | None = None
+    held: tuple[Card, ...] = ()
+    proof: Card | None = None
+    expected: Seat | None = None
+    holder: Seat | None = None
+    announcement: Announcement | None = None
+    penalty: RevokePenalty | None = None
+    played_by: Seat | None = None
+    played_in: int | None = None
+    team: Team | None = None
+    points: tuple[tuple[Team, int], ...] = ()
+    uid: str = ""
+    deck: str = ""
+    tag: TagProblem | None = None
+    reader: ReaderState | None = None
+    detail: str = ""
+    button: ButtonName | None = None
+    refusal: RulesCode | None = None
 
-    def param(self, name: str) -> str | None:
-        for key, value in self.params:
-            if key == name:
-                return value
-        return None
+    def params(self) -> dict[str, object]:
+        """The parameters that are set, by name, as values (for the screen's texts)."""
+        out: dict[str, object] = {}
+        for f in fields(self):
+            if f.name in _NOT_PARAMS:
+                continue
+            value = getattr(self, f.name)
+            if value is not None and value != "" and value != ():
+                out[f.name] = value
+        return out
 
     def to_json(self) -> dict[str, object]:
-        """The warning as a plain mapping (replay --json)."""
+        """The warning as a plain mapping (replay --json, records): values become their record text."""
         return {
             "code": self.code.value,
             "rule": self.rule,
@@ -66,5 +109,21 @@ class TableWarning:
             "trick": self.trick,
             "deal": self.deal,
             "message": self.message,
-            "params": dict(self.params),
+            "params": {name: _text(value) for name, value in self.params().items()},
         }
+
+
+_NOT_PARAMS = frozenset({"code", "rule", "seat", "trick", "message", "deal", "tentative"})
+
+
+def _text(value: object) -> Any:
+    """A parameter as record text: a card "QS", a seat "N", an enum its value, pairs as a mapping."""
+    if isinstance(value, Card | Seat | Team):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        if value and all(isinstance(v, tuple) for v in value):
+            return {_text(k): v for k, v in value}
+        return [_text(v) for v in value]
+    return value

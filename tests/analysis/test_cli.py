@@ -21,7 +21,7 @@ def test_analyse_json_per_deal(name: str, capsys: pytest.CaptureFixture[str]) ->
     known = [d for d in deals if d["known"]]
     assert known
     for deal in known:
-        assert KEYS <= set(deal)
+        assert set(deal) >= KEYS
         assert set(deal["par"]) == {"S", "H", "D", "C"}
         assert all(set(p) == {"NS", "EW"} and p["NS"] + p["EW"] == 40 for p in deal["par"].values())
         assert deal["best"] == deal["par"][deal["trump"]]

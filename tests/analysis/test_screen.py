@@ -21,7 +21,7 @@ from tablepi.record import RecordHeader
 from tablepi.rules import Deal, Seat, Suit
 from tablepi.table import Table, TableState
 from tablepi.table.simulate import simulate_match
-from tablepi.table.state import TableConfig, TablePhase
+from tablepi.table.state import PromptCode, TableConfig, TablePhase
 from tests.analysis.test_review import KAPO_HANDS, KAPO_LINE, play_line
 
 NAMES = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
@@ -59,7 +59,7 @@ def slate_state() -> tuple[Table, TableState]:
     table = Table(script.rules, script.dealer, script.config)
     for event in script.events:
         state = table.apply(event)
-        if state.phase is TablePhase.DEAL_OVER and state.prompt.code == "next_deal":
+        if state.phase is TablePhase.DEAL_OVER and state.prompt.code is PromptCode.NEXT_DEAL:
             return table, state
     raise AssertionError("no deal was scored")
 
@@ -136,7 +136,7 @@ def test_app_reviews_each_deal_off_the_table_path_and_review_touch_toggles(tmp_p
     with TableApp(journaled, DeckRegistry([demo_deck()]), ZONES, screen=screen, reviewer=reviewer) as app:
         for event in script.events:
             app.handle(event)
-            if app.table.state.phase is TablePhase.DEAL_OVER and app.table.state.prompt.code == "next_deal":
+            if app.table.state.phase is TablePhase.DEAL_OVER and app.table.state.prompt.code is PromptCode.NEXT_DEAL:
                 break
         assert reviewer.submitted == [1]
         app.step(timeout=0)

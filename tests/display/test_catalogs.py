@@ -39,7 +39,8 @@ def test_extraction_finds_the_screen_messages() -> None:
     messages = _code_messages()
     assert (None, "Trumps") in messages
     assert ("seat", "E") in messages
-    assert (None, "Revoke by {seat} in trick {trick}: {card} (rule {rule}). Press Confirm to play on.") in messages
+    assert (None, "{seat} revoked in trick {trick}: {card} on {led} while holding {held}. Press Confirm to play on.") \
+        in messages
     assert len(messages) > 40
 
 

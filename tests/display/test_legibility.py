@@ -28,7 +28,7 @@ JEAN_CLAUDE = dict.fromkeys(Seat, "Jean-Claude")
 MARIE_THERESE = dict.fromkeys(Seat, "Marie-Thérèse")
 #: The widest realistic parameters: a two-character rank, trick and rule numbers of two digits.
 PARAMS = {"seat": Seat.E, "card": Card.parse("TC"), "trick": 4, "rule": 13, "announcement": "Konter a Matt",
-          "expected": Seat.N, "holder": Seat.W}
+          "expected": Seat.N, "holder": Seat.W, "led": Card.parse("TH"), "held": "♥10 ♥K"}
 
 
 def _warning_view(lang: str, code: str, names: dict[Seat, str]) -> View:
@@ -71,7 +71,8 @@ def test_a_grown_bar_is_drawn_red_above_the_normal_bar_and_leaves_the_buttons(re
     row_above = layout.bar.y - (layout.bar.y - banner.bar.y) // 2
     assert surface.get_at((layout.table.w // 2 + 40, row_above))[:3] in (RED, (255, 255, 255))
     assert surface.get_at((layout.panel.x + 2, row_above))[:3] != RED  # the buttons stay whole
-    normal = render_surface(sample("warning", "de"), size, renderer)
+    short = replace(sample("warning", "de"), warning=WarningBanner("not_now", "Dieser Knopf tut jetzt nichts.", None))
+    normal = render_surface(short, size, renderer)
     assert normal.get_at((layout.table.w // 2 + 40, row_above))[:3] != RED
 
 

@@ -32,6 +32,7 @@ from tablepi.display.view import Action, DisplaySettings, ScreenKind, SlateView
 from tablepi.display.viewmodel import build_view, warning_sentence
 from tablepi.errors import TablepiError
 from tablepi.rules.cards import Card
+from tablepi.rules.house import RevokePenalty
 from tablepi.rules.seats import Seat
 from tablepi.table.events import CardPlaced, ReaderState, ReaderStatus
 from tablepi.table.machine import Table
@@ -146,7 +147,8 @@ def test_offline_zones_say_so_and_all_readers_down_is_one_sentence(renderer: Ren
 
 # ---- warnings say what to do -------------------------------------------------------------------------------
 
-PARAMS = {"seat": Seat.E, "card": Card.parse("QH"), "trick": 3, "rule": 13, "announcement": "Matt"}
+PARAMS = {"seat": Seat.E, "card": Card.parse("QH"), "trick": 3, "rule": 13, "announcement": "Matt",
+          "led": Card.parse("KS"), "held": "♠9", "holder": Seat.W}
 CONFIRM_TO_GO_ON = ("revoke", "announcement_without_cards", "queen_shown_by_other_seat", "card_in_two_hands",
                     "too_many_cards")
 
@@ -163,12 +165,13 @@ def test_warnings_cleared_only_by_confirm_name_the_confirm_button(code: str, lan
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_revoke_under_lose_deal_says_the_deal_is_lost_not_play_on(lang: str) -> None:
     tr = translator(lang)
-    warning = TableWarning(WarningCode.REVOKE, 15, Seat.E, 3, "E revokes; EW lose the deal",
-                           (("card", "JH"), ("penalty", "lose_deal")), deal=1)
+    warning = TableWarning(WarningCode.REVOKE, 15, Seat.E, 3, "E revokes; EW lose the deal", deal=1,
+                           card=Card.parse("JH"), led=Card.parse("KS"), held=(Card.parse("9S"),),
+                           penalty=RevokePenalty.LOSE_DEAL)
     text = warning_sentence(tr, warning)
     assert tx.button(tr, Action.CONFIRM).label not in text
     assert text == tx.warning_text(tr, "revoke_lose_deal", {**PARAMS, "card": Card.parse("JH"), "rule": 15}, "")
-    plain = warning_sentence(tr, replace(warning, params=(("card", "JH"),)))
+    plain = warning_sentence(tr, replace(warning, penalty=RevokePenalty.WARN))
     assert tx.button(tr, Action.CONFIRM).label in plain
 
 

@@ -16,7 +16,8 @@ TABLE_WARNING_CODES = (
     "out_of_turn", "unknown_tag", "card_already_played", "two_cards_on_zone", "lifted_early",
     "announcement_without_cards", "queen_shown_by_other_seat", "revoke", "illegal_play", "reader_offline",
 )
-PARAMS = {"seat": Seat.E, "card": Card.parse("QH"), "trick": 3, "rule": 13, "announcement": "Matt"}
+PARAMS = {"seat": Seat.E, "card": Card.parse("QH"), "trick": 3, "rule": 13, "announcement": "Matt",
+          "led": Card.parse("KS"), "held": "♠9", "holder": Seat.W}
 
 
 def test_every_table_warning_code_has_a_template() -> None:
@@ -50,19 +51,21 @@ def test_unknown_warning_code_falls_back_to_the_tables_english_sentence(en: Tran
 def test_warning_missing_a_parameter_falls_back_to_english(en: Translator) -> None:
     sentence = "Revoke by E in trick 3."
     assert tx.warning_text(en, "revoke", {"seat": Seat.E}, sentence) == sentence
-    assert tx.warning_text(en, "revoke", {**PARAMS, "rule": None}, sentence) == sentence
+    assert tx.warning_text(en, "revoke", {**PARAMS, "led": None}, sentence) == sentence
 
 
 def test_revoke_reads_naturally_in_english_and_german_and_says_what_to_do() -> None:
-    params = {"seat": Seat.E, "card": Card.parse("9C"), "trick": 4, "rule": 13}
-    assert tx.warning_text(translator("en"), "revoke", params, "") == (
-        "Revoke by E in trick 4: ♣9 (rule 13). Press Confirm to play on."
+    """The sentence shows the evidence (the card played, the card led, what he held); no rule number in it."""
+    params = {"seat": Seat.E, "card": Card.parse("JH"), "trick": 3, "rule": 13, "led": Card.parse("TS"),
+              "held": "♠K"}
+    assert tx.warning_text(translator("en"), "revoke", params, "", {Seat.E: "Jos"}) == (
+        "Jos revoked in trick 3: ♥J on ♠10 while holding ♠K. Press Confirm to play on."
     )
     assert tx.warning_text(translator("de"), "revoke", params, "") == (
-        "Nicht bedient: O im Stich 4, ♣9 (Regel 13). Weiter mit Bestätigen."
+        "O hat im Stich 3 nicht bedient: ♥J auf ♠10, hatte aber ♠K. Weiter mit Bestätigen."
     )
     assert tx.warning_text(translator("en"), "revoke_lose_deal", params, "") == (
-        "Revoke by E in trick 4: ♣9 (rule 13). The deal is lost."
+        "E revoked in trick 3: ♥J on ♠10 while holding ♠K. The deal is lost."
     )
 
 

@@ -87,9 +87,14 @@ def test_trump_shown_then_announcements_possible() -> None:
     assert view.trick_label == "Trick 1/6"
     assert view.prompt == "W: show your queens to announce, or lead a card"
     actions = [b.action for b in view.buttons if b.enabled]
-    assert actions[:3] == [Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT]
     assert Action.UNDO in actions and Action.CLAIM not in actions
     assert [b.action for b in view.buttons] == list(tx.DEAL_ACTIONS)  # the trump buttons stay, disabled
+    # The panel's announce buttons have no seat: they ask whose it is. The targets at each seat's name answer.
+    assert actions[:3] == [Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT]
+    for seat in Seat:
+        targets = view.seat(seat).targets  # type: ignore[union-attr]
+        assert [(t.action, t.seat) for t in targets] == [
+            (Action.ANNOUNCE_MATT, seat), (Action.ANNOUNCE_KONTER, seat), (Action.ANNOUNCE_KONTER_A_MATT, seat)]
 
 
 def test_announcement_shows_at_the_announcers_seat() -> None:

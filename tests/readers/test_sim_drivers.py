@@ -1,4 +1,8 @@
-"""The sim backend driven without code: by a game record (``record=``) and by typed lines (``stdin=``)."""
+"""The sim backend driven without code: by a game record (``record=``) and by typed lines (``stdin=``).
+
+The reader knows tags only; the app side (:mod:`tablepi.app.simdrive`) resolves records and typed cards, as the
+running table does through :func:`open_configured_reader`.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from tablepi.app.demo import demo_deck
+from tablepi.app.simdrive import open_configured_reader, record_script, uid_of_text
 from tablepi.deck import load_deck_file, virtual_deck
 from tablepi.deck import main as deck_main
 from tablepi.errors import ConfigError, ParseError
-from tablepi.readers import Reader, ZoneEvent, open_reader
-from tablepi.readers.sim import SimReader, record_script, uid_of_text
+from tablepi.readers import Reader, ZoneEvent
+from tablepi.readers.sim import SimReader
 from tablepi.rules.cards import DECK, Card
 
 HEADER_UID = "04AABBCCDDEEFF"
@@ -93,7 +98,7 @@ def game_record(tmp_path: Path) -> Path:
 
 
 def test_record_replays_place_and_lift_in_order_with_zones_and_uids(game_record: Path) -> None:
-    with open_reader("sim", record=str(game_record), speed=20.0) as reader:
+    with open_configured_reader("sim", dict(record=str(game_record), speed=20.0)) as reader:
         assert card_events(reader, 5) == [
             (3, HEADER_UID, True),  # N is zone 3 by the header; AS has a tag in the header's deck
             (0, virtual_uid("QS"), True),  # QS is not in the header's deck: the virtual deck's tag
@@ -139,16 +144,16 @@ def test_bad_record_is_a_config_error_naming_option_and_file(
     if content is not None:
         path.write_text(content, encoding="utf-8")
     with pytest.raises(ConfigError, match="record") as err:
-        open_reader("sim", record=str(path))
+        open_configured_reader("sim", dict(record=str(path)))
     assert "broken.jsonl" in str(err.value)
     assert expected in str(err.value)
 
 
 def test_bad_speed_and_zones_outside_the_reader_are_config_errors(game_record: Path) -> None:
     with pytest.raises(ConfigError, match="speed"):
-        open_reader("sim", record=str(game_record), speed=0)
+        open_configured_reader("sim", dict(record=str(game_record), speed=0))
     with pytest.raises(ConfigError, match=r"zones 0\.\.1"):
-        open_reader("sim", record=str(game_record), zones=2)
+        open_configured_reader("sim", dict(record=str(game_record), zones=2))
 
 
 # --- stdin= -------------------------------------------------------------------------------------------------------
@@ -176,7 +181,7 @@ def test_stdin_places_lifts_and_survives_bad_lines(capsys: pytest.CaptureFixture
             "place 1 04A1B2C3D4E5F6",
         ]
     )
-    with open_reader("sim", stdin_stream=io.StringIO(lines)) as reader:
+    with open_configured_reader("sim", dict(stdin_stream=io.StringIO(lines))) as reader:
         assert card_events(reader, 3) == [
             (2, virtual_uid("QS"), True),
             (2, virtual_uid("QS"), False),
@@ -206,7 +211,7 @@ def test_stdin_pipe_drives_unplug_replug_and_stops_at_end_of_input(
 ) -> None:
     read_end, write_end = pipe
     before = set(_stdin_threads())
-    with open_reader("sim", stdin_stream=read_end) as reader:
+    with open_configured_reader("sim", dict(stdin_stream=read_end)) as reader:
         assert isinstance(reader, SimReader)
         (thread,) = set(_stdin_threads()) - before
         write_end.write("place 0 AD\nunplug 0\nlift 0\n")
@@ -226,5 +231,5 @@ def test_stdin_pipe_drives_unplug_replug_and_stops_at_end_of_input(
 
 def test_stdin_flag_accepts_config_text_and_refuses_nonsense() -> None:
     with pytest.raises(ConfigError, match="stdin"):
-        open_reader("sim", stdin="maybe")
-    open_reader("sim", stdin="false").close()
+        open_configured_reader("sim", dict(stdin="maybe"))
+    open_configured_reader("sim", dict(stdin="false")).close()

@@ -273,7 +273,8 @@ def test_rule_18_revoke_proven_later_by_a_card_of_the_suit() -> None:
     revoke = faults[0]
     assert (revoke.code, revoke.rule, revoke.seat, revoke.trick) == (FaultCode.REVOKE, 13, Seat.S, 1)
     assert revoke.card == C("AH") and revoke.proof == C("AS")
-    assert "as ♠A now shows" in revoke.message
+    assert revoke.led == C("KS") and revoke.held == (C("AS"),)
+    assert "♥A on ♠K while holding ♠A" in revoke.message
     # reported once: another spade from S proves nothing new
     rest = play_cards(deal, "9H JH", check=False)
     assert rest == []

@@ -35,6 +35,7 @@ from tablepi.table import (
 )
 from tablepi.table.game import PlayCard
 from tablepi.table.simulate import PHONE_UID, Script, simulate_match
+from tablepi.table.state import PromptCode
 
 WINDOW = 1.0
 
@@ -170,7 +171,7 @@ def undo_twice_and_lay_again(run: Run) -> bool:
         return False
     run.press(ButtonName.UNDO)
     run.press(ButtonName.UNDO, delay=0.3)
-    assert done.state.prompt.code == "lift_card"
+    assert done.state.prompt.code is PromptCode.LIFT_CARD
     for action in actions:
         run.lift(action.seat, action.card, 0.4)
     for action in reversed(actions):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tablepi.rules import Announcement, Card, Seat, Suit, Team
-from tablepi.table import TablePhase, ZoneCardStatus
+from tablepi.table import ButtonName, PromptCode, TablePhase, ZoneCardStatus
 
 from .conftest import DEAL, Rec, codes, log_codes
 
@@ -12,27 +12,27 @@ def test_start_prompts_forehand_to_name_trumps_rule_2_and_9(rec: Rec) -> None:
     """Dealer N, anticlockwise: forehand is W (rule 2), who names trumps (rule 9)."""
     state = rec.state()
     assert state.phase is TablePhase.TRUMPS
-    assert tuple(state.prompt) == ("name_trumps", Seat.W)
+    assert tuple(state.prompt) == (PromptCode.NAME_TRUMPS, Seat.W)
     assert state.dealer is Seat.N and state.forehand is Seat.W
 
 
 def test_clockwise_house_rule_makes_east_forehand_rule_2() -> None:
     state = Rec(house_rules={"direction": "clockwise"}).state()
-    assert state.prompt.code == "name_trumps" and state.prompt.seat is Seat.E
+    assert state.prompt.code is PromptCode.NAME_TRUMPS and state.prompt.seat is Seat.E
 
 
 def test_forehand_names_trumps_by_showing_a_card_rule_9(rec: Rec) -> None:
     state = rec.trumps("AH").state()
     assert state.phase is TablePhase.PLAY
     assert state.trump is Suit.HEARTS
-    assert tuple(state.prompt) == ("play", Seat.W)
+    assert tuple(state.prompt) == (PromptCode.PLAY, Seat.W)
     assert Card.parse("AH") in dict(state.shown)[Seat.W]  # shown, so known to be in W's hand
 
 
 def test_trump_card_left_on_the_zone_asks_to_lift_it(rec: Rec) -> None:
     state = rec.place("W", "QS").state()
     assert state.trump is Suit.SPADES  # the printed suit: ♠Q names spades
-    assert tuple(state.prompt) == ("lift_card", Seat.W)
+    assert tuple(state.prompt) == (PromptCode.LIFT_CARD, Seat.W)
     assert state.zone(Seat.W).cards[0].status is ZoneCardStatus.SHOWN
 
 
@@ -78,9 +78,14 @@ def test_konter_a_matt_in_one_hand_rule_10_24() -> None:
     assert parts == {"matt", "konter"}
 
 
-def test_announcement_by_touch_goes_to_the_player_to_move_rule_10(rec: Rec) -> None:
+def test_announcement_by_touch_without_a_seat_asks_for_it_rule_10(rec: Rec) -> None:
+    """A touch that does not say whose it is never goes to a guessed seat: the table asks, then takes the answer."""
     state = rec.trumps().button("announce_matt").state()
-    assert state.announcements == ((Seat.W, Announcement.MATT),)
+    assert state.announcements == ()
+    assert state.prompt.code is PromptCode.CHOOSE_SEAT and state.prompt.button is ButtonName.ANNOUNCE_MATT
+    assert state.possible.seats_for(ButtonName.ANNOUNCE_MATT) == (Seat.N, Seat.E, Seat.S, Seat.W)
+    state = rec.button("announce_matt", seat="S").state()
+    assert state.announcements == ((Seat.S, Announcement.MATT),) and state.prompt.code is PromptCode.PLAY
 
 
 def test_announcement_by_touch_for_a_named_seat_rule_10(rec: Rec) -> None:
@@ -103,14 +108,14 @@ def test_a_lay_is_played_and_the_fourth_card_closes_the_trick_rule_12_17(rec: Re
     state = rec.tick().state()
     trick = state.tricks[0]
     assert trick.winner is Seat.W and trick.points == 8
-    assert tuple(state.prompt) == ("sweep", Seat.W)  # W won and must clear his zone before leading
+    assert tuple(state.prompt) == (PromptCode.SWEEP, Seat.W)  # W won and must clear his zone before leading
 
 
 def test_sweeping_clears_the_trick_and_the_winner_leads_rule_12(rec: Rec) -> None:
     state = rec.trumps().trick(DEAL[0]).state()
     assert all(zone.is_clear for zone in state.zones)
-    assert state.prompt.code == "play" and state.prompt.seat is Seat.W
-    assert state.prompt.param("lead") == "yes" and state.trick_number == 2
+    assert state.prompt.code is PromptCode.PLAY and state.prompt.seat is Seat.W
+    assert state.prompt.lead and state.trick_number == 2
 
 
 def test_next_lead_may_come_once_the_winners_zone_is_clear(rec: Rec) -> None:
@@ -128,8 +133,8 @@ def test_a_whole_deal_kapo_scored_and_next_dealer_is_forehand_rules_19_20_22_24(
     assert entry.result.points == {Team.EW: 40, Team.NS: 0}
     assert entry.result.kapo and entry.stake == 2
     assert state.open_lines_of(Team.EW) == 7
-    assert tuple(state.prompt) == ("next_deal", Seat.W)  # rule 22: this deal's forehand deals next
-    assert state.prompt.param("forehand") == "S"
+    assert tuple(state.prompt) == (PromptCode.NEXT_DEAL, Seat.W)  # rule 22: this deal's forehand deals next
+    assert state.prompt.forehand is Seat.S
     assert log_codes(table) == []
 
 
@@ -164,7 +169,7 @@ def test_match_over_revanche_and_new_match_rules_28_29() -> None:
     rec = Rec(house_rules={"start_lines": 2})
     state = rec.deal().state()  # EW strike 2 of 2 lines: the match is over
     assert state.phase is TablePhase.MATCH_OVER and state.match_winner is Team.EW
-    assert state.prompt.code == "match_over" and state.prompt.param("winner") == "EW"
+    assert state.prompt.code is PromptCode.MATCH_OVER and state.prompt.winner is Team.EW
     state = rec.button("revanche").state()
     assert state.match_number == 2 and state.phase is TablePhase.TRUMPS
     assert state.open_lines_of(Team.EW) == 2
@@ -183,7 +188,7 @@ def test_hand_scan_then_play_catches_an_illegal_card_at_once_rule_18() -> None:
     rec = Rec(hand_scan=True)
     rec.trumps()
     state = rec.state()
-    assert state.phase is TablePhase.HAND_SCAN and tuple(state.prompt) == ("scan_hand", Seat.W)
+    assert state.phase is TablePhase.HAND_SCAN and tuple(state.prompt) == (PromptCode.SCAN_HAND, Seat.W)
     hands = {"W": "QS AH KH 9S AC 9D", "S": "QH QD JH TS KC 9C", "E": "AS KS JS AD KD TD", "N": "TH 9H JD QC JC TC"}
     for seat in "WSEN":
         for card in hands[seat].split():
@@ -211,7 +216,7 @@ def test_undo_takes_back_the_last_play_and_the_card_must_be_lifted(rec: Rec) -> 
     assert rec.state().tricks[0].plays == ((Seat.W, Card.parse("KH")),)
     state = rec.button("undo").state()
     assert state.tricks == () and state.to_play is Seat.W
-    assert tuple(state.prompt) == ("lift_card", Seat.W)
+    assert tuple(state.prompt) == (PromptCode.LIFT_CARD, Seat.W)
     state = rec.lift("W", "KH").place("W", "9S").tick().state()
     assert state.tricks[0].plays == ((Seat.W, Card.parse("9S")),)
 

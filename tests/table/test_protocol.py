@@ -4,7 +4,7 @@ and a regression test for each bug the state-machine test (test_stateful.py) fou
 from __future__ import annotations
 
 from tablepi.rules import Card, Seat, Suit
-from tablepi.table import TablePhase
+from tablepi.table import PromptCode, TablePhase
 
 from .conftest import DEAL, Rec, codes, log_codes
 
@@ -67,7 +67,7 @@ def test_undoing_a_play_clears_already_played_of_its_card_lying_again(rec: Rec) 
     assert "card_already_played" in codes(state)  # ♥K still lies played in trick 1: the warning is true
     state = rec.button("undo").button("undo").button("undo").state()  # trick 1 is empty now
     assert state.tricks == () and "card_already_played" not in codes(state)
-    assert zone_cards(rec, "S") == [("KH", "stray")] and state.prompt.code == "lift_card"
+    assert zone_cards(rec, "S") == [("KH", "stray")] and state.prompt.code is PromptCode.LIFT_CARD
 
 
 def test_undo_and_redo_of_a_claim_leave_a_card_put_back_as_it_was(rec: Rec) -> None:
@@ -90,7 +90,7 @@ def test_card_knocked_off_a_complete_trick_and_put_back_is_still_that_tricks_car
     rec.trumps().trick(DEAL[0], sweep=False).lift("S", "JH").place("S", "JH")
     state = rec.state()
     assert codes(state) == [] and zone_cards(rec, "S") == [("JH", "played")]
-    assert state.prompt.code == "sweep" and state.prompt.seat is Seat.W
+    assert state.prompt.code is PromptCode.SWEEP and state.prompt.seat is Seat.W
     # The same card laid by another seat, or after the seat's next card, is still a card played again.
     rec.lift("S", "JH").lift("E", "AD").place("E", "JH")
     assert codes(rec.state()) == ["card_already_played"]
@@ -98,10 +98,10 @@ def test_card_knocked_off_a_complete_trick_and_put_back_is_still_that_tricks_car
 
 def test_card_knocked_off_an_incomplete_trick_and_put_back_is_played_again(rec: Rec) -> None:
     rec.trumps().place("W", "KH").place("S", "JH").tick().lift("W", "KH")
-    assert codes(rec.state()) == ["lifted_early"] and rec.state().prompt.code == "put_back"
+    assert codes(rec.state()) == ["lifted_early"] and rec.state().prompt.code is PromptCode.PUT_BACK
     state = rec.place("W", "KH").state()
     assert codes(state) == [] and zone_cards(rec, "W") == [("KH", "played")]
-    assert state.prompt.code == "play" and state.prompt.seat is Seat.E
+    assert state.prompt.code is PromptCode.PLAY and state.prompt.seat is Seat.E
 
 
 def test_next_forehand_putting_a_card_back_before_the_cards_are_gathered_does_not_start_the_deal() -> None:
@@ -135,7 +135,7 @@ def test_undo_pressed_twice_drops_two_plays(rec: Rec) -> None:
     assert state.tricks == () and state.to_play is Seat.W
     assert zone_cards(rec, "W") == [("KH", "stray")] and zone_cards(rec, "S") == [("JH", "stray")]
     state = rec.lift("W", "KH").lift("S", "JH").state()
-    assert codes(state) == [] and tuple(state.prompt) == ("play", Seat.W)
+    assert codes(state) == [] and tuple(state.prompt) == (PromptCode.PLAY, Seat.W)
     table = rec.trick(DEAL[0]).table()
     assert table.state.tricks[0].winner is Seat.W
 
@@ -162,7 +162,7 @@ def test_sweep_that_begins_with_the_fourth_card_inside_the_tap_window_closes_the
     assert codes(state) == []
     for seat, card in DEAL[0][1:3]:
         rec.lift(seat, card, dt=0.1)
-    assert tuple(rec.state().prompt) == ("play", Seat.W)
+    assert tuple(rec.state().prompt) == (PromptCode.PLAY, Seat.W)
 
 
 def test_matt_shown_by_the_fourth_seat_then_a_card_knocked_off_is_an_announcement_not_a_sweep() -> None:
@@ -194,7 +194,7 @@ def test_reader_offline_mid_trick_card_gone_when_back_is_not_played(rec: Rec) ->
     assert state.tricks == () and zone_cards(rec, "W") == [("KH", "tentative")]
     assert codes(state) == ["reader_offline"]
     state = rec.reader("W", "online", dt=1.0).lift("W", "KH", dt=0.0).state()
-    assert state.tricks == () and tuple(state.prompt) == ("play", Seat.W) and codes(state) == []
+    assert state.tricks == () and tuple(state.prompt) == (PromptCode.PLAY, Seat.W) and codes(state) == []
 
 
 def test_reader_offline_mid_trick_card_still_there_is_played_a_window_after_it_is_back(rec: Rec) -> None:
@@ -221,6 +221,6 @@ def test_reader_offline_the_next_seats_card_still_lays_the_card_before_it(rec: R
 def test_reader_offline_a_played_card_gone_when_back_must_be_put_back(rec: Rec) -> None:
     rec.trumps().place("W", "KH").place("S", "JH").tick().reader("W", "offline").tick(3.0)
     state = rec.reader("W", "online").lift("W", "KH", dt=0.0).state()
-    assert codes(state) == ["lifted_early"] and tuple(state.prompt) == ("put_back", Seat.W)
+    assert codes(state) == ["lifted_early"] and tuple(state.prompt) == (PromptCode.PUT_BACK, Seat.W)
     state = rec.place("W", "KH").state()
     assert codes(state) == [] and len(state.tricks[0].plays) == 2

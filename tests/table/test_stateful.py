@@ -37,6 +37,7 @@ from tablepi.rules import (
     DealResult,
     FaultCode,
     HouseRules,
+    RevokePenalty,
     Seat,
     Slate,
     Team,
@@ -48,6 +49,7 @@ from tablepi.table import (
     ButtonName,
     CardLifted,
     CardPlaced,
+    PromptCode,
     ReaderState,
     ReaderStatus,
     Table,
@@ -112,8 +114,11 @@ def strip_clock(state: TableState) -> TableState:
 
 
 def replay_deal(deal: Deal, rules: HouseRules) -> Deal:
-    """The same plays through a fresh rules Deal, unchecked (the table referees, it does not refuse)."""
-    fresh = Deal(deal.dealer, rules)
+    """The same plays through a fresh rules Deal, unchecked (the table referees, it does not refuse).
+
+    The replay never ends a deal on a revoke: it does not know what the table saw (shows, claims by touch), so
+    the table's own revoke penalty is taken by :func:`result_of`, and checked against the table's faults."""
+    fresh = Deal(deal.dealer, dataclasses.replace(rules, revoke_penalty=RevokePenalty.WARN))
     if deal.trump is None:
         return fresh
     fresh.choose_trump(deal.trump, deal.forehand)
@@ -333,9 +338,10 @@ class TableAtTheBar(RuleBasedStateMachine):
     # --- undo, then the same gesture again ------------------------------------------------------------------------
 
     def settled(self) -> bool:
-        """Nothing tentative on the table, every reader online: the last action is what undo will drop."""
+        """Nothing tentative on the table, every reader online, no touch waiting for its seat: the last action is
+        what undo will drop (undo first lays a tentative card, or withdraws the question)."""
         state = self.table.state
-        return self.honest_ready() and all(
+        return self.honest_ready() and state.prompt.code is not PromptCode.CHOOSE_SEAT and all(
             c.status is not ZoneCardStatus.TENTATIVE for zone in state.zones for c in zone.cards
         )
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tablepi.rules import Card, Seat, Team
-from tablepi.table import TablePhase, WarningCode
+from tablepi.rules import Card, RevokePenalty, Seat, Team
+from tablepi.table import PromptCode, TablePhase, TagProblem, WarningCode
 
 from .conftest import DEAL, Rec, codes, log_codes
 
@@ -12,11 +12,11 @@ def test_out_of_turn_rule_12_flagged_at_once_and_cleared_by_lifting(rec: Rec) ->
     rec.trumps().place("W", "KH").tick().place("E", "AD")  # S is to play, E lays
     state = rec.state()
     assert [w.code for w in state.warnings] == [WarningCode.OUT_OF_TURN]
-    assert state.warnings[0].tentative and state.warnings[0].param("expected") == "S"
+    assert state.warnings[0].tentative and state.warnings[0].expected is Seat.S
     state = rec.tick().state()
     warning = state.warnings[0]
     assert not warning.tentative and warning.rule == 12 and warning.seat is Seat.E and warning.trick == 1
-    assert tuple(state.prompt) == ("lift_card", Seat.E)
+    assert tuple(state.prompt) == (PromptCode.LIFT_CARD, Seat.E)
     state = rec.lift("E", "AD").state()
     assert codes(state) == [] and state.to_play is Seat.S
     assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
@@ -26,7 +26,7 @@ def test_unknown_tag_a_phone_on_a_zone_rule_3(rec: Rec) -> None:
     rec.trumps().tag("N", "04DEADBEEF0042")
     table = rec.table()
     assert codes(table.state) == ["unknown_tag"]
-    assert table.state.warnings[0].param("uid") == "04DEADBEEF0042"
+    assert table.state.warnings[0].uid == "04DEADBEEF0042"
     assert codes(rec.tag("N", "04DEADBEEF0042", present=False).state()) == []
 
 
@@ -46,7 +46,7 @@ def test_unknown_tag_card_of_a_second_deck_rule_3(rec: Rec) -> None:
     rec.trumps().place("W", "KH", deck="blue").tick().place("S", "JH", deck="red")
     state = rec.state()
     assert codes(state) == ["unknown_tag"]
-    assert state.warnings[0].param("reason") == "other_deck" and state.warnings[0].param("deck") == "red"
+    assert state.warnings[0].tag is TagProblem.OTHER_DECK and state.warnings[0].deck == "red"
     assert state.to_play is Seat.S  # the stranger's card is not played
 
 
@@ -55,7 +55,7 @@ def test_card_already_played_in_this_deal_rule_3(rec: Rec) -> None:
     state = rec.state()
     assert codes(state) == ["card_already_played"]
     assert state.warnings[0].seat is Seat.S
-    assert state.warnings[0].param("played_by") == "W" and state.warnings[0].param("played_in") == "1"
+    assert state.warnings[0].played_by is Seat.W and state.warnings[0].played_in == 1
     assert state.to_play is Seat.S
 
 
@@ -87,7 +87,7 @@ def test_lifted_early_and_put_back(rec: Rec) -> None:
     rec.trumps().place("W", "KH").place("S", "JH").tick().lift("W", "KH")
     state = rec.state()
     assert codes(state) == ["lifted_early"]
-    assert tuple(state.prompt) == ("put_back", Seat.W)
+    assert tuple(state.prompt) == (PromptCode.PUT_BACK, Seat.W)
     state = rec.place("W", "KH").state()
     assert codes(state) == [] and len(state.tricks[0].plays) == 2
 
@@ -103,7 +103,7 @@ def test_announcement_without_cards_rule_11(rec: Rec) -> None:
     rec.trumps().tap("W", "QS").button("announce_matt", seat="S")
     table = rec.table()
     assert log_codes(table) == ["announcement_without_cards"]
-    assert table.warning_log[0].rule == 11
+    assert table.warning_log[0].rule == 10  # Matt counts once per deal, and W showed ♠Q
     assert [s for s, _ in table.state.announcements] == [Seat.W]
 
 
@@ -152,7 +152,7 @@ def test_revoke_proved_later_rule_18(rec: Rec) -> None:
     table = rec.table()
     assert log_codes(table) == ["revoke"]
     warning = table.warning_log[0]
-    assert warning.trick == 1 and warning.seat is Seat.N and warning.param("proof") == "TH"
+    assert warning.trick == 1 and warning.seat is Seat.N and warning.proof == Card.parse("TH")
 
 
 def test_revoke_loses_the_deal_under_the_house_rule_lose_deal() -> None:
@@ -163,7 +163,7 @@ def test_revoke_loses_the_deal_under_the_house_rule_lose_deal() -> None:
     assert state.phase is TablePhase.DEAL_OVER
     result = state.slate[0].result
     assert result.revoke_by is Seat.S and result.winner is Team.EW
-    assert table.warning_log[0].param("penalty") == "lose_deal"
+    assert table.warning_log[0].penalty is RevokePenalty.LOSE_DEAL
 
 
 def test_illegal_play_not_in_the_scanned_hand() -> None:

@@ -1,0 +1,150 @@
+"""Building the snapshot: the game, the zones and the ledger as one immutable :class:`TableState`, with its prompt.
+
+Pure reading: nothing here changes the table. The prompt is the one gesture the table waits for, most urgent
+first (docs/table.md, "Prompts").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tablepi.rules.cards import Card
+from tablepi.rules.deal import Announcement
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat, Team
+from tablepi.table.events import ButtonName
+from tablepi.table.game import Game
+from tablepi.table.ledger import WarningLedger
+from tablepi.table.possible import possible_now
+from tablepi.table.state import (
+    Prompt,
+    PromptCode,
+    TableConfig,
+    TablePhase,
+    TableState,
+    TrickView,
+    ZoneCardStatus,
+)
+from tablepi.table.zones import Zones
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Where the table is in its event stream."""
+
+    time: float
+    events: int
+
+
+def build_state(
+    game: Game,
+    zones: Zones,
+    ledger: WarningLedger,
+    *,
+    rules: HouseRules,
+    config: TableConfig,
+    clock: Clock,
+    can_undo: bool,
+    asking: ButtonName | None,
+) -> TableState:
+    deal = game.deal
+    match = game.match
+    phase = game.phase
+    if deal is not None:
+        dealer, forehand = deal.dealer, deal.forehand
+    else:
+        dealer, forehand = game.dealer, game.forehand
+    tricks: tuple[TrickView, ...] = ()
+    announcements: tuple[tuple[Seat, Announcement], ...] = ()
+    voided: tuple[tuple[Seat, Announcement], ...] = ()
+    points = {Team.NS: 0, Team.EW: 0}
+    won = {Team.NS: 0, Team.EW: 0}
+    shown: list[tuple[Seat, tuple[Card, ...]]] = []
+    trump = game.pending_trump
+    to_play = None
+    trick_number = 1
+    if deal is not None:
+        tricks = tuple(
+            TrickView(i + 1, t.leader, tuple((p.seat, p.card) for p in t.plays), t.winner, t.points)
+            for i, t in enumerate(deal.tricks)
+        )
+        announcements = tuple(deal.announcements)
+        voided = tuple(deal.voided)
+        points = deal.points()
+        won = deal.tricks_won()
+        shown = [(seat, tuple(sorted(deal.known[seat], key=lambda c: c.index))) for seat in Seat]
+        trump = deal.trump
+        to_play = deal.to_play if phase is TablePhase.PLAY else None
+        trick_number = deal.trick_number
+    warnings = list(ledger.standing)
+    for _, card in zones.pending():
+        warnings.extend(card.tentative)
+    history = tuple(match.slate.history)
+    return TableState(
+        time=clock.time,
+        events=clock.events,
+        phase=phase,
+        prompt=prompt(game, zones, rules, asking),
+        match_number=len(game.matches),
+        deal_number=game.deal_number,
+        dealer=dealer,
+        forehand=forehand,
+        trump=trump,
+        to_play=to_play,
+        trick_number=trick_number,
+        tricks=tricks,
+        announcements=announcements,
+        shown=tuple(shown),
+        scanned=tuple((seat, len(game.scan.get(seat, ()))) for seat in Seat),
+        points=tuple(points.items()),
+        tricks_won=tuple(won.items()),
+        zones=zones.snapshot(),
+        warnings=tuple(warnings),
+        open_lines=tuple((team, match.slate.open_lines(team)) for team in Team),
+        lines=tuple((team, match.slate.lines(team)) for team in Team),
+        slate=history,
+        last_result=history[-1].result if history else None,
+        match_winner=match.winner,
+        can_undo=can_undo,
+        config=config,
+        possible=possible_now(game, warnings=bool(ledger), can_undo=can_undo),
+        voided=voided,
+    )
+
+
+def prompt(game: Game, zones: Zones, rules: HouseRules, asking: ButtonName | None) -> Prompt:
+    """The one gesture the table waits for, most urgent first (docs/table.md)."""
+    if asking is not None:
+        return Prompt(PromptCode.CHOOSE_SEAT, button=asking)
+    for seat in Seat:
+        for zc in zones.cards[seat]:
+            if zc.status is ZoneCardStatus.STRAY:
+                return Prompt(PromptCode.LIFT_CARD, seat, card=zc.card, uid=zc.uid)
+    for seat, (card, _) in zones.lifted.items():
+        return Prompt(PromptCode.PUT_BACK, seat, card=card)
+    phase = game.phase
+    if phase is TablePhase.TRUMPS:
+        return Prompt(PromptCode.NAME_TRUMPS, game.forehand)
+    if phase is TablePhase.HAND_SCAN:
+        for seat in rules.direction.order_from(game.forehand):
+            count = len(game.scan[seat])
+            if count < 6:
+                return Prompt(PromptCode.SCAN_HAND, seat, count=count)
+    if phase is TablePhase.MATCH_OVER:
+        return Prompt(PromptCode.MATCH_OVER, winner=game.match.winner)
+    deal = game.deal
+    last_winner = deal.tricks[-1].winner if deal is not None and deal.tricks else None
+    if phase is TablePhase.DEAL_OVER:
+        if zones.settled():
+            return Prompt(PromptCode.SWEEP, last_winner)
+        return Prompt(PromptCode.NEXT_DEAL, game.dealer, forehand=game.forehand)
+    assert deal is not None
+    to_play = deal.to_play
+    assert to_play is not None
+    trick = deal.current_trick
+    blocking = [c for c in zones.cards[to_play] if c.status is not ZoneCardStatus.TENTATIVE]
+    if trick is None and blocking:
+        if deal.tricks:
+            return Prompt(PromptCode.SWEEP, to_play, trick=len(deal.tricks))
+        return Prompt(PromptCode.LIFT_CARD, to_play, card=blocking[0].card, uid=blocking[0].uid)
+    return Prompt(PromptCode.PLAY, to_play, trick=deal.trick_number, lead=trick is None)
