@@ -31,7 +31,7 @@ POLL_LIMIT = 500  # ComIrqReg reads before a command counts as hung (chip not an
 RESET_MS = 5  # wait after SoftReset before the chip is set up (the datasheet gives no figure)
 RST_LOW_MS = 2  # hard reset: NRSTPD (PIN_RST, shared by all four modules) held low this long
 RST_WAIT_MS = 50  # hard reset: oscillator start-up after NRSTPD goes high, before the chips are set up
-HARD_RESET_MS = 10_000  # at most one hard reset this often (it resets all four modules: a last resort)
+HARD_RESET_MS = 1000  # at most one hard reset this often (it resets all four modules: a last resort)
 
 # --- scanning ----------------------------------------------------------------------------------------
 ZONES = 4
