@@ -31,7 +31,7 @@ POLL_LIMIT = 500  # ComIrqReg reads before a command counts as hung (chip not an
 RESET_MS = 5  # wait after SoftReset before the chip is set up (the datasheet gives no figure)
 RST_LOW_MS = 2  # hard reset: NRSTPD (PIN_RST, shared by all four modules) held low this long
 RST_WAIT_MS = 50  # hard reset: oscillator start-up after NRSTPD goes high, before the chips are set up
-HARD_RESET_MS = 10_000  # at most one hard reset this often (it resets all four modules: a last resort)
+HARD_RESET_MS = 1000  # at most one hard reset this often (it resets all four modules: a last resort)
 
 # --- scanning ----------------------------------------------------------------------------------------
 ZONES = 4
@@ -50,3 +50,7 @@ WDT_MS = 3000  # hardware watchdog; the loop feeds it every zone scan (RP2040 ma
 # --- identity ----------------------------------------------------------------------------------------
 PROTO = 2  # docs/protocol.md: v2 dates PLACE and LIFT with the device's uptime
 FIRMWARE = "tablepi-fw/1.1.0"
+# USB strings the board announces (boot.py); systemd/99-tablepi-reader.rules matches the product string, so the
+# Pi gives /dev/tablepi-reader to this firmware only, never to any other Pico or MicroPython board.
+USB_MANUFACTURER = "tablepi"
+USB_PRODUCT = "tablepi reader"

@@ -392,7 +392,8 @@ class Scanner:
     def _full(self, z: Zone) -> int:
         """WUPA and a full UID read: every tag on the zone takes part, halted or not."""
         r = z.reader
-        st = self._wake(r) if z.state != EMPTY else r.wupa()
+        # An empty zone asks once (a second WUPA would double the idle scan), unless neighbours' reads are about.
+        st = self._wake(r) if z.state != EMPTY or z.noisy else r.wupa()
         if st == HUNG:
             return _SEEN_HUNG
         if st == NONE:
@@ -563,7 +564,7 @@ class Scanner:
             if o.state != EMPTY and not (o.state == CROSS and o.holder == z.index):
                 continue  # its own card captures its receiver, or it tracks another zone's card
             rival = o.streak if self._same(o.last, o.last_len, z.cand, n) else 0
-            if (o.heard or rival) and (z.streak < _CLAIM_STREAK or z.streak < rival + 2):
+            if (o.heard and z.streak < _CLAIM_STREAK) or (rival and z.streak < rival + 2):
                 z.heard = True  # not yet: the next scans decide, the PLACE still dated from the first answer
                 z.heard_at = t
                 return

@@ -114,7 +114,13 @@ python_env() {
     if "$venv/bin/python" -m pip show -q pygame >/dev/null 2>&1; then
         run "$venv/bin/python" -m pip uninstall -q -y pygame pygame-ce
     fi
-    run "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade "${SOURCE}[pcsc]"
+    # Exact versions, every file's hash checked (requirements-*.txt): nothing unpinned is fetched, nothing is
+    # resolved at install time. Build tools first, then the dependencies and tablepi built without fetching more
+    # (pyscard compiles with the pinned swig; the venv's bin/ on PATH is where that swig is).
+    local pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps)
+    run "${pip[@]}" --require-hashes -r "$SOURCE/requirements-build.txt"
+    run env PATH="$venv/bin:$PATH" "${pip[@]}" --require-hashes --no-build-isolation -r "$SOURCE/requirements-pi.txt"
+    run "${pip[@]}" --no-build-isolation --no-index --force-reinstall "$SOURCE"
     # The docs the unit points to.
     run install -D -m 0644 "$SOURCE/docs/install.md" "$DESTDIR$PREFIX/docs/install.md"
 }
@@ -132,6 +138,19 @@ files() {
     fi
     if [ "$LIVE" = 1 ]; then
         run chgrp "$USER_NAME" "$CONF_DIR" "$CONF_DIR/tablepi.toml"
+    fi
+    feed_network
+}
+
+# The unit allows no network beyond localhost; the MQTT feed ([feed] enabled) needs it: a drop-in says so.
+feed_network() {
+    local dropin=$DESTDIR$UNIT_DIR/tablepi.service.d/feed-network.conf
+    if grep -Eqs '^[[:space:]]*enabled[[:space:]]*=[[:space:]]*true' \
+        <(sed -n '/^\[feed\]/,/^\[/p' "$DESTDIR$CONF_DIR/tablepi.toml"); then
+        say "[feed] is enabled: allowing the service network access (tablepi.service.d/feed-network.conf)"
+        run install -D -m 0644 "$SOURCE/systemd/feed-network.conf" "$dropin"
+    elif [ -e "$dropin" ]; then
+        run rm -f "$dropin"
     fi
 }
 

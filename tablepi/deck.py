@@ -32,7 +32,6 @@ import contextlib
 import os
 import re
 import tempfile
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +40,7 @@ from types import MappingProxyType
 from tablepi.errors import ConfigError, ParseError
 from tablepi.readers.events import normalise_uid
 from tablepi.rules.cards import DECK, Card
+from tablepi.safeinput import clean_text, load_toml, shown
 
 #: Version of the deck file format written here.
 FORMAT = 1
@@ -157,19 +157,28 @@ def load_deck_file(path: str | Path) -> list[Deck]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: deck file not found (enrol a deck with `tablepi enroll`)") from None
-    except (OSError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})") from None
+    except OSError as err:
         raise ConfigError(f"{path}: cannot read deck file: {err}") from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: not a valid deck file: {err}") from None
+        data = load_toml(text)  # a BOM is accepted
+    except ValueError as err:
+        raise ConfigError(clean_text(f"{path}: not a valid deck file: {err}")) from None
+    try:
+        return _parse_decks(path, text, data)
+    except ConfigError as err:
+        raise ConfigError(clean_text(str(err))) from None
+
+
+def _parse_decks(path: Path, text: str, data: dict[str, object]) -> list[Deck]:
     unknown = sorted(set(data) - {"format", "decks"})
     if unknown:
-        raise ConfigError(f"{path}:{_line_of(text, None, unknown[0])}: unknown key {unknown[0]!r}")
+        raise ConfigError(f"{path}:{_line_of(text, None, unknown[0])}: unknown key {shown(unknown[0])}")
     fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
+    if type(fmt) is not int or fmt != FORMAT:  # `format = true` is not format 1
         where = _line_of(text, None, "format")
-        raise ConfigError(f"{path}:{where}: deck file format {fmt!r} (this tablepi reads {FORMAT})")
+        raise ConfigError(f"{path}:{where}: deck file format {shown(fmt)} (this tablepi reads {FORMAT})")
     tables = data.get("decks", {})
     if not isinstance(tables, dict) or not tables:
         raise ConfigError(f"{path}: no decks (expected tables such as [decks.red])")
@@ -192,9 +201,10 @@ def _parse_deck(path: Path, text: str, name: str, entries: object) -> Deck:
         except ParseError as err:
             raise ConfigError(f"{path}:{line}: decks.{name}.{key}: {err}") from None
         if card in key_of:
-            raise ConfigError(f"{path}:{line}: decks.{name}: card {card} given twice ({key_of[card]!r} and {key!r})")
+            raise ConfigError(
+                f"{path}:{line}: decks.{name}: card {card} given twice ({shown(key_of[card])} and {shown(key)})")
         if not isinstance(value, str):
-            raise ConfigError(f'{path}:{line}: decks.{name}.{key}: expected a tag UID in quotes, got {value!r}')
+            raise ConfigError(f'{path}:{line}: decks.{name}.{key}: expected a tag UID in quotes, got {shown(value)}')
         try:
             uid = normalise_uid(value)
         except ParseError as err:

@@ -1,9 +1,20 @@
 """The journal: every table event, durable before its effect is shown; a power cut loses nothing players saw.
 
-An append-only SQLite database in WAL mode with ``synchronous=FULL``: each :meth:`Journal.append` is one committed
-transaction, fsynced before it returns. The header (house rules, first dealer, table settings) is stored once.
-Each event is stored as its game-record line (docs/records.md), so ``tablepi export`` writes the journal as a
-record without translation, and a journal can be read by a newer tablepi.
+Two copies of every event, written one after the other and failing independently (docs/journal.md):
+
+1. the checksummed append-only text copy ``journal.sqlite3.events`` (:mod:`tablepi.eventlog`), written and
+   fsynced first;
+2. the SQLite database in WAL mode with ``synchronous=FULL``: one committed transaction per event, each row with
+   the same checksum, keyed by the journal's random identity (so a row of another journal's ``-wal`` is known).
+
+On start :func:`tablepi.salvage.inspect_journal` reads both without changing them; whatever is damaged is kept in
+``quarantine/`` with a note and rebuilt from the intact events, a ``-wal`` that does not belong to its database is
+never applied, and the match resumes. Each event is stored as its game-record line (docs/records.md), so
+``tablepi export`` writes the journal as a record without translation.
+
+When the storage refuses a write (full disk, failing card) the event is kept in memory, the table goes on and
+:attr:`Journal.fault` says so (the screen shows a standing warning); every later append and :meth:`Journal.retry`
+writes what is pending, in order, as soon as the storage takes it again.
 
 :class:`JournaledTable` is what the app runs: journal first, then the table, and on start the table replays the
 journal and resumes exactly where it was, a card lying mid-trick included.
@@ -13,9 +24,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import sqlite3
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -23,147 +34,348 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol, TextIO
 
+from tablepi import archive as match_archive
 from tablepi.errors import RecordError, TablepiError
+from tablepi.eventlog import CopyWriter, checksum, copy_path, fsync_dir, write_copy
+from tablepi.journal_lock import JournalBusy, JournalLock
+from tablepi.notices import Notice, NoticeCode
 from tablepi.record import VERSION, RecordHeader, event_to_line, parse_event, parse_header, record_lines
+from tablepi.safeinput import clean_text, load_json
+from tablepi.salvage import Recovery, Store, inspect_journal, keep, quarantine_dir, shm_path, wal_path, write_note
 from tablepi.table.events import TableEvent
 from tablepi.table.machine import Table
 from tablepi.table.state import TablePhase, TableState
+
+__all__ = ["DEFAULT_JOURNAL", "Journal", "JournalBusy", "JournalError", "JournalListener", "JournaledTable",
+           "read_journal"]
+
+log = logging.getLogger(__name__)
 
 #: Where the app keeps its journal unless configured otherwise.
 DEFAULT_JOURNAL = Path("/var/lib/tablepi/journal.sqlite3")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, line TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, line TEXT NOT NULL, crc INTEGER);
 """
+
+_STORAGE_ERRORS = (OSError, sqlite3.Error)
 
 
 class JournalError(TablepiError, OSError):
-    """The journal file cannot be opened or written (disk full, read-only, not a journal)."""
+    """The journal cannot be used at all (closed, no header for a new one, not a journal)."""
+
+
+def _header_of(rec: Recovery, fallback: RecordHeader | None, path: Path) -> RecordHeader | None:
+    if rec.header is None:
+        return fallback
+    try:
+        # A journal begun by an older tablepi is read as the current version: the events this one appends
+        # (version 2: the gestures by hand) are its own.
+        return replace(parse_header(rec.header, 0), version=VERSION)
+    except RecordError as err:
+        if fallback is None:
+            raise RecordError(clean_text(f"{path}: the journal's header is damaged: {err}")) from None
+        rec.notes.append(f"the stored header does not read ({err}); today's configuration was used")
+        return fallback
+
+
+def _build_db(path: Path, journal_id: str, header: RecordHeader, lines: list[str]) -> None:
+    """A complete journal database at ``path`` (beside it, then renamed over it): meta and every row."""
+    tmp = path.with_name(path.name + ".rebuild")
+    for leftover in (tmp, wal_path(tmp), shm_path(tmp)):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()
+    db = sqlite3.connect(str(tmp), isolation_level=None)
+    try:
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(_SCHEMA)
+        db.execute("BEGIN")
+        db.execute("INSERT INTO meta (key, value) VALUES ('id', ?)", (journal_id,))
+        db.execute("INSERT INTO meta (key, value) VALUES ('header', ?)",
+                   (json.dumps(header.to_json(), ensure_ascii=False),))
+        db.executemany("INSERT INTO events (seq, line, crc) VALUES (?, ?, ?)",
+                       ((seq, line, checksum(journal_id, seq, line)) for seq, line in enumerate(lines, start=1)))
+        db.execute("COMMIT")
+    finally:
+        db.close()
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
 
 
 class Journal:
-    """An append-only event journal in one SQLite file.
+    """An append-only event journal: a SQLite file and its checksummed copy, kept equal.
 
-    A new file needs a ``header``; an existing one keeps the header it was created with (``header`` is then
-    ignored: the games in it were played under the stored rules).
+    A new journal needs a ``header``; an existing one keeps the header it was created with (``header`` is then
+    ignored: the games in it were played under the stored rules). :attr:`recovery` says what the start found.
     """
 
-    def __init__(self, path: str | Path, header: RecordHeader | None = None) -> None:
+    def __init__(self, path: str | Path, header: RecordHeader | None = None, *, lock: bool = True) -> None:
         self.path = Path(path)
+        self._lock = JournalLock(self.path) if lock else None
         try:
-            self._db: sqlite3.Connection | None = sqlite3.connect(str(self.path), isolation_level=None)
+            self._open(header)
+        except BaseException:
+            self._release()
+            raise
+
+    def _open(self, header: RecordHeader | None) -> None:
+        rec = inspect_journal(self.path)
+        self.recovery = rec
+        stored = _header_of(rec, header, self.path)
+        if stored is None:
+            raise JournalError(f"{self.path}: a new journal needs a header (house rules, first dealer)")
+        self.header = stored
+        self.journal_id = rec.journal_id or uuid.uuid4().hex
+        self._lines: list[str] = list(rec.lines)
+        self._db: sqlite3.Connection | None = None
+        self._copy: CopyWriter | None = None
+        self._closed = False
+        self.fault: str | None = None
+        self._quarantine: Path | None = None
+        # What each store holds of _lines (None: it must be rebuilt whole before it takes appends).
+        self._copy_count: int | None = None if rec.copy is not Store.OK or rec.copy_torn else len(self._lines)
+        self._db_count: int | None = None if rec.db in (Store.DAMAGED, Store.MISSING, Store.FOREIGN_WAL) \
+            else rec.db_count
+        self._copy_size = rec.copy_size
+        if rec.damaged:
+            self._keep_damaged()
+            log.warning("%s: recovered after damage: %s", self.path, rec.summary())
+        elif rec.db is Store.BEHIND or rec.copy is not Store.OK:
+            log.info("%s: catching up: %s", self.path, rec.summary())
+        self._flush()
+
+    # --- writing both copies -----------------------------------------------------------------------------------
+
+    def _keep_damaged(self) -> None:
+        """Hard-link the damaged copy into quarantine (it is replaced whole, atomically, in _flush); the database's
+        files are moved there when it is rebuilt."""
+        try:
+            self._quarantine = quarantine_dir(self.path)
+            kept: list[str] = []
+            if self.recovery.copy is Store.DAMAGED:
+                kept += keep(self._quarantine, [copy_path(self.path)], move=False)
+            if self.recovery.db is Store.FOREIGN_WAL or self.recovery.db is Store.DAMAGED:
+                kept += [p.name for p in (self.path, wal_path(self.path), shm_path(self.path)) if p.exists()]
+            write_note(self._quarantine, self.recovery, kept)
+        except OSError as err:
+            log.error("%s: cannot keep the damaged files in quarantine: %s", self.path, err)
+
+    def _flush(self) -> None:
+        """Write what each store lacks: the copy first, then the database. Storage errors become :attr:`fault`."""
+        problems: list[str] = []
+        try:
+            self._flush_copy()
+        except _STORAGE_ERRORS as err:
+            problems.append(f"{copy_path(self.path).name}: {_why(err)}")
+        try:
+            self._flush_db()
+        except _STORAGE_ERRORS as err:
+            problems.append(f"{self.path.name}: {_why(err)}")
+            self._drop_db()
+        if problems and self.fault is None:
+            log.error("%s: storage fault, %d events not yet saved: %s", self.path, self.unsaved, "; ".join(problems))
+        elif not problems and self.fault is not None:
+            log.warning("%s: storage works again: every event is saved", self.path)
+        self.fault = "; ".join(problems) or None
+
+    def _flush_copy(self) -> None:
+        n = len(self._lines)
+        if self._copy_count is None:
+            if self._copy is not None:
+                self._copy.close()
+                self._copy = None
+            self._copy_size = write_copy(copy_path(self.path), self.journal_id, self.header.to_json(),
+                                         enumerate(self._lines, start=1))
+            self._copy_count = n
+        if self._copy is None:
+            self._copy = CopyWriter(copy_path(self.path), self.journal_id, self._copy_size)
+        while self._copy_count < n:
+            seq = self._copy_count + 1
+            self._copy.append(seq, self._lines[seq - 1])
+            self._copy_count = seq
+
+    def _flush_db(self) -> None:
+        n = len(self._lines)
+        if self._db_count is None:
+            if self._copy_count != n and self.recovery.db is not Store.MISSING:
+                raise OSError("waiting for the copy before rebuilding the database")
+            self._rebuild_db()
+            self._db_count = n
+        if self._db is None:
+            self._db = self._connect()
+        if self._db_count < n:
             db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany("INSERT INTO events (seq, line, crc) VALUES (?, ?, ?)",
+                               ((seq, self._lines[seq - 1], checksum(self.journal_id, seq, self._lines[seq - 1]))
+                                for seq in range(self._db_count + 1, n + 1)))
+                db.execute("COMMIT")  # one fsynced transaction (synchronous=FULL)
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+            self._db_count = n
+
+    def _rebuild_db(self) -> None:
+        damaged = [p for p in (self.path, wal_path(self.path), shm_path(self.path)) if p.exists()]
+        if damaged:
+            if self._quarantine is None:
+                self._quarantine = quarantine_dir(self.path)
+                write_note(self._quarantine, self.recovery, [p.name for p in damaged])
+            keep(self._quarantine, damaged, move=True)
+        _build_db(self.path, self.journal_id, self.header, self._lines)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), isolation_level=None)
+        try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(_SCHEMA)
-            row = db.execute("SELECT value FROM meta WHERE key = 'header'").fetchone()
-        except sqlite3.Error as err:
+            columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
+            if "crc" not in columns:  # a journal from before rows had checksums
+                db.execute("ALTER TABLE events ADD COLUMN crc INTEGER")
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            if meta.get("id") != self.journal_id:
+                db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('id', ?)", (self.journal_id,))
+            if "header" not in meta:
+                db.execute("INSERT INTO meta (key, value) VALUES ('header', ?)",
+                           (json.dumps(self.header.to_json(), ensure_ascii=False),))
+            if meta.get("id") != self.journal_id or "header" not in meta:
+                # The identity and header in the main file itself: a -wal is then checked against them.
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _drop_db(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
             self._db = None
-            raise JournalError(f"{self.path}: cannot open the journal: {err}") from None
-        if row is None:
-            if header is None:
-                self.close()
-                raise JournalError(f"{self.path}: a new journal needs a header (house rules, first dealer)")
-            text = json.dumps(header.to_json(), ensure_ascii=False)
-            self._write("INSERT INTO meta (key, value) VALUES ('header', ?)", (text,))
-            self.header = header
-        else:
-            try:
-                # A journal begun by an older tablepi is read as the current version: the events this one appends
-                # (version 2: the gestures by hand) are its own.
-                self.header = replace(parse_header(json.loads(row[0]), 0), version=VERSION)
-            except (RecordError, json.JSONDecodeError) as err:
-                self.close()
-                raise RecordError(f"{self.path}: the journal's header is damaged: {err}") from None
-        self.id = self._journal_id()
-        count = self._conn().execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone()
-        self._count = int(count[0])
-        self._last_seq = int(count[1] or 0)
+        if self._db_count is not None and self._db_count > len(self._lines):
+            self._db_count = None
 
-    def _journal_id(self) -> str:
-        """This journal's identity (random, stored in the file): the feed names a journal's events by it."""
-        row = self._conn().execute("SELECT value FROM meta WHERE key = 'id'").fetchone()
-        if row is not None:
-            return str(row[0])
-        new = uuid.uuid4().hex
-        self._write("INSERT INTO meta (key, value) VALUES ('id', ?)", (new,))
-        return new
+    # --- the API -----------------------------------------------------------------------------------------------
 
-    def _conn(self) -> sqlite3.Connection:
-        if self._db is None:
-            raise JournalError(f"{self.path}: the journal is closed")
-        return self._db
-
-    def _write(self, sql: str, params: tuple[object, ...]) -> None:
-        try:
-            self._conn().execute(sql, params)  # autocommit: one fsynced transaction (synchronous=FULL)
-        except sqlite3.Error as err:
-            raise JournalError(f"{self.path}: cannot write to the journal: {err}") from None
-
-    def append(self, event: TableEvent) -> int:
-        """Store ``event`` durably; returns its sequence number (1-based). Returns after the fsync."""
-        line = event_to_line(event)
-        seq = self._last_seq + 1
-        self._write("INSERT INTO events (seq, line) VALUES (?, ?)", (seq, line))
-        self._last_seq = seq
-        self._count += 1
-        return seq
-
-    def __len__(self) -> int:
-        return self._count
-
-    def lines(self) -> Iterator[tuple[int, str]]:
-        yield from self._conn().execute("SELECT seq, line FROM events ORDER BY seq")
+    @property
+    def id(self) -> str:
+        """This journal's identity (random, stored in both copies): the feed names a journal's events by it."""
+        return self.journal_id
 
     def lines_after(self, seq: int) -> list[tuple[int, str]]:
         """The stored lines after sequence number ``seq``, in order (what an outbox still has to send)."""
-        return list(self._conn().execute("SELECT seq, line FROM events WHERE seq > ? ORDER BY seq", (seq,)))
+        return list(self.lines(after=seq))
+
+    def _conn(self) -> sqlite3.Connection:
+        """The open database connection (JournalError if closed, or unavailable during a storage fault)."""
+        self._check_open()
+        if self._db is None:
+            raise JournalError(f"{self.path}: the journal database is not available ({self.fault or 'closed'})")
+        return self._db
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise JournalError(f"{self.path}: the journal is closed")
+
+    def append(self, event: TableEvent) -> int:
+        """Store ``event``; returns its sequence number (1-based). Returns after the fsyncs; when the storage
+        refuses, the event waits in memory (:attr:`fault`, :attr:`unsaved`) and is written by the next append or
+        :meth:`retry`."""
+        self._check_open()
+        self._lines.append(event_to_line(event))
+        self._flush()
+        return len(self._lines)
+
+    def retry(self) -> bool:
+        """Write what the storage refused before; True when everything is saved."""
+        self._check_open()
+        if self.fault is not None:
+            self._flush()
+        return self.fault is None
+
+    @property
+    def unsaved(self) -> int:
+        """Events held only in memory: in neither copy yet."""
+        held = max(self._copy_count or 0, self._db_count or 0)
+        return max(0, len(self._lines) - held)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def lines(self, after: int = 0) -> Iterator[tuple[int, str]]:
+        """``(seq, line)`` of every event after ``after``, in order (a feed resumes from its last acknowledged
+        seq)."""
+        for index in range(max(0, after), len(self._lines)):
+            yield index + 1, self._lines[index]
+
+    def meta(self, key: str) -> str | None:
+        """A value stored beside the events (e.g. how far a feed got); None if unset or unreadable."""
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` (not ``id`` or ``header``). Raises JournalError if storage refuses."""
+        self._check_open()
+        if key in ("id", "header"):
+            raise ValueError(f"meta key {key!r} belongs to the journal")
+        try:
+            if self._db is None:
+                self._db = self._connect()
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        except _STORAGE_ERRORS as err:
+            raise JournalError(f"{self.path}: cannot write to the journal: {_why(err)}") from None
 
     def events(self) -> list[TableEvent]:
-        """Every event in order. A damaged row raises RecordError naming its sequence number; nothing is
-        changed in the file."""
-        events: list[TableEvent] = []
-        previous = 0.0
-        for seq, line in self.lines():
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise RecordError(f"{self.path}: journal event {seq} is not JSON: {err.msg}") from None
-            try:
-                event = parse_event(obj, self.header, seq, previous)
-            except RecordError as err:
-                why = str(err).removeprefix(f"line {seq}: ")
-                raise RecordError(f"{self.path}: journal event {seq}: {why}") from None
-            previous = event.time
-            events.append(event)
-        return events
+        """Every event in order. A line that does not read raises RecordError naming its sequence number."""
+        return _parse_lines(self.path, self.header, self.lines())
 
     @property
     def last_time(self) -> float:
         """Time of the last event: the app continues its clock from here after a restart."""
-        row = self._conn().execute("SELECT line FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        if row is None:
+        if not self._lines:
             return 0.0
         try:
-            return float(json.loads(row[0]).get("t", 0.0))
-        except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
+            value = load_json(self._lines[-1]).get("t", 0.0)
+            return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+        except (ValueError, AttributeError):
             return 0.0
 
     def export(self, out: TextIO) -> int:
         """Write the journal as a game record; returns the number of events."""
-        header_line = next(record_lines(self.header, ()))
-        out.write(header_line + "\n")
-        count = 0
-        for _, line in self.lines():
-            out.write(line + "\n")
-            count += 1
-        return count
+        return _export(self.header, self._lines, out)
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def close(self) -> None:
+        """Close both copies (a last attempt to save what is pending is made first). Idempotent."""
+        if getattr(self, "_closed", True):
+            self._release()
+            return
+        if self.fault is not None:
+            self._flush()
+            if self.unsaved:
+                log.error("%s: closing with %d events not saved (storage fault: %s)", self.path, self.unsaved,
+                          self.fault)
+        self._closed = True
+        if self._copy is not None:
+            self._copy.close()
+            self._copy = None
         if self._db is not None:
-            self._db.close()
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
             self._db = None
+        self._release()
 
     def __enter__(self) -> Journal:
         return self
@@ -174,16 +386,82 @@ class Journal:
         self.close()
 
 
+def _why(err: BaseException) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    return clean_text(str(err)) or type(err).__name__
+
+
+def _parse_lines(path: Path, header: RecordHeader, lines: Iterator[tuple[int, str]]) -> list[TableEvent]:
+    events: list[TableEvent] = []
+    previous = 0.0
+    for seq, line in lines:
+        try:
+            obj = load_json(line)
+        except ValueError as err:
+            raise RecordError(f"{path}: journal event {seq}: {err}") from None
+        try:
+            event = parse_event(obj, header, seq, previous)
+        except RecordError as err:
+            why = str(err).removeprefix(f"line {seq}: ")
+            raise RecordError(clean_text(f"{path}: journal event {seq}: {why}")) from None
+        previous = event.time
+        events.append(event)
+    return events
+
+
+def _export(header: RecordHeader, lines: list[str], out: TextIO) -> int:
+    out.write(next(record_lines(header, ())) + "\n")
+    for line in lines:
+        out.write(line + "\n")
+    return len(lines)
+
+
+class JournalView:
+    """A journal read without a lock and without changing a file (``export``, ``doctor``, the archive)."""
+
+    def __init__(self, path: Path, recovery: Recovery, header: RecordHeader) -> None:
+        self.path = path
+        self.recovery = recovery
+        self.header = header
+        self._lines = recovery.lines
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def lines(self, after: int = 0) -> Iterator[tuple[int, str]]:
+        for index in range(max(0, after), len(self._lines)):
+            yield index + 1, self._lines[index]
+
+    def events(self) -> list[TableEvent]:
+        return _parse_lines(self.path, self.header, self.lines())
+
+    def export(self, out: TextIO) -> int:
+        return _export(self.header, self._lines, out)
+
+
+def read_journal(path: str | Path) -> JournalView:
+    """Read a journal however damaged, changing nothing: the intact events and what was found
+    (``view.recovery``). Raises RecordError only when neither copy holds anything of a journal."""
+    path = Path(path)
+    rec = inspect_journal(path)
+    if rec.header is None and not rec.lines and rec.db is Store.MISSING and rec.copy is Store.MISSING:
+        raise RecordError(f"{path}: no journal there")
+    header = _header_of(rec, RecordHeader(), path)
+    if rec.header is None:
+        rec.notes.append("the header is lost in both copies: default house rules assumed")
+    assert header is not None
+    return JournalView(path, rec, header)
+
+
 def _pending(path: Path) -> Path:
     return path.with_name(path.name + ".new")
 
 
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def _remove_journal_files(path: Path) -> None:
+    for file in (path, wal_path(path), shm_path(path), copy_path(path)):
+        with contextlib.suppress(FileNotFoundError):
+            file.unlink()
 
 
 def _finish_rotation(path: Path) -> None:
@@ -191,16 +469,26 @@ def _finish_rotation(path: Path) -> None:
 
     A pending new journal beside the old one means the old one was not archived yet: the rotation is undone (the
     new journal is dropped; it held only its header). A pending journal alone means the old one is archived: the new
-    one takes its place.
+    one (database and copy) takes its place.
     """
     pending = _pending(path)
     if not pending.exists():
+        with contextlib.suppress(FileNotFoundError):
+            copy_path(pending).unlink()  # the new copy was written, its database not yet: nothing to finish
         return
     if path.exists():
-        pending.unlink()
+        _remove_journal_files(pending)
     else:
+        for leftover in (wal_path(path), shm_path(path)):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+        if copy_path(pending).exists():
+            os.replace(copy_path(pending), copy_path(path))
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                copy_path(path).unlink()
         os.replace(pending, path)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def _new_match_begins(state: TableState) -> bool:
@@ -230,29 +518,66 @@ class JournaledTable:
     """The table with its journal: :meth:`feed` journals an event, then applies it, then returns the state.
 
     On open, the journal is replayed into a fresh table, so the state after a restart equals the state before the
-    power cut. A :class:`~tablepi.table.events.Tick` that changes nothing is not journaled.
+    power cut. A :class:`~tablepi.table.events.Tick` that changes nothing is not journaled. One process at a time
+    writes a journal (:class:`~tablepi.journal_lock.JournalBusy` names the other one).
 
     With an ``archive`` folder the journal holds one match at a time: when a new match begins (after a revanche or
-    a new match, before its trumps are named, the zones clear) the finished matches' journal is moved into the
-    archive and the table carries on in a fresh journal whose header names the new match's dealer. Start-up replay
-    then costs one match, however long the table has been in service. The move is crash-safe: a power cut at any
-    point leaves either the old journal or the new one in place (see :func:`_finish_rotation`). Undo reaches back
-    to the start of the current journal: once a new match has begun, the finished one is history.
+    a new match, before its trumps are named, the zones clear) the finished matches are written to the archive as a
+    compressed game record (:mod:`tablepi.archive`, at most ``keep`` of them are kept) and the table carries on in a
+    fresh journal whose header names the new match's dealer. Start-up replay then costs one match, however long the
+    table has been in service. The move is crash-safe: a power cut at any point leaves either the old journal or
+    the new one in place (see :func:`_finish_rotation`). Undo reaches back to the start of the current journal:
+    once a new match has begun, the finished one is history.
     """
 
-    def __init__(self, path: str | Path, header: RecordHeader | None = None, archive: str | Path | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        header: RecordHeader | None = None,
+        archive: str | Path | None = None,
+        keep: int = match_archive.DEFAULT_KEEP,
+    ) -> None:
         self.path = Path(path)
         self.archive = None if archive is None else Path(archive)
+        self.keep = keep
         self._new_header = header  # what a new journal starts with (today's configuration)
         self.listeners: list[JournalListener] = []
-        _finish_rotation(self.path)
-        self.journal = Journal(self.path, header)
+        self._lock = JournalLock(self.path)
         try:
-            h = self.journal.header
-            self.table = Table.replay(self.journal.events(), h.house_rules, h.dealer, h.table)
+            _finish_rotation(self.path)
+            self.journal = Journal(self.path, header, lock=False)
+            try:
+                self.table = self._replay()
+            except BaseException:
+                self.journal.close()
+                raise
         except BaseException:
-            self.journal.close()
+            self._lock.close()
             raise
+        rec = self.journal.recovery
+        self._recovered: Notice | None = None
+        if rec.damaged:
+            self._recovered = Notice(NoticeCode.JOURNAL_RECOVERED,
+                                     (("events", len(self.journal)), ("complete", rec.complete)))
+        if self.archive is not None:
+            with contextlib.suppress(OSError):
+                match_archive.prune(self.archive, self.keep)
+
+    def _replay(self) -> Table:
+        h = self.journal.header
+        try:
+            events = self.journal.events()
+        except RecordError:
+            if not self.journal.recovery.damaged:
+                raise  # an intact journal that does not read (a newer tablepi wrote it): never cut it silently
+            events = []
+            for seq, line in self.journal.lines():  # after damage: the events up to the first that does not read
+                try:
+                    events.extend(_parse_lines(self.path, h, iter([(seq, line)])))
+                except RecordError as err:
+                    self.journal.recovery.notes.append(f"replay stops before event {seq}: {err}")
+                    break
+        return Table.replay(events, h.house_rules, h.dealer, h.table)
 
     @property
     def header(self) -> RecordHeader:
@@ -262,50 +587,79 @@ class JournaledTable:
     def state(self) -> TableState:
         return self.table.state
 
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """What the players should know about the journal itself: a recovery after damage, a storage fault."""
+        out: list[Notice] = []
+        if self._recovered is not None:
+            out.append(self._recovered)
+        if self.journal.fault is not None:
+            out.append(Notice(NoticeCode.STORAGE_FAULT, (("unsaved", self.journal.unsaved),)))
+        return tuple(out)
+
+    def dismiss_recovery(self) -> None:
+        """The players have seen the recovery notice (the deal in progress at the restart is over)."""
+        self._recovered = None
+
     def feed(self, event: TableEvent) -> TableState:
-        """Journal ``event`` (fsync), then apply it. If the journal cannot be written the table is unchanged."""
+        """Journal ``event`` (fsync), then apply it. During a storage fault the event is applied and waits in
+        memory to be saved (see :class:`Journal`); a closed journal raises JournalError and the table is unchanged."""
         if self.table.would_change(event):
             seq = self.journal.append(event)
+            line = self.journal._lines[seq - 1]
             for listener in self.listeners:
-                listener.journaled(self.journal, seq, event_to_line(event))
+                listener.journaled(self.journal, seq, line)
             state = self.table.apply(event)
             if self.archive is not None and _new_match_begins(state) and len(self.table.matches) > 1:
-                self._rotate(state)
-                return self.table.state
+                if self.journal.fault is None:
+                    self._rotate(state)
+                    return self.table.state
+                log.warning("storage fault: the new match goes on in the same journal; it is archived later")
             return state
         return self.table.state
 
-    def _rotate(self, state: TableState) -> Path:
-        """Archive the journal of the finished matches; continue the new match in a fresh journal."""
+    def retry(self) -> bool:
+        """Try again to save what the storage refused (the app calls this about once a second)."""
+        return self.journal.retry()
+
+    def _rotate(self, state: TableState) -> Path | None:
+        """Archive the finished matches (compressed); continue the new match in a fresh journal."""
         assert self.archive is not None
         # The new match is played under today's configuration (house rules changed since the journal began apply
         # from the next match on, never in the middle of one).
         header = replace(self._new_header or self.header, dealer=state.dealer)
+        try:
+            target = match_archive.write_match(self.archive, self.path.stem, self.journal.journal_id,
+                                               self.header, [line for _, line in self.journal.lines()])
+        except OSError as err:  # a full card: keep everything in this journal, try at the next match
+            log.error("cannot archive the finished match (%s): it stays in the journal", _why(err))
+            return None
         fresh = _pending(self.path)
-        with contextlib.suppress(FileNotFoundError):
-            fresh.unlink()
-        Journal(fresh, header).close()  # 1. the new journal, complete and fsynced, beside the old one
-        self.journal.close()  # checkpoints the WAL into the file
-        self.archive.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        target = self.archive / f"{self.path.stem}-{stamp}{self.path.suffix}"
-        counter = 1
-        while target.exists():
-            counter += 1
-            target = self.archive / f"{self.path.stem}-{stamp}-{counter}{self.path.suffix}"
-        os.replace(self.path, target)  # 2. the old journal into the archive
-        _fsync_dir(self.archive)
+        _remove_journal_files(fresh)
+        try:
+            Journal(fresh, header, lock=False).close()  # 1. the new journal, complete and fsynced, beside the old
+        except (OSError, TablepiError) as err:
+            _remove_journal_files(fresh)
+            log.error("cannot start a fresh journal (%s): the new match goes on in this one", err)
+            return None
+        self.journal.close()
+        _remove_journal_files(self.path)  # 2. the old journal, archived already
+        fsync_dir(self.path.parent)
         _finish_rotation(self.path)  # 3. the new journal in its place
         old_id = self.journal.id
-        self.journal = Journal(self.path)
+        self.journal = Journal(self.path, lock=False)
         for listener in self.listeners:
             listener.rotated(old_id, target, self.journal)
         h = self.journal.header
         self.table = Table(h.house_rules, h.dealer, h.table)
+        with contextlib.suppress(OSError):
+            match_archive.prune(self.archive, self.keep)
         return target
 
     def close(self) -> None:
-        self.journal.close()
+        if hasattr(self, "journal"):
+            self.journal.close()
+        self._lock.close()
 
     def __enter__(self) -> JournaledTable:
         return self

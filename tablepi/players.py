@@ -24,7 +24,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import tomllib
 import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -33,6 +32,7 @@ from types import MappingProxyType
 from tablepi.deck import atomic_write_text
 from tablepi.errors import ConfigError, ParseError
 from tablepi.readers.events import normalise_uid
+from tablepi.safeinput import clean_text, load_toml, shown
 
 #: Version of the player file format written here.
 FORMAT = 1
@@ -52,14 +52,14 @@ def check_name(name: object) -> str:
     'Jang'
     """
     if not isinstance(name, str):
-        raise ConfigError(f"a player's name must be text, not {name!r}")
+        raise ConfigError(f"a player's name must be text, not {shown(name)}")
     text = " ".join(name.split())
     if not text:
         raise ConfigError("a player's name cannot be empty")
     if len(text) > MAX_NAME:
-        raise ConfigError(f"player name {text!r} is longer than {MAX_NAME} characters")
+        raise ConfigError(f"player name {shown(text)} is longer than {MAX_NAME} characters")
     if any(unicodedata.category(ch).startswith("C") for ch in text):
-        raise ConfigError(f"player name {text!r} holds a control character")
+        raise ConfigError(f"player name {shown(text)} holds a control character")
     return text
 
 
@@ -75,7 +75,7 @@ class PlayerRegistry:
             if uid in self._by_uid:
                 raise ConfigError(f"player tag {uid} is given twice")
             if name.casefold() in by_name:
-                raise ConfigError(f"player {name!r} has two tags, {by_name[name.casefold()]} and {uid}")
+                raise ConfigError(f"player {shown(name)} has two tags, {by_name[name.casefold()]} and {uid}")
             self._by_uid[uid] = name
             by_name[name.casefold()] = uid
 
@@ -122,30 +122,40 @@ def load_players_file(path: str | Path) -> PlayerRegistry:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return PlayerRegistry(source=path)
-    except (OSError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})") from None
+    except OSError as err:
         raise ConfigError(f"{path}: cannot read the player file: {err}") from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: not a valid player file: {err}") from None
+        data = load_toml(text)  # a BOM is accepted; hostile nesting, numbers and text are one-line errors
+    except ValueError as err:
+        raise ConfigError(clean_text(f"{path}: not a valid player file: {err}")) from None
+    try:
+        return _parse_players(path, data)
+    except ConfigError as err:
+        raise ConfigError(clean_text(str(err))) from None
+
+
+def _parse_players(path: Path, data: dict[str, object]) -> PlayerRegistry:
     unknown = sorted(set(data) - {"format", "players"})
     if unknown:
-        raise ConfigError(f"{path}: unknown key {unknown[0]!r}")
-    if data.get("format", FORMAT) != FORMAT:
-        raise ConfigError(f"{path}: player file format {data.get('format')!r} (this tablepi reads {FORMAT})")
+        raise ConfigError(f"{path}: unknown key {shown(unknown[0])}")
+    fmt = data.get("format", FORMAT)
+    if type(fmt) is not int or fmt != FORMAT:
+        raise ConfigError(f"{path}: player file format {shown(fmt)} (this tablepi reads {FORMAT})")
     players = data.get("players", {})
     if not isinstance(players, dict):
         raise ConfigError(f"{path}: [players] must be a table of name = \"UID\"")
     tags: dict[str, str] = {}
     for name, uid in players.items():
         if not isinstance(uid, str):
-            raise ConfigError(f"{path}: players.{name}: expected a tag UID in quotes, got {uid!r}")
+            raise ConfigError(f"{path}: players.{name}: expected a tag UID in quotes, got {shown(uid)}")
         try:
             normal = normalise_uid(uid)
         except ParseError as err:
             raise ConfigError(f"{path}: players.{name}: {err}") from None
         if normal in tags:
-            raise ConfigError(f"{path}: players.{name}: tag {normal} is already {tags[normal]!r}'s")
+            raise ConfigError(f"{path}: players.{name}: tag {normal} is already {shown(tags[normal])}'s")
         tags[normal] = name
     try:
         return PlayerRegistry(tags, source=path)

@@ -14,6 +14,7 @@ A user files a bug by attaching one; ``tablepi replay`` plays it back. Every mal
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
@@ -27,6 +28,7 @@ from tablepi.rules.deal import Announcement
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
+from tablepi.safeinput import check_json, clean_text, load_json, shown
 from tablepi.table.events import (
     Button,
     ButtonName,
@@ -112,14 +114,17 @@ def parse_header(obj: object, line: int = 1) -> RecordHeader:
     if not isinstance(obj, dict):
         raise RecordError(f"{where}: the header must be a JSON object, got {type(obj).__name__}")
     if obj.get("format") != FORMAT:
-        raise RecordError(f"{where}: not a tablepi record (\"format\" must be {FORMAT!r}, got {obj.get('format')!r})")
+        got = shown(obj.get("format"))
+        raise RecordError(f"{where}: not a tablepi record (\"format\" must be {FORMAT!r}, got {got})")
     version = obj.get("version")
-    if isinstance(version, bool) or version not in VERSIONS:
-        raise RecordError(f"{where}: record version {version!r} is not supported (this tablepi reads "
+    if type(version) is not int:  # true == 1 in Python: a boolean or 1.0 is not a version number
+        raise RecordError(f"{where}: \"version\" must be a whole number, got {shown(version)}")
+    if version not in VERSIONS:
+        raise RecordError(f"{where}: record version {shown(version)} is not supported (this tablepi reads "
                           f"{', '.join(map(str, VERSIONS))})")
     unknown = sorted(set(obj) - {"format", "version", "house_rules", "dealer", "table", "zones", "deck"})
     if unknown:
-        raise RecordError(f"{where}: unknown header key {unknown[0]!r}")
+        raise RecordError(f"{where}: unknown header key {shown(unknown[0])}")
     try:
         rules = HouseRules.from_mapping(obj.get("house_rules", {}))
         dealer = Seat.parse(_text(obj.get("dealer", "N"), "dealer", where))
@@ -131,6 +136,8 @@ def parse_header(obj: object, line: int = 1) -> RecordHeader:
     if not isinstance(raw_zones, dict):
         raise RecordError(f"{where}: \"zones\" must map zone numbers to seats")
     for key, value in raw_zones.items():
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3):
+            raise RecordError(f"{where}: zones: {shown(key)} is not a zone number")
         try:
             zones.append((int(key), Seat.parse(_text(value, f"zones.{key}", where))))
         except (ValueError, ParseError) as err:
@@ -141,10 +148,10 @@ def parse_header(obj: object, line: int = 1) -> RecordHeader:
     if raw_deck is not None:
         if not isinstance(raw_deck, dict) or not isinstance(raw_deck.get("cards"), dict):
             raise RecordError(f"{where}: \"deck\" must be {{\"name\": ..., \"cards\": {{uid: card}}}}")
-        deck_name = str(raw_deck.get("name", ""))
+        deck_name = _text(raw_deck.get("name", ""), "deck.name", where)
         for uid, text in raw_deck["cards"].items():
-            deck.append((str(uid).upper(), _card(text, f"deck card {uid}", where)))
-    return RecordHeader(rules, dealer, table, tuple(sorted(zones)), tuple(deck), deck_name, int(version))
+            deck.append((uid.upper(), _card(text, f"deck card {shown(uid)}", where)))
+    return RecordHeader(rules, dealer, table, tuple(sorted(zones)), tuple(deck), deck_name, version)
 
 
 def event_to_json(event: TableEvent) -> dict[str, Any]:
@@ -186,10 +193,10 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
         raise RecordError(f"{where}: an event must be a JSON object, got {type(obj).__name__}")
     kind = obj.get("type")
     if kind not in _EVENT_TYPES:
-        raise RecordError(f"{where}: unknown event type {kind!r} (expected one of {', '.join(_EVENT_TYPES)})")
+        raise RecordError(f"{where}: unknown event type {shown(kind)} (expected one of {', '.join(_EVENT_TYPES)})")
     time = obj.get("t", previous_time)
     if isinstance(time, bool) or not isinstance(time, int | float) or not math.isfinite(time) or time < 0:
-        raise RecordError(f"{where}: \"t\" must be seconds since the record's start, got {time!r}")
+        raise RecordError(f"{where}: \"t\" must be seconds since the record's start, got {shown(time)}")
     if time < previous_time:
         raise RecordError(f"{where}: time goes backwards ({time} after {previous_time})")
     time = float(time)
@@ -206,7 +213,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
     }[kind]
     unknown = sorted(set(obj) - allowed)
     if unknown:
-        raise RecordError(f"{where}: unknown key {unknown[0]!r} in a {kind} event")
+        raise RecordError(f"{where}: unknown key {shown(unknown[0])} in a {kind} event")
     if kind == "tick":
         return Tick(time)
     if kind == "button":
@@ -215,7 +222,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
             button = ButtonName(name)
         except ValueError:
             names = ", ".join(b.value for b in ButtonName)
-            raise RecordError(f"{where}: unknown button {name!r} (expected one of {names})") from None
+            raise RecordError(f"{where}: unknown button {shown(name)} (expected one of {names})") from None
         seat = _seat(obj["seat"], where) if obj.get("seat") is not None else None
         return Button(time, button, seat)
     seat = _event_seat(obj, header, where)
@@ -225,7 +232,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
             reader_state = ReaderState(state)
         except ValueError:
             states = ", ".join(s.value for s in ReaderState)
-            raise RecordError(f"{where}: unknown reader state {state!r} (expected one of {states})") from None
+            raise RecordError(f"{where}: unknown reader state {shown(state)} (expected one of {states})") from None
         detail = obj.get("detail", "")
         return ReaderStatus(time, seat, reader_state, _text(detail, "detail", where))
     uid = obj.get("uid", "")
@@ -251,10 +258,12 @@ def read_record(lines: Iterable[str]) -> Record:
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor: accepted
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"line {number}: not JSON ({err.msg} at column {err.colno})") from None
+            obj = load_json(text)
+        except ValueError as err:
+            raise RecordError(f"line {number}: {err}") from None
         if header is None:
             header = parse_header(obj, number)
             continue
@@ -267,14 +276,34 @@ def read_record(lines: Iterable[str]) -> Record:
 
 
 def load_record(path: str | Path) -> Record:
-    """Read a record file; errors name the file and the line."""
+    """Read a record file (plain or gzip-compressed, as the archive keeps them); errors name the file and line."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return read_record(handle)
+        with open(path, "rb") as raw:
+            compressed = raw.read(2) == b"\x1f\x8b"
+        opened = gzip.open(path, "rt", encoding="utf-8") if compressed else open(path, encoding="utf-8")  # noqa: SIM115
+        with opened as handle:
+            return read_record(_numbered_text(handle))
     except RecordError as err:
-        raise RecordError(f"{path}: {err}") from None
-    except (OSError, UnicodeDecodeError) as err:
+        raise RecordError(clean_text(f"{path}: {err}")) from None
+    except UnicodeDecodeError as err:
+        raise RecordError(f"{path}: not UTF-8 text (byte {err.start} of a line: {err.reason})") from None
+    except (OSError, EOFError, gzip.BadGzipFile) as err:
         raise RecordError(f"{path}: cannot read the record: {err}") from None
+
+
+def _numbered_text(handle: TextIO) -> Iterator[str]:
+    """Lines of ``handle``; a line too long to be a record line is cut (and then fails to parse, named)."""
+    from tablepi.safeinput import MAX_LINE
+
+    while True:
+        line = handle.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            rest = handle.readline(MAX_LINE)
+            while rest and not rest.endswith("\n"):
+                rest = handle.readline(MAX_LINE)
+        yield line
 
 
 def record_lines(header: RecordHeader, events: Iterable[TableEvent]) -> Iterator[str]:
@@ -294,7 +323,11 @@ def write_record(out: TextIO, header: RecordHeader, events: Iterable[TableEvent]
 
 def _text(value: object, key: str, where: str) -> str:
     if not isinstance(value, str):
-        raise RecordError(f"{where}: \"{key}\" must be text, got {value!r}")
+        raise RecordError(f"{where}: \"{key}\" must be text, got {shown(value)}")
+    try:
+        check_json(value)
+    except ValueError as err:
+        raise RecordError(f"{where}: \"{key}\": {err}") from None
     return value
 
 
@@ -320,7 +353,7 @@ def _event_seat(obj: Mapping[str, Any], header: RecordHeader, where: str) -> Sea
         raise RecordError(f"{where}: the event needs \"seat\" or a \"zone\" number")
     seat = header.seat_of_zone(zone)
     if seat is None:
-        raise RecordError(f"{where}: zone {zone} is not mapped to a seat in the header's \"zones\"")
+        raise RecordError(f"{where}: zone {shown(zone)} is not mapped to a seat in the header's \"zones\"")
     return seat
 
 
@@ -376,7 +409,7 @@ def parse_hand_event(obj: Mapping[str, Any], kind: str, time: float, where: str)
     """One version-2 event (its type and time already checked)."""
     unknown = sorted(set(obj) - {"type", "t"} - _HAND_KEYS[kind])
     if unknown:
-        raise RecordError(f"{where}: unknown key {unknown[0]!r} in a {kind} event")
+        raise RecordError(f"{where}: unknown key {shown(unknown[0])} in a {kind} event")
     if kind == "hand_card":
         return CardEntered(time, _seat(obj.get("seat"), where), _card(obj.get("card"), "card", where))
     if kind == "deal_entry":
@@ -384,13 +417,13 @@ def parse_hand_event(obj: Mapping[str, Any], kind: str, time: float, where: str)
     if kind == "correction":
         number = obj.get("deal")
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise RecordError(f"{where}: \"deal\" must be the number of a scored deal, got {number!r}")
+            raise RecordError(f"{where}: \"deal\" must be the number of a scored deal, got {shown(number)}")
         team = _team(obj["team"], where) if obj.get("team") is not None else None
         return CorrectionProposed(time, number, _entry(obj, where), team)
     if kind == "answer":
         accept = obj.get("accept")
         if not isinstance(accept, bool):
-            raise RecordError(f"{where}: \"accept\" must be true or false, got {accept!r}")
+            raise RecordError(f"{where}: \"accept\" must be true or false, got {shown(accept)}")
         return CorrectionAnswered(time, _team(obj.get("team"), where), accept)
     if kind == "seat":
         return _seating(obj, time, where)
@@ -413,7 +446,7 @@ def _seating(obj: Mapping[str, Any], time: float, where: str) -> PlayersSeated:
         source = SeatingSource(obj.get("source", "touch"))
     except ValueError:
         sources = ", ".join(s.value for s in SeatingSource)
-        raise RecordError(f"{where}: unknown seating source {obj.get('source')!r} (expected one of {sources})") \
+        raise RecordError(f"{where}: unknown seating source {shown(obj.get('source'))} (expected one of {sources})") \
             from None
     uid = _text(obj.get("uid", ""), "uid", where)
     return PlayersSeated(time, tuple(sorted(names, key=lambda item: list(Seat).index(item[0]))), source, uid.upper())
@@ -433,10 +466,10 @@ def _entry(obj: Mapping[str, Any], where: str) -> DealEntry:
     claimed = _team(obj["claimed_by"], where) if obj.get("claimed_by") is not None else None
     points = obj.get("points")
     if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
-        raise RecordError(f"{where}: \"points\" must be the winners' points (21-40) or null, got {points!r}")
+        raise RecordError(f"{where}: \"points\" must be the winners' points (21-40) or null, got {shown(points)}")
     kapo = obj.get("kapo", False)
     if not isinstance(kapo, bool):
-        raise RecordError(f"{where}: \"kapo\" must be true or false, got {kapo!r}")
+        raise RecordError(f"{where}: \"kapo\" must be true or false, got {shown(kapo)}")
     raw = obj.get("announcements", [])
     if not isinstance(raw, list):
         raise RecordError(f"{where}: \"announcements\" must be a list of {{\"seat\", \"announcement\"}}")
@@ -448,7 +481,7 @@ def _entry(obj: Mapping[str, Any], where: str) -> DealEntry:
             announcement = Announcement(item["announcement"])
         except ValueError:
             names = ", ".join(a.value for a in Announcement)
-            raise RecordError(f"{where}: unknown announcement {item['announcement']!r} (expected {names})") from None
+            raise RecordError(f"{where}: unknown announcement {shown(item['announcement'])} (expected {names})") from None
         announcements.append((_seat(item["seat"], where), announcement))
     try:
         return DealEntry(_seat(obj.get("trumps"), where), winner, points, kapo, claimed, tuple(announcements))

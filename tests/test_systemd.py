@@ -151,6 +151,10 @@ def test_udev_rule_names_the_pico_and_opens_it_to_dialout() -> None:
     (rule,) = parse_udev(UDEV.read_text())
     assert ("SUBSYSTEM", "==", "tty") in rule
     assert ("ATTRS{idVendor}", "==", "2e8a") in rule
+    # Only our firmware, by the product string it announces (firmware/config.py, set in firmware/boot.py).
+    product = re.search(r'USB_PRODUCT = "([^"]+)"', (ROOT / "firmware/config.py").read_text()).group(1)  # type: ignore[union-attr]
+    assert ("ATTRS{product}", "==", product) in rule
+    assert "config.USB_PRODUCT" in (ROOT / "firmware/boot.py").read_text()
     assert ("SYMLINK", "+=", "tablepi-reader") in rule
     assert ("GROUP", "=", "dialout") in rule
     assert ("MODE", "=", "0660") in rule
@@ -205,7 +209,11 @@ def test_install_dry_run_shows_every_system_step_and_changes_nothing() -> None:
     assert "99-tablepi-reader.rules /etc/udev/rules.d/99-tablepi-reader.rules" in out
     assert "usermod --append --groups dialout,gpio,video,render,input,plugdev tablepi" in out
     assert ("useradd --system" in out) or ("user tablepi exists" in out)
-    assert "pip install" in out and "[pcsc]" in out
+    # Only pinned, hash-checked files; tablepi itself from the checkout, fetching nothing more.
+    assert re.search(r"pip install .*--require-hashes -r \S+/requirements-build.txt", out)
+    assert re.search(r"pip install .*--require-hashes --no-build-isolation -r \S+/requirements-pi.txt", out)
+    assert re.search(r"pip install .*--no-deps --no-build-isolation --no-index", out)
+    assert "--upgrade" not in out
     assert {path: path.exists() for path in LIVE_PATHS} == before
 
 
@@ -232,6 +240,57 @@ def test_install_into_destdir_stages_files_and_keeps_an_edited_config(tmp_path: 
     assert unit.read_text() == UNIT.read_text()
 
 
+def test_install_allows_network_only_when_the_feed_is_on(tmp_path: Path) -> None:
+    dest = tmp_path / "root"
+    dropin = dest / "etc/systemd/system/tablepi.service.d/feed-network.conf"
+    assert run_script(str(INSTALL), "--destdir", str(dest), "--no-venv").returncode == 0
+    assert not dropin.exists()  # the default configuration has [feed] enabled = false
+    config = dest / "etc/tablepi/tablepi.toml"
+    config.write_text(config.read_text().replace("[feed]\nenabled = false", "[feed]\nenabled = true"))
+    assert run_script(str(INSTALL), "--destdir", str(dest), "--no-venv").returncode == 0
+    assert "IPAddressAllow=any" in dropin.read_text()
+    config.write_text(config.read_text().replace("[feed]\nenabled = true", "[feed]\nenabled = false"))
+    assert run_script(str(INSTALL), "--destdir", str(dest), "--no-venv").returncode == 0
+    assert not dropin.exists()
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+@pytest.mark.parametrize("with_feed", [False, True])
+def test_systemd_analyze_security_exposure_is_at_most_2(tmp_path: Path, with_feed: bool) -> None:
+    copy = tmp_path / "tablepi.service"
+    copy.write_text(UNIT.read_text())
+    if with_feed:  # the drop-in the feed needs may cost a little, never past the bar
+        (tmp_path / "tablepi.service.d").mkdir()
+        (tmp_path / "tablepi.service.d" / "feed-network.conf").write_text((SYSTEMD / "feed-network.conf").read_text())
+        text = copy.read_text().replace("IPAddressAllow=localhost", "IPAddressAllow=localhost\nIPAddressAllow=any")
+        copy.write_text(text)
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(copy)], capture_output=True,
+                            text=True, timeout=120, check=False)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout + result.stderr)
+    if found is None and "offline" in result.stderr:
+        pytest.skip("this systemd-analyze has no --offline")
+    assert found is not None, result.stdout + result.stderr
+    assert float(found.group(1)) <= 2.0, result.stdout
+
+
+def test_update_refuses_to_run_as_root_code_another_user_can_change(tmp_path: Path) -> None:
+    """update.sh run as root on a checkout a non-root user owns (or can write) stops before running anything."""
+    checkout = _trusted_checkout(tmp_path)
+    env = {"TABLEPI_UPDATE_CHECK_OWNER": "1"}
+    if os.geteuid() == 0:
+        os.chown(checkout / "systemd" / "install.sh", 65534, 65534)  # nobody could now change what root runs
+    # (not root: every file belongs to this user, which is not root either: refused the same way)
+    result = run_script(str(checkout / "systemd" / "update.sh"), "--dry-run", "--no-pull", env=env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "refusing to run as root" in result.stderr and "would run" not in result.stdout
+    if os.geteuid() != 0:
+        return
+    os.chown(checkout / "systemd" / "install.sh", 0, 0)
+    os.chmod(checkout / "systemd" / "install.sh", 0o777)  # root's file, but anyone may write it
+    result = run_script(str(checkout / "systemd" / "update.sh"), "--dry-run", "--no-pull", env=env)
+    assert result.returncode == 1 and "refusing to run as root" in result.stderr
+
+
 def test_default_config_is_valid_toml() -> None:
     import tomllib
 
@@ -253,13 +312,25 @@ def test_install_refuses_a_directory_that_is_no_checkout(tmp_path: Path) -> None
     assert "is not a tablepi checkout" in result.stderr
 
 
-def test_update_dry_run_pulls_fast_forward_then_reinstalls() -> None:
-    result = run_script(str(UPDATE), "--dry-run")
+def _trusted_checkout(tmp_path: Path) -> Path:
+    """A copy of what update.sh and install.sh read, in a folder only root (or this user) can write."""
+    checkout = tmp_path / "src"
+    for part in ("systemd", "tablepi", "docs"):
+        shutil.copytree(ROOT / part, checkout / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "requirements-pi.txt", "requirements-build.txt"):
+        shutil.copy(ROOT / name, checkout / name)
+    os.chmod(tmp_path, 0o755)
+    return checkout
+
+
+def test_update_dry_run_pulls_fast_forward_then_reinstalls(tmp_path: Path) -> None:
+    update = _trusted_checkout(tmp_path) / "systemd" / "update.sh"
+    result = run_script(str(update), "--dry-run", env={"TABLEPI_UPDATE_CHECK_OWNER": "1"} if os.geteuid() == 0 else {})
     assert result.returncode == 0, result.stderr
     assert re.search(r"would run: .*git -C \S+ pull --ff-only", result.stdout)
     assert "would run: systemctl restart tablepi.service" in result.stdout
-    no_pull = run_script(str(UPDATE), "--dry-run", "--no-pull")
-    assert "pull" not in no_pull.stdout
+    no_pull = run_script(str(update), "--dry-run", "--no-pull")
+    assert "pull --ff-only" not in no_pull.stdout
 
 
 @pytest.mark.slow

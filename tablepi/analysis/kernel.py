@@ -7,20 +7,9 @@ variable ``TABLEPI_ANALYSIS_KERNEL=python`` to force the pure-Python search.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Protocol
 
-from tablepi.analysis.solver import PySearch
+from tablepi.analysis.solver import PySearch, Search
 from tablepi.analysis.tables import Tables
-
-
-class Search(Protocol):
-    """A search for one deal in one trump suit (see :class:`~tablepi.analysis.solver.PySearch`)."""
-
-    nodes: int
-
-    def search(self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int) -> int: ...
-
 
 try:
     from tablepi.analysis import _kernel  # type: ignore[attr-defined]
@@ -45,16 +34,3 @@ def new_search(tables: Tables, compiled: bool | None = None, small: bool = False
     return PySearch(tables)
 
 
-def mtdf(search: Search, total: int, hands: Sequence[int], leader: int, trick: Sequence[int],
-         guess: int | None = None) -> int:
-    """The exact value by MTD(f): zero-window searches closing in on it; ``total`` is the most it can be."""
-    lower, upper = 0, total
-    g = total // 2 if guess is None else min(max(guess, 0), total)
-    while lower < upper:
-        beta = g if g > lower else lower + 1
-        g = search.search(hands, leader, trick, beta - 1, beta)
-        if g < beta:
-            upper = g
-        else:
-            lower = g
-    return g

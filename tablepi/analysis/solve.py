@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from tablepi.analysis.kernel import Search, mtdf, new_search
+from tablepi.analysis.kernel import new_search
+from tablepi.analysis.solver import Search, mtdf
 from tablepi.analysis.tables import Tables, tables
 from tablepi.errors import RulesError
 from tablepi.rules.cards import Card, Suit

@@ -23,10 +23,34 @@ when it is built (:mod:`tablepi.analysis.kernel`), and tests check that both giv
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from tablepi.analysis.tables import TRUMP, Tables
 
 _NEXT = (1, 2, 3, 0)
+
+
+class Search(Protocol):
+    """A search for one deal in one trump suit (:class:`PySearch` or the compiled kernel)."""
+
+    nodes: int
+
+    def search(self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int) -> int: ...
+
+
+def mtdf(search: Search, total: int, hands: Sequence[int], leader: int, trick: Sequence[int],
+         guess: int | None = None) -> int:
+    """The exact value by MTD(f): zero-window searches closing in on it; ``total`` is the most it can be."""
+    lower, upper = 0, total
+    g = total // 2 if guess is None else min(max(guess, 0), total)
+    while lower < upper:
+        beta = g if g > lower else lower + 1
+        g = search.search(hands, leader, trick, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
 
 
 class PySearch:
@@ -54,16 +78,7 @@ class PySearch:
         total = self.tables.points_of(hands[0] | hands[1] | hands[2] | hands[3]) + sum(
             self.tables.points[b] for b in trick
         )
-        lower, upper = 0, total
-        g = total // 2 if guess is None else min(max(guess, 0), total)
-        while lower < upper:
-            beta = g if g > lower else lower + 1
-            g = self.search(hands, leader, trick, beta - 1, beta)
-            if g < beta:
-                upper = g
-            else:
-                lower = g
-        return g
+        return mtdf(self, total, hands, leader, trick, guess)
 
     def search(self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: the exact value if it lies strictly inside (alpha, beta), else a bound beyond."""

@@ -62,7 +62,13 @@ def open_table(
     except OSError as error:
         raise ConfigError(f"table.journal: cannot create {path.parent}: {error}") from None
     # One match per journal file; finished matches go to archive/ beside it (start-up replays one match).
-    table = JournaledTable(path, journal_header(config), archive=path.parent / "archive")
+    table = JournaledTable(path, journal_header(config), archive=path.parent / "archive", keep=config.keep_matches)
+    if table.journal.recovery.damaged:
+        log.warning("journal %s recovered after damage: %s (damaged files in %s)", path,
+                    table.journal.recovery.summary(), path.parent / "quarantine")
+    if table.journal.fault is not None:
+        log.error("journal %s: storage fault at start (%s): the table runs, %d events wait to be saved", path,
+                  table.journal.fault, table.journal.unsaved)
     parts: list[Any] = []
     try:
         screen = _open_screen(config, headless)

@@ -60,6 +60,8 @@ log = logging.getLogger(__name__)
 
 #: How often, at most, a Tick is fed when the table is idle: tap windows close within this of their end.
 TICK_SECONDS = 0.1
+#: During a storage fault, how often the journal tries again to save what is pending.
+RETRY_SECONDS = 1.0
 #: After start, how long a zone's reader has to report the cards lying on it before the table takes any card it
 #: still believes there, and the reader does not report, as lifted while the app was down.
 RESYNC_SECONDS = 0.5
@@ -146,6 +148,10 @@ class TableApp:
         self._heard: set[Seat] = set()
         self._resync: dict[Seat, tuple[float, set[str]]] = {}
         self._logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
+        self._last_retry = clock()
+        self._notices = table.notices
+        start = table.state
+        self._recovered_at = (len(table.table.matches), start.deal_number)  # the recovery notice stands till then
         # Shown every state like the screen (the MQTT feed's retained state is one): show() must not block.
         self.observers: list[Any] = []
         self.seating: Seating | None = None  # this round's seating, from the tournament (tablepi.feed)
@@ -271,11 +277,24 @@ class TableApp:
             except queue.Empty:
                 break
         self.settle_zones()
+        self._storage()
         self._collect_review()
         if self.desk is not None:
             self.desk.tick()
         self._beat()
         return True
+
+    def _storage(self) -> None:
+        """Retry a storage fault about once a second; redraw when the journal's notices change."""
+        now = self.clock()
+        if self.table.journal.fault is not None and now - self._last_retry >= RETRY_SECONDS:
+            self._last_retry = now
+            self.table.retry()
+        state = self.table.state
+        if (len(self.table.table.matches), state.deal_number) != self._recovered_at:
+            self.table.dismiss_recovery()  # the deal in progress at the restart is over: the notice has been seen
+        if self.table.notices != self._notices:
+            self._refresh()
 
     def settle_zones(self) -> None:
         """Lift what lay on a zone before a restart but is gone now (see the module's docstring)."""
@@ -410,7 +429,13 @@ class TableApp:
             if key not in self._logged and not warning.tentative:
                 self._logged.add(key)
                 log.warning("deal %d: %s: %s", warning.deal, warning.code.value, warning.message)
+        self._notices = self.table.notices
         if self.screen is not None:
+            # The journal's notices (recovered after damage, storage fault) for the warning bar: a screen that
+            # has the hook shows them (PygameScreen), a bare one need not.
+            hook = getattr(self.screen, "set_journal_notices", None)
+            if hook is not None:
+                hook(self._notices)
             self.screen.show(state)
         if self.lights is not None:
             warned = {w.seat for w in state.warnings if w.seat is not None}

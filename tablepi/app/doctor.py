@@ -10,7 +10,6 @@ import enum
 import grp
 import os
 import shlex
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -380,31 +379,53 @@ def check_journal(config: Config) -> Iterator[Finding]:
         yield Finding("journal", Status.FAIL, f"{directory} is not writable by this user",
                       f"sudo chown tablepi {directory}")
         return
-    if not path.exists():
+    copy = path.with_name(path.name + ".events")
+    if not path.exists() and not copy.exists():
         yield Finding("journal", Status.OK, f"{path} will be created at the first start")
         return
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            result = db.execute("PRAGMA integrity_check").fetchone()[0]
-            count = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    except sqlite3.Error as error:
-        yield Finding("journal", Status.FAIL, f"{path} cannot be read: {error}",
-                      f"keep the file for a bug report, then move it aside: mv {path} {path}.broken")
-        return
-    if result != "ok":
-        yield Finding("journal", Status.FAIL, f"{path} is damaged: {result}",
-                      f"export what can be read (tablepi export --journal {path}), then move it aside")
-        return
-    try:
-        from tablepi.journal import JournaledTable
+    from tablepi.journal import read_journal
 
-        with JournaledTable(path) as table:
-            state = table.state
-        yield Finding("journal", Status.OK, f"{path}: {count} events replay to match {state.match_number}, "
-                      f"deal {state.deal_number} ({state.phase.value})")
+    # Only read, never change: the table itself repairs a damaged journal at its next start, keeping the damaged
+    # files in quarantine/ (docs/journal.md). No advice here moves or deletes a journal file.
+    view = read_journal(path)
+    rec = view.recovery
+    if rec.damaged:
+        yield Finding("journal", Status.WARN, f"{path} is damaged: {rec.summary()}"
+                      + "".join(f"; {note}" for note in rec.notes),
+                      "restart the table (sudo systemctl restart tablepi): it keeps the damaged files in "
+                      f"{path.parent / 'quarantine'} and goes on with the {len(rec.lines)} intact events; "
+                      f"`tablepi export --journal {path} OUT.jsonl` writes them for a bug report")
+    try:
+        from tablepi.table.machine import Table
+
+        h = view.header
+        state = Table.replay(view.events(), h.house_rules, h.dealer, h.table).state
     except Exception as error:
         yield Finding("journal", Status.FAIL, f"{path} does not replay: {error}",
-                      "attach `tablepi export` output to a bug report, then move the journal aside")
+                      f"attach `tablepi export --journal {path}` output to a bug report; leave the journal where "
+                      "it is (the table keeps every event it holds)")
+        return
+    yield Finding("journal", Status.OK, f"{path}: {len(view)} events replay to match {state.match_number}, "
+                  f"deal {state.deal_number} ({state.phase.value})")
+    quarantine = path.parent / "quarantine"
+    if quarantine.is_dir() and any(quarantine.iterdir()):
+        yield Finding("journal", Status.WARN, f"damaged journal files from earlier starts are kept in {quarantine}",
+                      "read their NOTE.txt; attach them to a bug report; delete them once you no longer need them")
+    from tablepi import archive
+
+    kept = archive.matches(path.parent / "archive")
+    size = sum(p.stat().st_size for p in kept)
+    yield Finding("journal", Status.OK, f"archive: {len(kept)} finished matches, {size // 1024} KB "
+                  f"(the newest {config.keep_matches} are kept)")
+    try:
+        free = os.statvfs(path.parent)
+        left = free.f_bavail * free.f_frsize
+    except OSError:
+        return
+    if left < 20 * 1024 * 1024:
+        yield Finding("journal", Status.WARN, f"only {left // 1024} KB free on the journal's card",
+                      "free space on the card (old logs, the quarantine); the table keeps playing when it is full "
+                      "but cannot save until there is room")
 
 
 def check_feed(config: Config) -> Iterator[Finding]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tablepi.config import DisplayConfig
 from tablepi.errors import OutputError
+from tablepi.notices import Notice
 from tablepi.rules.seats import Seat
 from tablepi.table import TableState
 from tablepi.table.state import PromptCode, TablePhase
@@ -145,6 +147,7 @@ class PygameScreen:
         self.review: Any = None
         self.review_open = False
         self._state: TableState | None = None
+        self._notices: tuple[Notice, ...] = ()
 
     def _present(self) -> None:
         """Turn the drawing onto the panel and show it."""
@@ -161,11 +164,15 @@ class PygameScreen:
         surface = self.display.surface
         return self._pygame.transform.rotate(surface, -self.rotation) if self.rotation else surface
 
+    def set_journal_notices(self, notices: Sequence[Notice]) -> None:
+        """What the journal tells the players (tablepi.notices), shown from the next :meth:`show` on."""
+        self._notices = tuple(notices)
+
     def show(self, state: TableState) -> None:
         from tablepi.display.viewmodel import build_view
 
         self._state = state
-        view = build_view(state, self.settings, self.review, self.review_open)
+        view = build_view(state, self.settings, self.review, self.review_open, notices=self._notices)
         if self.console is not None:
             view = self.console.over(view, state, self.settings)
         drew = self.display.show(view)

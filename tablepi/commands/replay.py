@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from tablepi.record import load_record
@@ -24,7 +26,8 @@ HELP = "replay a game record and print each deal, the slate and every warning"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", help="the game record (JSON Lines, docs/records.md)")
+    parser.add_argument("record", help="the game record (JSON Lines, docs/records.md; .gz from the archive), or a "
+                        "journal file (read only, damaged or not)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument(
         "--analyse", action="store_true", help="with --json: add each deal's best-play analysis (docs/analysis.md)"
@@ -163,10 +166,30 @@ def format_text(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _is_journal(path: Path) -> bool:
+    """A journal (SQLite file, or its .events copy alone) rather than a record."""
+    if path.name.endswith(".events") or Path(str(path) + ".events").exists():
+        return True
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
-    record = load_record(args.record)
-    header = record.header
-    table = Table.replay(record.events, header.house_rules, header.dealer, header.table)
+    path = Path(args.record)
+    if _is_journal(path):  # a journal, damaged or not: its intact events (read only, like export)
+        from tablepi.journal import read_journal
+
+        view = read_journal(path.with_name(path.name.removesuffix(".events")))
+        if view.recovery.damaged:
+            print(f"tablepi replay: warning: the journal is damaged: {view.recovery.summary()}", file=sys.stderr)
+        header, events = view.header, tuple(view.events())
+    else:
+        record = load_record(path)
+        header, events = record.header, record.events
+    table = Table.replay(events, header.house_rules, header.dealer, header.table)
     report = replay_report(table)
     if getattr(args, "analyse", False):
         from tablepi.commands.analyse import analyse_table

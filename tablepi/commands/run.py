@@ -42,5 +42,9 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         running.close()
-        log.info("table stopped; every event is in the journal")
+        journal = running.app.table.journal
+        if journal.unsaved:
+            log.error("table stopped with %d events not saved (storage fault: %s)", journal.unsaved, journal.fault)
+        else:
+            log.info("table stopped; every event is in the journal")
     return 0

@@ -51,6 +51,16 @@ WARNING_VARIANTS: dict[str, str] = {
     "all_readers_offline": N_("The card readers are not answering. Check their cable."),
 }
 
+#: Notices about the table itself (tablepi.notices), shown in the warning bar when no game warning needs it.
+#: Fields: events (how many were recovered), unsaved (moves held only in memory).
+NOTICE_TEMPLATES: dict[str, str] = {
+    "journal_recovered": N_("Recovered after damage: {events} events; the last few seconds may be missing."),
+    "journal_repaired": N_("The journal was damaged and repaired: all {events} events are kept."),
+    "storage_fault": N_("Storage full or failing: {unsaved} moves not saved yet. Play on; they are saved once it "
+                        "works again."),
+    "storage_degraded": N_("Storage failing: moves are saved in one copy only. Tell the owner."),
+}
+
 #: Prompt code -> English template: the gesture the table expects now. Fields: seat, card.
 #: The table's codes (name_trumps, scan_hand, play, sweep, lift_card, put_back, next_deal, match_over) are
 #: refined by the view model into lead / announce_or_lead / announce_or_play where that helps.
@@ -142,6 +152,13 @@ def warning_text(
         return english
     text = _fill(tr, template, params, names or {})
     return english if text is None else text
+
+
+def notice_text(tr: Translator, code: str, params: Mapping[str, object]) -> str:
+    """A notice (tablepi.notices, or one of its variants) as a sentence; the English template if need be."""
+    template = NOTICE_TEMPLATES[code]
+    text = _fill(tr, template, params, {})
+    return template.format(**{k: str(v) for k, v in params.items()}) if text is None else text
 
 
 def prompt_text(

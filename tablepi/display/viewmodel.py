@@ -15,7 +15,7 @@ Screens by table phase:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -37,6 +37,7 @@ from tablepi.display.view import (
     trump_order,
 )
 from tablepi.errors import RulesCode
+from tablepi.notices import Notice, NoticeCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.house import RevokePenalty
@@ -66,24 +67,42 @@ class ViewSettings(Protocol):
 
 
 def build_view(state: TableState | None, settings: ViewSettings, review: DealReview | None = None,
-               review_open: bool = False) -> View:
+               review_open: bool = False, notices: Sequence[Notice] = ()) -> View:
     """The View of ``state`` in the configured language and orientation.
 
     ``review`` is the best-play review of the last deal once it is ready (the app computes it off the table's path);
-    the slate shows it always in learner mode, otherwise while ``review_open`` (the Review touch).
+    the slate shows it always in learner mode, otherwise while ``review_open`` (the Review touch). ``notices``
+    (from the journal: a recovery after damage, a storage fault) take the warning bar whenever no game warning
+    needs it.
     """
     tr = translator(settings.language)
     if state is not None and state.names:
         settings = _Seated(settings, {**dict(settings.names), **dict(state.names)})  # names seated at the table
     if state is None:
-        return View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
+        view = View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
                     prompt=tx.prompt_text(tr, "wait_readers"))
-    review = review if review is not None and _reviews_last_deal(state, review) else None
-    if state.phase is TablePhase.MATCH_OVER:
-        return _with_review(_match_won(state, settings, tr), review, review_open, settings, tr)
-    if state.phase is TablePhase.DEAL_OVER and state.prompt.code is PromptCode.NEXT_DEAL:
-        return _with_review(_slate_screen(state, settings, tr), review, review_open, settings, tr)
-    return _deal_screen(state, settings, tr)
+    else:
+        review = review if review is not None and _reviews_last_deal(state, review) else None
+        if state.phase is TablePhase.MATCH_OVER:
+            view = _with_review(_match_won(state, settings, tr), review, review_open, settings, tr)
+        elif state.phase is TablePhase.DEAL_OVER and state.prompt.code is PromptCode.NEXT_DEAL:
+            view = _with_review(_slate_screen(state, settings, tr), review, review_open, settings, tr)
+        else:
+            view = _deal_screen(state, settings, tr)
+    if view.warning is None and notices:
+        view = replace(view, warning=notice_banner(tr, notices))
+    return view
+
+
+def notice_banner(tr: Translator, notices: Sequence[Notice]) -> WarningBanner:
+    """The most urgent notice as a banner: a storage fault before a recovery report."""
+    notice = sorted(notices, key=lambda n: n.code is not NoticeCode.STORAGE_FAULT)[0]
+    code = notice.code.value
+    if notice.code is NoticeCode.JOURNAL_RECOVERED and notice.param("complete"):
+        code = "journal_repaired"
+    elif notice.code is NoticeCode.STORAGE_FAULT and not notice.param("unsaved"):
+        code = "storage_degraded"
+    return WarningBanner(code, tx.notice_text(tr, code, dict(notice.params)))
 
 
 # ---- the review of the last deal ------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablepi.safeinput import load_json
+
 #: Journals fully sent and archived are forgotten beyond this many (the newest are kept).
 KEEP_DONE = 20
 
@@ -69,7 +71,7 @@ class Cursor:
     def load(cls, path: Path) -> Cursor:
         cursor = cls(path)
         try:
-            obj = json.loads(path.read_text(encoding="utf-8"))
+            obj = load_json(path.read_text(encoding="utf-8"))  # bounded: a mangled file is only unreadable
         except (OSError, ValueError):
             return cursor  # none yet, or unreadable: resend everything (the server deduplicates)
         if not isinstance(obj, dict) or obj.get("v") != 1:
@@ -110,6 +112,15 @@ class Cursor:
 def read_journal_file(path: Path, after: int) -> tuple[str, dict[str, Any], list[tuple[int, str]]] | None:
     """(id, header, lines after ``after``) of a journal file that is not open in this process (an archived
     one), read-only; None when it is not a readable journal."""
+    if path.name.endswith(".jsonl.gz"):  # the archive keeps finished matches as compressed records
+        from tablepi import archive
+
+        try:
+            head, rest = archive.read_lines(path)
+            return (archive.journal_id_of(path), json.loads(head),
+                    [(seq, line) for seq, line in enumerate(rest, start=1) if seq > after])
+        except (OSError, EOFError, ValueError):
+            return None
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
@@ -123,7 +134,8 @@ def find_archived(archive: Path, jid: str, hint: str = "", newest: int = 50) -> 
     """The archived journal file with id ``jid``: ``hint`` if it is that one, else a search of the newest files."""
     candidates: list[Path] = [Path(hint)] if hint else []
     with contextlib.suppress(OSError):
-        candidates += sorted(archive.glob("*.sqlite3"), key=lambda p: p.stat().st_mtime, reverse=True)[:newest]
+        files = [*archive.glob("*.jsonl.gz"), *archive.glob("*.sqlite3")]
+        candidates += sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)[:newest]
     for candidate in candidates:
         if candidate.is_file():
             found = read_journal_file(candidate, 1 << 62)

@@ -40,6 +40,7 @@ from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers.events import (
     ZONES,
     ReaderEvent,
+    TableSnapshot,
     ZoneCrosstalk,
     ZoneEvent,
     ZoneSnapshot,
@@ -196,7 +197,9 @@ class Reader(abc.ABC):
     # --- backend hooks ----------------------------------------------------------------------------
 
     @abc.abstractmethod
-    def _recv_internal(self, timeout: float) -> ZoneEvent | ZoneStatus | ZoneSnapshot | ZoneCrosstalk | None:
+    def _recv_internal(
+        self, timeout: float
+    ) -> ZoneEvent | ZoneStatus | ZoneSnapshot | TableSnapshot | ZoneCrosstalk | None:
         """Wait at most ``timeout`` seconds for one item from the hardware; ``None`` if nothing came.
 
         Must not raise for hardware trouble: report it as a ZoneStatus (OFFLINE, FAULT) and recover.
@@ -218,7 +221,14 @@ class Reader(abc.ABC):
 
     # --- the normalising core ---------------------------------------------------------------------
 
-    def _accept(self, item: ZoneEvent | ZoneStatus | ZoneSnapshot | ZoneCrosstalk) -> None:
+    def _accept(self, item: ZoneEvent | ZoneStatus | ZoneSnapshot | TableSnapshot | ZoneCrosstalk) -> None:
+        if isinstance(item, TableSnapshot):
+            for snap in item.zones:
+                if snap.uid != self._told[snap.zone] and self._told[snap.zone] is not None:
+                    self._accept(ZoneSnapshot(snap.zone, None, snap.time))  # first lift what is no longer there
+            for snap in item.zones:
+                self._accept(snap)
+            return
         zone = item.zone
         if not isinstance(zone, int) or not 0 <= zone < self.zones:
             self._count("bad_zone")
@@ -322,8 +332,9 @@ class Reader(abc.ABC):
 
     def _accept_snapshot(self, snap: ZoneSnapshot) -> None:
         zone = snap.zone
-        if snap.uid != self._ghost[zone]:
-            self._ghost[zone] = None  # the zone no longer reports its misreading
+        if snap.uid != self._ghost[zone] or snap.uid not in self._told:
+            # The zone no longer reports its misreading, or the card it heard lies nowhere else now: it lies here.
+            self._ghost[zone] = None
         if snap.uid is not None:
             self._accept_place(ZoneEvent(zone, snap.uid, True, snap.time))
             return

@@ -130,3 +130,15 @@ class ZoneSnapshot:
     zone: int
     uid: str | None
     time: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """Backend-internal: the whole truth about every zone at once (the serial ``STATE`` line).
+
+    The base class applies it in two passes, every card that is no longer where it was told first, then what
+    lies where: a card that moved between zones while lines were lost is lifted where it was before it is
+    placed where it lies, not taken for a neighbour's crosstalk. It never leaves the reader.
+    """
+
+    zones: tuple[ZoneSnapshot, ...]

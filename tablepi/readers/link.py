@@ -27,11 +27,19 @@ from typing import ClassVar
 
 from tablepi.errors import ConfigError
 from tablepi.readers.base import Clock, Reader
-from tablepi.readers.events import ZONES, ZoneCrosstalk, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
+from tablepi.readers.events import (
+    ZONES,
+    TableSnapshot,
+    ZoneCrosstalk,
+    ZoneEvent,
+    ZoneSnapshot,
+    ZoneState,
+    ZoneStatus,
+)
 
 log = logging.getLogger(__name__)
 
-Item = ZoneEvent | ZoneStatus | ZoneSnapshot | ZoneCrosstalk
+Item = ZoneEvent | ZoneStatus | ZoneSnapshot | TableSnapshot | ZoneCrosstalk
 
 
 class LinkedReader(Reader):

@@ -38,7 +38,15 @@ import serial
 from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers import protocol as p
 from tablepi.readers.base import Clock
-from tablepi.readers.events import ZONES, ZoneCrosstalk, ZoneEvent, ZoneSnapshot, ZoneState, ZoneStatus
+from tablepi.readers.events import (
+    ZONES,
+    TableSnapshot,
+    ZoneCrosstalk,
+    ZoneEvent,
+    ZoneSnapshot,
+    ZoneState,
+    ZoneStatus,
+)
 from tablepi.readers.link import LinkedReader
 
 log = logging.getLogger(__name__)
@@ -404,12 +412,20 @@ class SerialReader(LinkedReader):
         return min(now, max(when, now - _MAX_EVENT_AGE))
 
     def _on_state(self, fields: tuple[str, ...], now: float) -> None:
-        for zone, value in enumerate(fields[: self.zones]):
+        fields = fields[: self.zones]
+        self._items.append(
+            TableSnapshot(
+                tuple(
+                    ZoneSnapshot(zone, None if value in (p.State.EMPTY, p.State.MULTI) else value, now)
+                    for zone, value in enumerate(fields)
+                    if value != p.State.FAULT
+                )
+            )
+        )
+        for zone, value in enumerate(fields):
             if value == p.State.FAULT:
                 self._set_state(zone, ZoneState.FAULT, "reported in STATE", now)
-                continue
-            self._items.append(ZoneSnapshot(zone, None if value in (p.State.EMPTY, p.State.MULTI) else value, now))
-            if value == p.State.MULTI:
+            elif value == p.State.MULTI:
                 self._set_state(zone, ZoneState.MULTI, "two or more tags", now)
             else:
                 self._set_state(zone, ZoneState.ONLINE, "", now)

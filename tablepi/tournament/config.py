@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.feed.broker import SERVER_USER
 from tablepi.feed.config import NAME, FeedConfig
+from tablepi.safeinput import clean_text, load_toml
 
 
 class Entrants(enum.Enum):
@@ -74,6 +74,8 @@ def load_tournament_config(path: str | Path) -> TournamentConfig:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start}: {error.reason})") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read the tournament configuration: {error}") from None
     return parse_tournament_config(text, path)
@@ -82,13 +84,13 @@ def load_tournament_config(path: str | Path) -> TournamentConfig:
 def parse_tournament_config(text: str, source: Path | None = None) -> TournamentConfig:
     where = str(source) if source is not None else "tournament configuration"
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{where}: not valid TOML: {error}") from None
+        data = load_toml(text)  # a BOM is accepted; hostile nesting, numbers and text are one-line errors
+    except ValueError as error:
+        raise ConfigError(clean_text(f"{where}: {error}")) from None
     try:
         return _build(data, source)
     except TablepiError as error:
-        raise ConfigError(f"{where}: {error}") from None
+        raise ConfigError(clean_text(f"{where}: {error}")) from None
 
 
 def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:

@@ -152,8 +152,9 @@ class SimulatedTable:
     # --- the table's own files -------------------------------------------------------------------------------
 
     def journal_files(self) -> list[Path]:
-        archive = sorted((self.directory / "archive").glob("*.sqlite3"))
-        return [*archive, self.directory / "journal.sqlite3"]
+        from tablepi import archive
+
+        return [*archive.matches(self.directory / "archive"), self.directory / "journal.sqlite3"]
 
 
 def journal_matches(path: Path, cursor: Cursor) -> list[tuple[int, int, int | None, int, tuple[object, ...], bool]]:

@@ -1,4 +1,5 @@
-"""The solver is exact: it equals exhaustive minimax and a plain alpha-beta on the rules core itself."""
+"""The solver is exact: it equals exhaustive minimax (on the rules core and on the fast tables, checked against each
+other) and a plain alpha-beta."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from tablepi.analysis import Solver, compiled_available
-from tablepi.analysis.reference import AlphaBeta, PlainSearch, minimax_line
+from tablepi.analysis.reference import AlphaBeta, MaskMinimax, PlainSearch, minimax_line
 from tablepi.analysis.review import dealt_hands
 from tablepi.analysis.solve import TOTAL_POINTS
+from tablepi.analysis.tables import tables
 from tablepi.rules import Card, Deal, Direction, Seat, Suit, Team, parse_cards
 from tests.analysis.helpers import random_deal
 
@@ -32,51 +34,70 @@ def positions(deal: Deal, from_trick: int) -> Iterator[tuple[Seat, list[Card], l
         played.extend(trick.cards)
 
 
-def line_check(deal: Deal, solvers: list[Solver], from_trick: int) -> int:
-    """Exhaustive minimax from the start of ``from_trick`` gives every position of the played line from there (N+S
-    points from the trick in progress on); the solver must equal it at each. Returns the positions checked."""
-    hands = dealt_hands(deal)
-    assert hands is not None and deal.trump is not None
-    played = [c for trick in deal.tricks[: from_trick - 1] for c in trick.cards]
-    line = [c for trick in deal.tricks[from_trick - 1 :] for c in trick.cards]
-    by_position = [[c for c in hands[s] if c not in played] for s in ORDER]
-    expected = minimax_line(by_position, deal.trump, ORDER.index(deal.tricks[from_trick - 1].leader), line)
+def mask_check(deal: Deal, solver: Solver, from_trick: int = 3) -> int:
+    """Exhaustive minimax on the fast tables at every position of the played line from ``from_trick`` on; the
+    solver must equal it at each. Returns the positions checked."""
+    assert deal.trump is not None
+    t = tables(deal.trump)
+    reference = MaskMinimax(deal.trump)
     checked = 0
-    for i, (leader, trick, done, _) in enumerate(positions(deal, from_trick)):
-        for solver in solvers:
-            assert solver.value(leader, trick, done) == expected[i], (i, str(deal.trump))
+    for leader, trick, played, hands in positions(deal, from_trick):
+        masks = [t.mask(hands[s]) for s in ORDER]
+        expected = reference.value(masks, ORDER.index(leader), [t.bit_of[c.index] for c in trick])
+        assert solver.value(leader, trick, played) == expected, (checked, str(deal.trump))
         checked += 1
     return checked
 
 
-def test_equals_exhaustive_minimax_from_every_position_of_trick_3_on() -> None:
+def test_mask_minimax_equals_minimax_on_the_rules() -> None:
+    """The fast exhaustive minimax equals the one written on the rules core's own functions (from trick 3 on)."""
     rng = random.Random(314)
-    checked = 0
-    for _ in range(8):
+    for _ in range(6):
         deal = random_deal(rng)
         assert deal.trump is not None
-        hands = dealt_hands(deal) or {}
-        checked += line_check(deal, [Solver(hands, deal.trump, compiled=c) for c in KERNELS], 3)
-    assert checked == 8 * 16
+        hands = dealt_hands(deal)
+        assert hands is not None
+        played = [c for trick in deal.tricks[:2] for c in trick.cards]
+        line = [c for trick in deal.tricks[2:] for c in trick.cards]
+        by_position = [[c for c in hands[s] if c not in played] for s in ORDER]
+        leader = ORDER.index(deal.tricks[2].leader)
+        t = tables(deal.trump)
+        expected = minimax_line(by_position, deal.trump, leader, line)
+        reference = MaskMinimax(deal.trump)
+        for i, (lead, trick, _, rest) in enumerate(positions(deal, 3)):
+            masks = [t.mask(rest[s]) for s in ORDER]
+            assert reference.value(masks, ORDER.index(lead), [t.bit_of[c.index] for c in trick]) == expected[i]
 
 
-@pytest.mark.parametrize("compiled", KERNELS, ids=lambda c: "compiled" if c else "python")
-def test_equals_exhaustive_minimax_on_thousands_of_positions(compiled: bool) -> None:
-    """Every position from trick 4 on, on hundreds of random deals: thousands of positions, searched exhaustively."""
+@pytest.mark.slow
+def test_equals_exhaustive_minimax_from_every_position_of_trick_3_on_thousands_of_deals() -> None:
+    """2,000 random deals (fixed seed), every one of the 16 positions from trick 3 on, the solver's default search
+    (the compiled kernel when built) against exhaustive minimax: 32,000 positions."""
     rng = random.Random(2718)
     checked = 0
-    for _ in range(400 if compiled else 150):
+    for _ in range(2000):
         deal = random_deal(rng)
         assert deal.trump is not None
-        checked += line_check(deal, [Solver(dealt_hands(deal) or {}, deal.trump, compiled=compiled)], 4)
-    assert checked >= 1800
+        checked += mask_check(deal, Solver(dealt_hands(deal) or {}, deal.trump, small=True))
+    assert checked == 2000 * 16
+
+
+def test_python_search_equals_exhaustive_minimax_from_trick_3_on() -> None:
+    """The pure-Python search on fewer deals: 150 deals, 16 positions each."""
+    rng = random.Random(2719)
+    checked = 0
+    for _ in range(150):
+        deal = random_deal(rng)
+        assert deal.trump is not None
+        checked += mask_check(deal, Solver(dealt_hands(deal) or {}, deal.trump, compiled=False))
+    assert checked == 150 * 16
 
 
 def test_compiled_and_python_kernels_agree() -> None:
     if not compiled_available():
         pytest.skip("the compiled kernel is not built")
     rng = random.Random(7)
-    for _ in range(25):
+    for _ in range(12):
         deal = random_deal(rng)
         assert deal.trump is not None
         hands = dealt_hands(deal) or {}
@@ -93,8 +114,6 @@ def test_compiled_and_python_kernels_agree() -> None:
 @pytest.mark.slow
 def test_equals_plain_alpha_beta_from_the_start() -> None:
     """From the first card, against the plain baseline (few deals: it takes seconds each)."""
-    from tablepi.analysis.tables import tables
-
     rng = random.Random(99)
     for _ in range(3):
         deal = random_deal(rng)

@@ -53,7 +53,9 @@ def test_doctor_says_what_is_wrong_and_how_to_fix_it(tmp_path: Path, capsys: pyt
     out = capsys.readouterr().out
     assert "[FAIL] deck: deck file" in out and "tablepi enroll" in out
     assert "[  ok] readers: sim reader: all 4 zones online" in out
-    assert "[FAIL] journal:" in out and "move it aside" in out
+    assert "[warn] journal:" in out and "is damaged" in out and "quarantine" in out
+    assert "aside" not in out and " mv " not in out  # no advice may lose the match
+    assert (tmp_path / "j.sqlite3").read_bytes().startswith(b"this is not")  # doctor only reads
 
 
 def test_doctor_passes_deck_and_journal_when_they_are_fine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

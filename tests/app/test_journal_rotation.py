@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tablepi.journal import Journal, JournaledTable
-from tablepi.record import RecordHeader
+from tablepi.record import RecordHeader, load_record
 from tablepi.rules import DECK, Direction, HouseRules, Seat
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced
 from tablepi.table.simulate import simulate_match
@@ -39,10 +39,9 @@ def test_a_new_match_starts_a_fresh_journal_and_archives_the_old(tmp_path: Path)
         table.feed(CardPlaced(end + 1, forehand, DECK[0]))
         table.feed(CardLifted(end + 1.2, forehand, DECK[0]))
         assert table.state.trump is not None
-    archived = list(archive.glob("journal-*.sqlite3"))
-    assert len(archived) == 1
-    with Journal(archived[0]) as old:
-        events = old.events()
+    archived = list(archive.glob("journal-*.jsonl.gz"))
+    assert len(archived) == 1  # the finished match, compressed, readable as a game record
+    events = list(load_record(archived[0]).events)
     assert isinstance(events[-1], Button) and events[-1].name is ButtonName.REVANCHE
     with JournaledTable(path, archive=archive) as again:  # a restart replays only the new match
         assert len(again.journal) == 2

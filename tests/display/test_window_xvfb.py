@@ -29,7 +29,7 @@ from tablepi.display.layout import layout_for
 from tablepi.display.render import Renderer, render_surface
 from tablepi.display.view import Action
 from tablepi.display.viewmodel import build_view
-from tablepi.journal import Journal
+from tablepi.journal import read_journal
 from tablepi.table.machine import Table
 
 from .test_reference import MAX_MEAN_DIFF, difference
@@ -89,9 +89,9 @@ def _events(journal: Path) -> int:
 
 
 def _state(journal: Path):  # type: ignore[no-untyped-def]
-    with Journal(journal) as j:
-        h = j.header
-        return Table.replay(j.events(), h.house_rules, h.dealer, h.table).state
+    j = read_journal(journal)  # read only, no lock: the running table writes it
+    h = j.header
+    return Table.replay(j.events(), h.house_rules, h.dealer, h.table).state
 
 
 def _grab(display: str, window: str, out: Path) -> pygame.Surface | None:

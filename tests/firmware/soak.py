@@ -117,6 +117,7 @@ class Result:
     lost: int = 0  # a card reported lifted while it still lay there (the LIFT came out before the card left)
     doubled: int = 0  # placed twice on its zone within one lay
     moved: int = 0  # landed between two antennas, first given to the neighbour, moved within the tap window
+    # (wrong_seat: on another zone than its own for a whole tap window or more, i.e. played from the wrong seat)
     shows: int = 0
     shows_kept: int = 0  # reported shorter than the tap window, so the table takes them for shows
     crosstalk: int = 0  # crosstalk notices from the reader
@@ -276,10 +277,10 @@ class Soak:
             if other:
                 first_lift = next((e.time for e in other if not e.present), float("inf"))
                 first_place = next(e.time for e in other if e.present)
-                if first_lift - first_place < TAP_WINDOW / 2:
-                    r.moved += 1
+                if first_lift - first_place < TAP_WINDOW:
+                    r.moved += 1  # at worst a show on the neighbour's seat, taken back within the tap window
                 else:
-                    r.wrong_seat += 1
+                    r.wrong_seat += 1  # it lay on the wrong zone for the tap window: a play from the wrong seat
 
 
 def main(argv: list[str]) -> int:

@@ -183,3 +183,25 @@ def test_an_exception_in_the_loop_resets_the_board() -> None:
     assert code == 3, notes  # machine.reset() in the stand-in
     assert notes[-1] == "machine.reset"
     assert lines[0][0] == "HELLO"
+
+
+@pytest.fixture(scope="module")
+def mp_failures() -> dict[str, list[str]]:
+    """run_failures.py: the failure modes of test_failures.py on the unix port against fakechip."""
+    result = subprocess.run(
+        [tool("micropython"), str(MP_DIR / "run_failures.py"), str(FIRMWARE), str(MP_DIR)],
+        input=b"",
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr.decode(errors="replace")
+    notes = [raw[2:].split() for raw in result.stdout.decode("ascii").splitlines() if raw.startswith("# ")]
+    return {words[0]: words[1:] for words in notes}
+
+
+def test_failure_modes_under_micropython(mp_failures: dict[str, list[str]]) -> None:
+    assert mp_failures["deaf"] == ["none", "state1", "1", "still_deaf", "False"]  # no LIFT, hears again
+    assert mp_failures["hang"][:3] == ["PLACE2", "stuck", "False"] and mp_failures["hang"][4] == "1"
+    assert mp_failures["drift"] == ["none", "gain", "0x70", "state0", "1"]  # repaired silently, card kept
+    assert mp_failures["stack"][0].split(",")[-1] == "MULTI3" and "FAULT" not in mp_failures["stack"][0]
+    assert "PLACE" not in mp_failures["garble"][0] and int(mp_failures["garble"][2]) > 20

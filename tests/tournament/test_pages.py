@@ -67,18 +67,18 @@ def test_standings_page_updates_when_a_deal_ends(cup: Tournament, web: WebServer
 
     cup.start_round(1)
     browser.get(f"{web.url}/standings")  # type: ignore[attr-defined]
-    WebDriverWait(browser, 10).until(lambda d: "Round 1 of 2" in _text(d, "#round"))
+    WebDriverWait(browser, 20).until(lambda d: "Round 1 of 2" in _text(d, "#round"))
     assert "0 deals scored" in _text(browser, "#progress")
     table = cup.tables["1"]
     # Play up to the end of the first deal: the gesture that scores it.
     while table.playing and not table.journaled.state.slate:
         table.step()
     ended = time.monotonic()
-    WebDriverWait(browser, 5).until(lambda d: "1 deals scored" in _text(d, "#progress"))
+    WebDriverWait(browser, 20).until(lambda d: "1 deals scored" in _text(d, "#progress"))
     assert time.monotonic() - ended < 2.0  # the bound: within 2 s of the deal ending
     table.play()
     cup.settle()
-    WebDriverWait(browser, 5).until(lambda d: "1/1 tables finished" in _text(d, "#progress"))
+    WebDriverWait(browser, 20).until(lambda d: "1/1 tables finished" in _text(d, "#progress"))
     names = [row.split("\n")[0] for row in _text(browser, "#standings tbody").split("\n")]
     assert len([n for n in names if n]) >= 4
 
@@ -94,13 +94,13 @@ def test_dashboard_needs_the_password(cup: Tournament, web: WebServer, browser: 
     assert "/login" in browser.current_url  # type: ignore[attr-defined]
     browser.find_element(By.ID, "password").send_keys("wrong")  # type: ignore[attr-defined]
     browser.find_element(By.ID, "login").click()  # type: ignore[attr-defined]
-    WebDriverWait(browser, 5).until(lambda d: "Wrong password" in _text(d, "#message"))
+    WebDriverWait(browser, 20).until(lambda d: "Wrong password" in _text(d, "#message"))
     browser.find_element(By.ID, "password").send_keys("secret")  # type: ignore[attr-defined]
     browser.find_element(By.ID, "login").click()  # type: ignore[attr-defined]
-    WebDriverWait(browser, 5).until(lambda d: d.current_url.endswith("/director"))
-    WebDriverWait(browser, 5).until(lambda d: "Not started" in _text(d, "#round"))
+    WebDriverWait(browser, 20).until(lambda d: d.current_url.endswith("/director"))
+    WebDriverWait(browser, 20).until(lambda d: "Not started" in _text(d, "#round"))
     browser.find_element(By.ID, "next-round").click()  # type: ignore[attr-defined]
-    WebDriverWait(browser, 10).until(lambda d: "Round 1 of 2" in _text(d, "#round"))
+    WebDriverWait(browser, 20).until(lambda d: "Round 1 of 2" in _text(d, "#round"))
     assert cup.server.audit[-1]["who"] == "director"
     wait_for(lambda: all((t.drain() or True) and t.app.seating is not None for t in cup.tables.values()))
 
@@ -126,6 +126,6 @@ def test_overlay_needs_its_token_and_keeps_its_delay(cup: Tournament, web: WebSe
     card = str(table.journaled.state.tricks[-1].plays[0][1])
     time.sleep(1.0)  # half the 2 s delay: the stream must not show it yet
     assert not browser.find_elements(By.CSS_SELECTOR, f'#trick [data-card="{card}"]')  # type: ignore[attr-defined]
-    WebDriverWait(browser, 5).until(
+    WebDriverWait(browser, 20).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, f'#trick [data-card="{card}"]'))
     assert time.monotonic() - played >= 2.0

@@ -29,6 +29,14 @@ class FakeChip:
         self.rd = 0
         self.card = False
         self.absent = False  # no module on this chip select: nothing drives MISO (reads 0x00)
+        # Failure modes (tests/firmware/mp/run_failures.py), the emulator's in miniature:
+        self.deaf = False  # hears no tag until a reset
+        self.hang_reset = False  # the next SoftReset never completes (PowerDown stays set) until hard_reset()
+        self.stuck = False
+        self.freeze = False  # a reception that never ends (a stack of cards)
+        self.garble = False  # every read of the tag comes out with other wrong bits (valid BCC)
+        self.reads = 0
+        self._uid = bytearray(7)
         self.state = 0  # 0 idle, 1 ready, 2 active, 3 halt
         self.level = 0
         self.levels = (bytearray(5), bytearray(5))
@@ -37,6 +45,11 @@ class FakeChip:
         self.reset()
 
     def set_uid(self, uid):
+        for i in range(7):
+            self._uid[i] = uid[i]
+        self._levels(uid)
+
+    def _levels(self, uid):
         a, b = self.levels
         a[0] = 0x88
         a[1] = uid[0]
@@ -51,6 +64,12 @@ class FakeChip:
             _crc_a(self.sak[i], 1, self._crc)
             self.sak[i][1] = self._crc[0]
             self.sak[i][2] = self._crc[1]
+
+    def hard_reset(self):
+        self.stuck = False
+        self.hang_reset = False
+        self.deaf = False
+        self.reset()
 
     def reset(self):
         for i in range(64):
@@ -84,11 +103,17 @@ class FakeChip:
                 self.regs[reg] |= v & 0x7F
             else:
                 self.regs[reg] &= ~v & 0x7F
+        elif self.stuck:
+            return
         elif reg == 0x01:
             cmd = v & 0x0F
             self.regs[1] = v
             if cmd == 0x0F:
                 self.reset()
+                self.deaf = False
+                if self.hang_reset:
+                    self.stuck = True
+                    self.regs[1] = 0x30
             elif cmd == 0x03:
                 _crc_a(self.fifo, self.n, self._crc)
                 self.regs[0x22] = self._crc[0]
@@ -122,8 +147,16 @@ class FakeChip:
     def transceive(self):
         cmd = self.fifo[0]
         n = self.n
-        if not self.card:
+        if not self.card or self.deaf:
             return self.silence()
+        if self.freeze:
+            self.n = 0
+            return  # no RxIRq, no TimerIRq: only Idle stops it
+        if n == 1 and self.garble and (cmd == 0x52 or (cmd == 0x26 and self.state == 0)):
+            self.reads += 1
+            self._uid[3] ^= 1 << (self.reads % 8)  # other wrong bits on every read
+            self._uid[5] ^= 1 << ((self.reads + 3) % 8)
+            self._levels(self._uid)
         if n == 1 and (cmd == 0x52 or (cmd == 0x26 and self.state == 0)):
             if self.state == 0 or self.state == 3:
                 self.state = 1
