@@ -481,7 +481,8 @@ def _entry(obj: Mapping[str, Any], where: str) -> DealEntry:
             announcement = Announcement(item["announcement"])
         except ValueError:
             names = ", ".join(a.value for a in Announcement)
-            raise RecordError(f"{where}: unknown announcement {shown(item['announcement'])} (expected {names})") from None
+            got = shown(item["announcement"])
+            raise RecordError(f"{where}: unknown announcement {got} (expected {names})") from None
         announcements.append((_seat(item["seat"], where), announcement))
     try:
         return DealEntry(_seat(obj.get("trumps"), where), winner, points, kapo, claimed, tuple(announcements))
