@@ -67,8 +67,7 @@ KEY = "key:"  # + a key id: a key of the open panel
 
 def possible_cards(state: TableState, seat: Seat) -> tuple[Card, ...]:
     """Cards that may still be in ``seat``'s hand: not played this deal, not seen in another hand nor lying on
-    another zone. With the hand
-    scanned (or all of it shown), only those."""
+    another zone. With the hand scanned (or all of it shown), only those."""
     played = {card for trick in state.tricks for _, card in trick.plays}
     shown = dict(state.shown)
     elsewhere = {card for who, cards in shown.items() if who is not seat for card in cards}
