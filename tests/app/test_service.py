@@ -366,6 +366,9 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
         # 5. the deck file replaced under the running table; then a broken one
         write_deck_file(tmp_path / "decks.toml", [BLUE])
         status = _wait_status(sock, lambda s: [d["name"] for d in s["decks"]] == ["blue"], seconds=10)
+        doctor = subprocess.run([sys.executable, "-m", "tablepi", "doctor", "--config", str(config)],
+                                capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert "the running table uses deck 'blue': 24 cards" in doctor.stdout  # the new deck, no restart
         (tmp_path / "decks.toml").write_text("this is not a deck file\n", encoding="utf-8")
         time.sleep(4 * POLL_SECONDS)
         assert [d["name"] for d in ask(sock)["decks"]] == ["blue"]
