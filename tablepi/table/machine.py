@@ -22,25 +22,46 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tablepi.errors import IllegalPlay, RulesError
+from tablepi.errors import IllegalPlay, RulesCode, RulesError
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Deal, Fault
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import Match
 from tablepi.table import report, timing
-from tablepi.table.events import Button, ButtonName, CardLifted, CardPlaced, ReaderState, ReaderStatus, TableEvent, Tick
+from tablepi.table.events import (
+    Button,
+    ButtonName,
+    CardEntered,
+    CardLifted,
+    CardPlaced,
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    DealerChosen,
+    HandEvent,
+    PlayersSeated,
+    ReaderState,
+    ReaderStatus,
+    TableEvent,
+    Tick,
+)
 from tablepi.table.game import (
     Action,
     Announce,
+    AnswerCorrection,
+    ChooseDealer,
     Claim,
     EndScan,
+    EnterDeal,
     NameTrump,
     NewMatch,
     Outcome,
     PlayCard,
+    ProposeCorrection,
     Revanche,
     ScanCard,
+    SeatPlayers,
     ShowCard,
     StartDeal,
 )
@@ -50,6 +71,8 @@ from tablepi.table.snapshot import Clock, build_state
 from tablepi.table.state import TableConfig, TablePhase, TableState, ZoneCardStatus
 from tablepi.table.warnings import TableWarning, WarningCode
 from tablepi.table.zones import LyingCard, Zones, swept_and_put_back, trick_card, where_played
+
+HAND_EVENTS = (CardEntered, DealEntered, CorrectionProposed, CorrectionAnswered, PlayersSeated, DealerChosen)
 
 
 class Table:
@@ -156,6 +179,8 @@ class Table:
             self._on_button(event)
         elif isinstance(event, ReaderStatus):
             self._on_reader(event)
+        elif isinstance(event, HAND_EVENTS):
+            self._on_hand(event)
         elif not isinstance(event, Tick):
             raise TypeError(f"not a table event: {event!r}")
         if self._asking is not None and not self.state.possible.seats_for(self._asking):
@@ -524,6 +549,46 @@ class Table:
         elif event.state is ReaderState.MULTI:
             wid = self._warn(report.two_cards(self._where(), seat, None, event.detail))
             zones.reader_warnings[seat].append(wid)
+
+    # --- by hand (docs/table.md, "By hand") ----------------------------------------------------------------
+
+    def _on_hand(self, event: HandEvent) -> None:
+        """A gesture made on the screen instead of with cards: journaled like any event, undoable like a play."""
+        try:
+            if isinstance(event, CardEntered):
+                self._enter_card(event)
+            elif isinstance(event, DealEntered):
+                self._do(EnterDeal(event.entry))
+            elif isinstance(event, CorrectionProposed):
+                self._do(ProposeCorrection(event.deal, event.entry))
+            elif isinstance(event, CorrectionAnswered):
+                self._do(AnswerCorrection(event.team, event.accept))
+            elif isinstance(event, PlayersSeated):
+                self._do(SeatPlayers(event.names))
+            else:
+                self._do(ChooseDealer(event.seat))
+        except RulesError as err:
+            seat = getattr(event, "seat", None)
+            self._warn(report.hand_refused(self._where(), seat if isinstance(seat, Seat) else None, err,
+                                           getattr(event, "card", None)))
+
+    def _enter_card(self, event: CardEntered) -> None:
+        """A card by hand for the seat to play: played as if laid (the rules referee it the same), nothing on the
+        zone. A card lying tentatively on that zone is laid first: the hand entry is the next card after it."""
+        seat, deal = event.seat, self._deal()
+        if self._history.game.phase is not TablePhase.PLAY or deal is None:
+            raise RulesError("a card is entered by hand while tricks are being played", code=RulesCode.NOT_PLAYING)
+        self._lay_for(seat, because_place=True)  # as a card laid: it settles the card before it
+        for zc in list(self._zones.cards[seat]):
+            if zc.status is ZoneCardStatus.TENTATIVE:
+                self._lay(seat, zc)
+        if deal.to_play is not seat:
+            raise RulesError(f"{seat} enters {event.card.display} by hand, but {deal.to_play} is to play (rule 12)",
+                             code=RulesCode.OUT_OF_TURN, seat=seat, card=event.card, rule=12)
+        trick_before = len(deal.completed_tricks)
+        self._do(PlayCard(seat, event.card, by_hand=True))
+        if len(deal.completed_tricks) > trick_before:
+            self._trick_closed()
 
     # --- actions and undo --------------------------------------------------------------------------------------
 
