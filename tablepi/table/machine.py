@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tablepi.errors import IllegalPlay, RulesCode, RulesError
-from tablepi.rules.cards import Card
+from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Deal, Fault
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
@@ -162,6 +162,15 @@ class Table:
 
     def apply(self, event: TableEvent) -> TableState:
         """Consume one event and return the new state. Never raises for anything that happens at a table."""
+        self.advance(event)
+        return self.state
+
+    def advance(self, event: TableEvent) -> None:
+        """Consume one event like :meth:`apply`, without building the snapshot (built when :attr:`state` is read).
+
+        For a consumer that replays many events and looks at few states (the tournament server replays every
+        table's feed): the snapshot costs more than the event itself.
+        """
         time = max(float(event.time), self._time)  # a clock that steps back is treated as standing still
         self._time = time
         self._events += 1
@@ -182,7 +191,12 @@ class Table:
         if self._asking is not None and not self.state.possible.seats_for(self._asking):
             self._asking = None  # nobody may make it any more (the first trick went round): the question lapses
             self._state = None
-        return self.state
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trumps :attr:`state` shows (named for this deal, or before a hand scan), without the snapshot."""
+        game = self._history.game
+        return game.deal.trump if game.deal is not None else game.pending_trump
 
     # --- the game, the deal, where we are ----------------------------------------------------------------------
 
