@@ -566,7 +566,7 @@ class TableAtTheBar(RuleBasedStateMachine):
         for _, _, seat, card in plays - self.plays - self.by_hand:
             thing = BY_CARD[card]
             assert thing in self.before[seat] or thing in self.touched[seat], f"{seat} played {card} from nowhere"
-        self.plays = plays
+        self.plays |= plays  # every play seen stays known: undoing a deal entered by hand brings its plays back
         self.before = {seat: list(things) for seat, things in self.told.items()}
         self.touched = {seat: set() for seat in Seat}
 
