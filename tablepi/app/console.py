@@ -7,6 +7,7 @@ most a half-typed name). It opens:
 - the card picker on a touch on a seat's zone, when that seat is to play (its reader offline, or a misread), or,
   before trumps are named, on forehand's zone: the trump suit by hand (a Confirm ends each);
 - the menu on a touch on the header: a deal by hand, a correction, the evening's deals, names, first dealer;
+- a deal's correction form on a touch on its row of the evening's deals (filled in as it was scored);
 - the keyboard for each seat in turn from the menu's "players' names", with earlier names offered first;
 - the enrol menu (a deck, a player tag), whose keyboard names what to enrol; the enrol mode's sheet then stays up
   while the table enrols (``enrolling``, set by the service's desk), its one key stopping it.
@@ -146,7 +147,7 @@ class Console:
         tr = translator(settings.language)
         names = {**dict(settings.names), **dict(_names(state))}
         if isinstance(self.panel, HistoryPanel):
-            self.panel = replace(self.panel, rows=len(history_rows(state)))
+            self.panel = replace(self.panel, rows=len(history_rows(state)), correct=correctable(state))
         return replace(view, sheet=sheet_for(self.panel, tr, names, history_lines(state, tr, names)))
 
     # --- what may be opened now -----------------------------------------------------------------------------
@@ -187,7 +188,11 @@ class Console:
 
     def _open(self, what: str, state: TableState) -> None:
         if what == "history":
-            self.panel = HistoryPanel(rows=len(history_rows(state)))
+            self.panel = HistoryPanel(rows=len(history_rows(state)), correct=correctable(state))
+        elif what.startswith("correct:") and state.slate:
+            number = int(what.removeprefix("correct:"))
+            if 1 <= number <= len(state.slate):
+                self.panel = correction_form(state, number)
         elif what == "players":
             order = list(Seat)
             self._seating = order[1:]
@@ -243,6 +248,15 @@ def correction_form(state: TableState, number: int) -> DealForm:
         return DealForm(trumps, None, TIE_POINTS, matt=matt, konter=konter, correct=number, last=last)
     return DealForm(trumps, result.winner, max(21, result.points[result.winner]), kapo=result.kapo,
                     claimed=result.claimed_by is not None, matt=matt, konter=konter, correct=number, last=last)
+
+
+def correctable(state: TableState) -> tuple[int | None, ...]:
+    """Per row of the evening's history, the number of the deal a touch on it corrects: the deals of this match
+    (as Menu → Correct a deal offers them), None for an earlier match's."""
+    if not state.slate:
+        return tuple(None for _ in history_rows(state))
+    return tuple(row.entry.number if row.match == state.match_number and row.entry.number <= len(state.slate)
+                 else None for row in history_rows(state))
 
 
 def answering(state: TableState) -> Answering | None:

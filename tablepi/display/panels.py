@@ -14,7 +14,7 @@ Panels:
 - :class:`DealerChoice` — the first dealer of the match;
 - :class:`DealForm` — a whole deal by hand (who named trumps, announcements, the winner or a tie, points, Kapo,
   claim), or the correction of a past deal (any deal of the match, chosen with ◀ ▶, filled in as it was scored);
-- :class:`HistoryPanel` — the evening's deals, scrollable;
+- :class:`HistoryPanel` — the evening's deals, scrollable; a touch on a deal of the match corrects it;
 - :class:`Menu` — opened from the header: which of these can be opened now;
 - :class:`Answering` — a correction proposed: each team accepts or refuses it;
 - :class:`EnrolMenu` and :class:`Enrolling` — a deck or a player tag enrolled through the running table: the
@@ -48,6 +48,9 @@ KEY_ROWS: dict[str, tuple[str, ...]] = {
     "fr": ("azertyuiop", "qsdfghjklm", "wxcvbnéèçà"),
     "en": ("qwertyuiop", "asdfghjkl-", "zxcvbnm'.-"),
 }
+#: The keyboard's other face (its ``123`` key): digits and the signs names of decks and players use, as many
+#: rows as the letters so no key moves or shrinks under a finger.
+DIGIT_ROWS: tuple[str, ...] = ("1234567890", "-_.'&+/()#", "@!?:*=%")
 #: How many earlier names the keyboard offers at once.
 SUGGESTIONS = 4
 
@@ -110,7 +113,8 @@ class StopEnrol:
 @dataclass(frozen=True, slots=True)
 class Open:
     """The menu chose another panel: ``what`` is ``deal``, ``correct``, ``history``, ``players``, ``dealer``,
-    ``enrol`` (the enrol menu), ``enrol_deck`` or ``enrol_player`` (the keyboard for the deck's or player's name)."""
+    ``enrol`` (the enrol menu), ``enrol_deck`` or ``enrol_player`` (the keyboard for the deck's or player's name),
+    ``correct:N`` (the correction of deal N, from a touch on its row of the history)."""
 
     what: str
 
@@ -163,19 +167,22 @@ class Keyboard:
     shift: bool = True  # a name starts with a capital
     names: tuple[str, ...] = ()
     enrol: str | None = None
+    digits: bool = False  # the digits face (DIGIT_ROWS) instead of the letters
 
     def suggestions(self) -> tuple[str, ...]:
         typed = self.text.casefold()
         return tuple(n for n in self.names if n.casefold().startswith(typed) and n != self.text)[:SUGGESTIONS]
 
     def rows(self) -> tuple[str, ...]:
+        if self.digits:
+            return DIGIT_ROWS
         rows = KEY_ROWS.get(self.language, KEY_ROWS["en"])
         return tuple(r.upper() if self.shift else r for r in rows)
 
     def key_ids(self) -> tuple[str, ...]:
         letters = tuple(f"char:{ch}" for row in self.rows() for ch in row)
         named = tuple(f"name:{n}" for n in self.suggestions())
-        return (*named, *letters, "shift", "space", BACK, OK, CANCEL)
+        return (*named, *letters, "shift", "digits", "space", BACK, OK, CANCEL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,9 +255,17 @@ class HistoryPanel:
     first: int = 0
     rows: int = 0  # how many deals there are (the app sets it when it opens the panel)
     page: int = 5
+    #: Per row, the number of the deal a touch on it corrects (None: not correctable, a deal of an earlier match).
+    correct: tuple[int | None, ...] = ()
+
+    def row_keys(self) -> tuple[str, ...]:
+        """Per row shown, the key a touch on it sends (``row:N``: correct deal N), or "" (not correctable)."""
+        shown = range(self.first, min(self.rows, self.first + self.page))
+        return tuple(f"row:{self.correct[i]}" if i < len(self.correct) and self.correct[i] is not None else ""
+                     for i in shown)
 
     def key_ids(self) -> tuple[str, ...]:
-        keys = []
+        keys = [k for k in self.row_keys() if k]
         if self.first > 0:
             keys.append("up")
         if self.first + self.page < self.rows:
@@ -385,6 +400,8 @@ def _keyboard(panel: Keyboard, key: str) -> Step:
         shift = not text or text.endswith(" ")
     elif key == "shift":
         shift = not shift
+    elif key == "digits":
+        return Step(replace(panel, digits=not panel.digits))
     return Step(replace(panel, text=text[:MAX_NAME], shift=shift))
 
 
@@ -420,6 +437,8 @@ def _form(panel: DealForm, key: str) -> Step:
 
 
 def _history(panel: HistoryPanel, key: str) -> Step:
+    if key.startswith("row:"):  # a deal of the match touched: its correction form
+        return Step(None, Open(f"correct:{key.removeprefix('row:')}"))
     delta = -panel.page if key == "up" else panel.page
     return Step(replace(panel, first=max(0, min(panel.rows - 1, panel.first + delta))))
 

@@ -608,7 +608,7 @@ class Renderer:
 
     def _sheet(self, sheet: SheetView, surface: pygame.Surface, layout: Layout) -> None:
         """A panel over the table: its title in the header, its lines, then its keys (display/sheet.py)."""
-        from tablepi.display.sheet import key_rects, text_rect
+        from tablepi.display.sheet import key_rects, line_rects, text_rect
 
         f, g, h = layout.fonts, layout.gap, layout.header
         size = surface.get_size()
@@ -619,10 +619,12 @@ class Renderer:
         if sheet.lines:
             line_h = max(1, text.h // max(2, len(sheet.lines)))
             size_ = min(f.center, max(f.small, line_h * 3 // 4))
-            for i, line in enumerate(sheet.lines):
-                self.blit_text(surface, line, size_, WHITE,
-                               Rect(text.x + g, text.y + i * line_h, text.w - 2 * g, line_h), min_size=f.small,
-                               align="left" if len(sheet.lines) > 2 else "center")
+            touched = sheet.line_keys + ("",) * len(sheet.lines)
+            for i, (line, rect) in enumerate(zip(sheet.lines, line_rects(sheet, size), strict=True)):
+                if touched[i]:  # a row a touch acts on (a deal to correct): framed as a key
+                    pygame.draw.rect(surface, BUTTON_OFF, rect.inset(1), width=2, border_radius=layout.radius)
+                self.blit_text(surface, line, size_, WHITE, rect.inset(2) if touched[i] else rect,
+                               min_size=f.small, align="left" if len(sheet.lines) > 2 else "center")
         for key, rect in key_rects(sheet, size):
             if not key.label:
                 continue

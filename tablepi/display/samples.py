@@ -291,6 +291,12 @@ def _keyboard(tr: Translator) -> View:
     return _sheet_view(tr, Keyboard(Seat.S, tr.language, "Gu", False, ("Guillaume", "Gusty", "Jang")))
 
 
+def _keyboard_digits(tr: Translator) -> View:
+    from tablepi.display.panels import Keyboard
+
+    return _sheet_view(tr, Keyboard(Seat.N, tr.language, "deck", False, (), enrol="deck", digits=True))
+
+
 def _dealer(tr: Translator) -> View:
     from tablepi.display.panels import DealerChoice
 
@@ -320,7 +326,7 @@ def _history(tr: Translator) -> View:
             (6, Seat.S, "Jang+Guillaume 21-19", 3),
         )
     )
-    return _sheet_view(tr, HistoryPanel(0, len(rows)), history=rows)
+    return _sheet_view(tr, HistoryPanel(0, len(rows), correct=(1, 2, 3, 4, 5, 6)), history=rows)
 
 
 def _menu(tr: Translator) -> View:
@@ -358,6 +364,7 @@ SHEET_SAMPLES: dict[str, Callable[[Translator], View]] = {
     "enrol_name": _enrol_name,
     "enrolling": _enrolling,
     "keyboard": _keyboard,
+    "keyboard_digits": _keyboard_digits,
     "dealer": _dealer,
     "deal_form": _deal_form,
     "correction": _correction,

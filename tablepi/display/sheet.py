@@ -80,7 +80,9 @@ def sheet_for(
         typed = panel.text + "_"
         suggestions = tuple(KeyView(f"name:{n}", n) for n in panel.suggestions())
         letters = tuple(tuple(KeyView(f"char:{ch}", ch) for ch in row) for row in panel.rows())
-        controls = (KeyView("shift", "⇧", selected=panel.shift), KeyView("space", tr.gettext("Space"), weight=3),
+        controls = (KeyView("shift", "⇧", selected=panel.shift, live=not panel.digits),
+                    KeyView("digits", "abc" if panel.digits else "123", selected=panel.digits),
+                    KeyView("space", tr.gettext("Space"), weight=3),
                     KeyView(BACK, "⌫"), KeyView(OK, tr.gettext("OK"), live=bool(panel.text.strip()), weight=2),
                     KeyView(CANCEL, "✕"))
         rows = ((suggestions,) if suggestions else ()) + letters + (controls,)
@@ -99,9 +101,12 @@ def sheet_for(
         return _form(panel, tr, names, cancel)
     if isinstance(panel, HistoryPanel):
         shown = tuple(history[panel.first:panel.first + panel.page]) or (tr.gettext("No deal yet."),)
-        keys = (KeyView("up", "▲", live="up" in panel.key_ids()), KeyView("down", "▼",
+        keys: tuple[KeyView, ...] = (KeyView("up", "▲", live="up" in panel.key_ids()), KeyView("down", "▼",
                 live="down" in panel.key_ids()), KeyView(CANCEL, tr.gettext("Close"), weight=2))
-        return SheetView(tr.gettext("The evening's deals"), shown, (keys,))
+        line_keys = panel.row_keys() if history else ()
+        if any(line_keys):
+            keys = (KeyView("", tr.gettext("Touch a deal to correct it."), live=False, weight=4), *keys)
+        return SheetView(tr.gettext("The evening's deals"), shown, (keys,), line_keys)
     if isinstance(panel, Answering):
         team = {t: tx.team_label(tr, t, names) for t in Team}
         rows = tuple((KeyView("", team[t], live=False, weight=2),
@@ -193,8 +198,22 @@ def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
     return text
 
 
+def line_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[Rect, ...]:
+    """Where each of the sheet's lines is drawn (the renderer's and the touch's geometry alike)."""
+    text = text_rect(sheet, size)
+    g = layout_for(size).gap
+    line_h = max(1, text.h // max(2, len(sheet.lines)))
+    return tuple(Rect(text.x + g, text.y + i * line_h, text.w - 2 * g, line_h) for i in range(len(sheet.lines)))
+
+
 def key_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, Rect], ...]:
-    """Each key of ``sheet`` and its rectangle."""
+    """Each key of ``sheet`` and its rectangle; a line that is touched (``line_keys``) is a key without a label
+    over the line (the line is drawn as text)."""
+    lines = tuple((KeyView(key, ""), rect) for key, rect in zip(sheet.line_keys, line_rects(sheet, size), strict=False) if key)
+    return lines + _row_rects(sheet, size)
+
+
+def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, Rect], ...]:
     layout = layout_for(size)
     g = layout.gap
     _, area = body(size)

@@ -235,6 +235,8 @@ class SheetView:
     title: str
     lines: tuple[str, ...] = ()
     rows: tuple[tuple[KeyView, ...], ...] = ()
+    #: Per line, the key a touch on it sends ("" : none), as the history's rows of the match's deals.
+    line_keys: tuple[str, ...] = ()
 
     def key(self, key_id: str) -> KeyView | None:
         return next((k for row in self.rows for k in row if k.id == key_id), None)

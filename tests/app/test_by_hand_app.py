@@ -357,6 +357,15 @@ def test_a_correction_of_a_past_deal_accepted_by_both_teams_and_one_refused(rig:
     rig.key("answer:EW:no")
     assert rig.state.proposal is None and rig.state.open_lines == before
     assert not any(row.corrected for row in rig.state.history)
+    # A touch on deal 2's row of the evening's deals opens its correction form, filled in as it was scored.
+    rig.open_menu()
+    rig.key("open:history")
+    rig.key("row:2")
+    form = rig.app.console.panel  # type: ignore[union-attr]
+    assert isinstance(form, DealForm) and form.correct == 2
+    assert form.entry().result() == told[1].result()
+    assert rig.screen.display.last.sheet.title == "Correct deal 2"  # type: ignore[union-attr]
+    rig.key("cancel")
     # Deal 2 had no Matt: proposed again, accepted by both teams.
     rig.enter_deal(DealEntry(Seat.S, Team.NS, 30), correct=2)
     rig.key("answer:EW:yes")
@@ -506,13 +515,16 @@ def test_a_deck_and_a_player_tag_enrolled_from_the_screens_enrol_menu(tmp_path: 
         assert rig.screen.display.last.sheet.lines[-1] == "Player tag of Jang saved."  # type: ignore[union-attr]
         rig.key("stop")
         assert load_players_file(tmp_path / "players.toml").lookup(KEYRING) == "Jang"
-        # Stopped halfway: nothing written, the game's screen back.
+        # Stopped halfway: nothing written, the game's screen back. Its name has a digit (the 123 face).
         rig.open_menu()
         rig.key("open:enrol")
         rig.key("open:enrol_deck")
-        for ch in "blue":
+        for ch in "deck":
             rig.key(f"char:{ch}")
+        rig.key("digits")
+        rig.key("char:2")
         rig.key("ok")
+        assert rig.screen.display.last.sheet.title == "Enrolling deck 'deck2'"  # type: ignore[union-attr]
         rig.place(Seat.E, "04B100A1B2C3D4")
         rig.lift(Seat.E)
         rig.key("stop")

@@ -92,3 +92,23 @@ def test_the_history_scrolls_a_page_at_a_time() -> None:
 
 def test_docstring_examples() -> None:
     assert doctest.testmod(panels).failed == 0
+
+
+def test_the_keyboard_has_a_digits_face_for_names_such_as_deck2() -> None:
+    board = Keyboard(Seat.N, "lb", shift=False, enrol="deck")
+    assert "char:2" not in board.key_ids() and "digits" in board.key_ids()
+    typed, gesture = run(board, "char:d", "char:e", "char:c", "char:k", "digits", "char:2")
+    assert typed.digits and typed.text == "deck2" and gesture is None  # type: ignore[union-attr]
+    assert len(typed.rows()) == len(board.rows())  # as many rows: no key moves or shrinks  # type: ignore[union-attr]
+    back, _ = run(typed, "digits")
+    assert not back.digits and "char:q" in back.key_ids()  # type: ignore[union-attr]
+    assert run(typed, OK)[1] == panels.StartEnrol("deck", "deck2")
+
+
+def test_a_row_of_the_history_opens_the_correction_of_its_deal() -> None:
+    history = HistoryPanel(rows=7, page=5, correct=(None, None, 1, 2, 3, 4, 5))  # two deals of an earlier match
+    assert history.row_keys() == ("", "", "row:1", "row:2", "row:3")
+    assert run(history, "row:2") == (None, panels.Open("correct:2"))
+    assert run(history, "row:5") == (history, None)  # not shown on this page: a stale touch
+    down, _ = run(history, "down")
+    assert down.row_keys() == ("row:4", "row:5")  # type: ignore[union-attr]
