@@ -35,6 +35,7 @@ class FakeChip:
         self.stuck = False
         self.freeze = False  # a reception that never ends (a stack of cards)
         self.garble = False  # every read of the tag comes out with other wrong bits (valid BCC)
+        self.faint = False  # the tag lies on a neighbour's antenna: heard (cleanly) only from 43 dB RxGain up
         self.reads = 0
         self._uid = bytearray(7)
         self.state = 0  # 0 idle, 1 ready, 2 active, 3 halt
@@ -147,7 +148,7 @@ class FakeChip:
     def transceive(self):
         cmd = self.fifo[0]
         n = self.n
-        if not self.card or self.deaf:
+        if not self.card or self.deaf or (self.faint and self.regs[0x26] & 0x70 < 0x60):
             return self.silence()
         if self.freeze:
             self.n = 0
