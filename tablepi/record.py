@@ -32,6 +32,7 @@ from tablepi.table.events import (
     ButtonName,
     CardLifted,
     CardPlaced,
+    ReaderCrosstalk,
     ReaderState,
     ReaderStatus,
     TableEvent,
@@ -42,7 +43,7 @@ from tablepi.table.state import TableConfig
 FORMAT = "tablepi-record"
 VERSION = 1
 
-_EVENT_TYPES = ("place", "lift", "button", "reader", "tick")
+_EVENT_TYPES = ("place", "lift", "button", "reader", "crosstalk", "tick")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +162,15 @@ def event_to_json(event: TableEvent) -> dict[str, Any]:
         if event.detail:
             out["detail"] = event.detail
         return out
+    if isinstance(event, ReaderCrosstalk):
+        out = {"type": "crosstalk", "t": event.time, "seat": event.seat.value}
+        if event.card is not None:
+            out["card"] = str(event.card)
+        if event.uid:
+            out["uid"] = event.uid
+        if event.holder is not None:
+            out["holder"] = event.holder.value
+        return out
     return {"type": "tick", "t": event.time}
 
 
@@ -187,6 +197,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
         "lift": {"type", "t", "seat", "zone", "card", "uid", "deck"},
         "button": {"type", "t", "name", "seat"},
         "reader": {"type", "t", "seat", "zone", "state", "detail"},
+        "crosstalk": {"type", "t", "seat", "zone", "card", "uid", "holder"},
         "tick": {"type", "t"},
     }[kind]
     unknown = sorted(set(obj) - allowed)
@@ -215,6 +226,12 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
         return ReaderStatus(time, seat, reader_state, _text(detail, "detail", where))
     uid = obj.get("uid", "")
     uid = _text(uid, "uid", where).upper() if uid else ""
+    if kind == "crosstalk":
+        holder = _seat(obj["holder"], where) if obj.get("holder") is not None else None
+        heard = _card(obj["card"], "card", where) if obj.get("card") is not None else header.card_of_uid(uid)
+        if heard is None and not uid:
+            raise RecordError(f"{where}: a crosstalk event needs \"card\" or \"uid\"")
+        return ReaderCrosstalk(time, seat, heard, uid, holder)
     deck = _text(obj.get("deck", ""), "deck", where)
     card: Card | None = None
     if obj.get("card") is not None:

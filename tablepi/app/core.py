@@ -39,6 +39,7 @@ from tablepi.table import (
     CardLifted,
     CardPlaced,
     DeckLookup,
+    ReaderCrosstalk,
     ReaderState,
     ReaderStatus,
     TableEvent,
@@ -46,7 +47,7 @@ from tablepi.table import (
     TableState,
     Tick,
 )
-from tablepi.table.adapter import from_zone_event, from_zone_status, lifts_for_snapshot
+from tablepi.table.adapter import from_zone_crosstalk, from_zone_event, from_zone_status, lifts_for_snapshot
 from tablepi.table.warnings import WarningCode
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ class TableApp:
         """One inbox item as a table event; None (logged) for something the table does not take."""
         if isinstance(item, ZoneCrosstalk):
             self._crosstalk(item)
-            return None
+            return from_zone_crosstalk(item, self.seat_of_zone, self.deck, self.offset)
         if isinstance(item, ZoneEvent):
             event = from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
             if item.present and event.seat in self._resync:
@@ -210,7 +211,7 @@ class TableApp:
             except ValueError:
                 log.warning("unknown button %r ignored", name)
                 return None
-        if isinstance(item, CardPlaced | CardLifted | Button | ReaderStatus | Tick):
+        if isinstance(item, CardPlaced | CardLifted | Button | ReaderStatus | ReaderCrosstalk | Tick):
             return item  # already a table event (the demo, a replay, a future remote control)
         log.warning("ignored an inbox item the table does not understand: %r", item)
         return None

@@ -38,6 +38,7 @@ WARNING_TEMPLATES: dict[str, str] = {
     "claim_refused": N_("No claim yet: a team needs 21 points."),
     "not_now": N_("That button does nothing now."),
     "reader_offline": N_("The card reader at {seat} is not answering. Check its cable."),
+    "crosstalk": N_("The reader at {seat} hears other zones' cards. Owner: space the antennas or lower the gain."),
 }
 
 #: Variants the view model picks from a warning and the state (not table codes of their own): a revoke under

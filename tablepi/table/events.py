@@ -139,6 +139,28 @@ class ReaderStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class ReaderCrosstalk:
+    """The reader under ``seat``'s zone heard a tag that is no card laid there: crosstalk between antennas.
+
+    ``holder`` is the seat whose zone holds that card (the card stays there: one card, one place), or None when
+    the zone read an unknown tag where a known card lies (a garbled read); ``card`` is the card the tag stands
+    for (None for an unknown tag). Never a play: the table only tells the owner to space the antennas or lower
+    the readers' gain.
+    """
+
+    time: float
+    seat: Seat
+    card: Card | None
+    uid: str = ""
+    holder: Seat | None = None
+
+    def __str__(self) -> str:
+        what = str(self.card) if self.card is not None else f"tag {self.uid}"
+        where = f" of {self.holder}" if self.holder is not None else " (garbled)"
+        return f"@{self.time:.3f} crosstalk {self.seat} hears {what}{where}"
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passed. The app feeds one now and then so that a card lying longer than the tap window becomes a
     play without waiting for the next gesture."""
@@ -150,4 +172,4 @@ class Tick:
 
 
 #: Everything the table state machine consumes.
-TableEvent = CardPlaced | CardLifted | Button | ReaderStatus | Tick
+TableEvent = CardPlaced | CardLifted | Button | ReaderStatus | ReaderCrosstalk | Tick

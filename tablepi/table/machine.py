@@ -29,7 +29,17 @@ from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import Match
 from tablepi.table import report, timing
-from tablepi.table.events import Button, ButtonName, CardLifted, CardPlaced, ReaderState, ReaderStatus, TableEvent, Tick
+from tablepi.table.events import (
+    Button,
+    ButtonName,
+    CardLifted,
+    CardPlaced,
+    ReaderCrosstalk,
+    ReaderState,
+    ReaderStatus,
+    TableEvent,
+    Tick,
+)
 from tablepi.table.game import (
     Action,
     Announce,
@@ -73,6 +83,7 @@ class Table:
         self._history = History(self.rules, dealer, self.config.hand_scan)
         self._zones = Zones()
         self._ledger = WarningLedger()
+        self._crosstalk: dict[Seat, int] = {}  # the standing crosstalk warning of each zone that heard one
         self._asking: ButtonName | None = None  # a seatless touch waiting for its seat
         self._deck = self.config.deck
         self._time = 0.0
@@ -147,6 +158,8 @@ class Table:
             self._on_button(event)
         elif isinstance(event, ReaderStatus):
             self._on_reader(event)
+        elif isinstance(event, ReaderCrosstalk):
+            self._on_crosstalk(event)
         elif not isinstance(event, Tick):
             raise TypeError(f"not a table event: {event!r}")
         if self._asking is not None and not self.state.possible.seats_for(self._asking):
@@ -510,6 +523,16 @@ class Table:
         elif event.state is ReaderState.MULTI:
             wid = self._warn(report.two_cards(self._where(), seat, None, event.detail))
             zones.reader_warnings[seat].append(wid)
+
+    def _on_crosstalk(self, event: ReaderCrosstalk) -> None:
+        """A zone heard another zone's card (or a garbled tag): tell the owner once, until confirmed. Nothing
+        else happens: the reader kept the card where it lies, and a card heard is never a card played."""
+        wid = self._crosstalk.get(event.seat)
+        if wid is not None and self._ledger.get(wid) is not None:
+            return  # still on screen: one warning per zone is enough
+        self._crosstalk[event.seat] = self._warn(
+            report.crosstalk(self._where(), event.seat, event.card, event.uid, event.holder)
+        )
 
     # --- actions and undo --------------------------------------------------------------------------------------
 

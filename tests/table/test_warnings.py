@@ -225,3 +225,46 @@ def test_a_card_placed_after_multi_clears_the_readers_warning(rec: Rec) -> None:
     assert codes(rec.state()) == ["two_cards_on_zone"]
     state = rec.place("W", "KH").state()
     assert codes(state) == [] and state.zone(Seat.W).reader.value == "online"
+
+
+def test_crosstalk_a_zone_hearing_another_zones_card_is_a_warning_never_a_play(rec: Rec) -> None:
+    """Protocol: one card in one place. The reader kept W's card on W's zone and reported that S's antenna
+    heard it; the table tells the owner (space the antennas, lower the gain) and plays nothing for S."""
+    rec.trumps().place("W", "KH")
+    rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "uid": "04D30BA1B2C3D4", "holder": "W"})
+    state = rec.state()
+    assert codes(state) == ["crosstalk"]
+    warning = state.warnings[0]
+    assert warning.seat is Seat.S and warning.holder is Seat.W and warning.card == Card.parse("KH")
+    assert warning.rule is None and not warning.tentative
+    assert "space them further apart or lower the readers' gain" in warning.message
+    assert state.zone(Seat.S).cards == () and [zc.card for zc in state.zone(Seat.W).cards] == [Card.parse("KH")]
+    state = rec.tick().state()
+    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),) and state.to_play is Seat.S
+
+
+def test_crosstalk_is_shown_once_per_zone_until_confirmed(rec: Rec) -> None:
+    rec.trumps().place("W", "KH")
+    for _ in range(3):
+        rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "holder": "W"})
+    rec._add(0.05, {"type": "crosstalk", "seat": "N", "uid": "04DEADBEEF0042"})  # a garbled read: no holder
+    table = rec.table()
+    assert codes(table.state) == ["crosstalk", "crosstalk"] and log_codes(table) == ["crosstalk", "crosstalk"]
+    garbled = table.state.warnings[1]
+    assert garbled.seat is Seat.N and garbled.holder is None and garbled.card is None
+    assert garbled.uid == "04DEADBEEF0042"
+    table = rec.button("confirm").table()
+    assert codes(table.state) == []
+    table = rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "holder": "W"}).table()
+    assert codes(table.state) == ["crosstalk"]  # heard again after the owner saw it: shown again
+
+
+def test_crosstalk_events_round_trip_through_records() -> None:
+    from tablepi.record import RecordHeader, event_to_json, parse_event
+    from tablepi.table import ReaderCrosstalk
+
+    for event in (
+        ReaderCrosstalk(1.5, Seat.S, Card.parse("KH"), "04D30BA1B2C3D4", Seat.W),
+        ReaderCrosstalk(2.0, Seat.N, None, "04DEADBEEF0042", None),
+    ):
+        assert parse_event(event_to_json(event), RecordHeader(), 2) == event
