@@ -8,8 +8,9 @@ Run: ``.venv/bin/python bench/bench_app.py``. It measures real processes, as the
 - ``tablepi demo --headless``: a whole match at full speed, its wall time and peak RSS.
 
 ``--before REV`` also builds a virtualenv of that older revision (``git archive``; pip resolves its own
-dependencies, so a revision that asked for ``pygame`` gets the pygame wheel) and times both start-ups in the same
-run, interleaved, ``--runs`` times each: the figures and their ratio compare the two revisions *with their own
+dependencies, so a revision that asked for ``pygame`` gets the pygame wheel), and one of the working tree installed
+the same way (not editable, as the Pi installs it), and times the start-ups in the same run, interleaved, ``--runs``
+times each: the figures and their ratio compare the two revisions *with their own
 display stacks*, on this machine, headless (``SDL_VIDEODRIVER=dummy``; no KMS here).
 """
 
@@ -88,12 +89,21 @@ def spread(values: list[float], unit: str, scale: float = 1.0) -> str:
     return f"min {min(v):.0f} / median {statistics.median(v):.0f} / max {max(v):.0f} {unit}"
 
 
-def old_revision(rev: str, scratch: Path) -> str:
-    """A virtualenv with revision ``rev`` of this checkout installed from a clean copy; its python."""
-    src, venv = scratch / f"src-{rev}", scratch / f"venv-{rev}"
+def installed(rev: str | None, scratch: Path) -> str:
+    """A virtualenv with revision ``rev`` of this checkout (``None``: the working tree as it is, uncommitted changes
+    too) installed from a clean copy as the Pi installs it (not editable: an editable install's import hook alone
+    costs this machine 150-200 ms per start); its python."""
+    name = rev or "checkout"
+    src, venv = scratch / f"src-{name}", scratch / f"venv-{name}"
     src.mkdir()
     root = Path(__file__).resolve().parents[1]
-    archive = subprocess.run(["git", "-C", str(root), "archive", rev], check=True, capture_output=True).stdout
+    if rev is None:
+        files = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                               check=True, capture_output=True).stdout
+        archive = subprocess.run(["tar", "-c", "-C", str(root), "--null", "--ignore-failed-read", "-T", "-"],
+                                 input=files, check=True, capture_output=True).stdout
+    else:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(src)],
@@ -105,8 +115,12 @@ def bench_start(scratch: Path, runs: int, before: list[str]) -> None:
     pythons: dict[str, str] = {}
     for rev in before:
         print(f"building a virtualenv of {rev} (its own pyproject.toml decides pygame or pygame-ce)...")
-        pythons[f"revision {rev}"] = old_revision(rev, scratch)
-    pythons["this checkout"] = sys.executable
+        pythons[f"revision {rev}"] = installed(rev, scratch)
+    if before:
+        print("building a virtualenv of this checkout, installed the same way...")
+        pythons["this checkout"] = installed(None, scratch)
+    else:
+        pythons["this checkout"] = sys.executable
     results: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in pythons}
     for i in range(runs):
         for name, python in pythons.items():

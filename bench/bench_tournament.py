@@ -1,28 +1,38 @@
 """A big tournament on this machine: N simulated tables at S times real speed through a real mosquitto.
 
-Run: ``python bench/bench_tournament.py [--tables 200] [--speed 10] [--seconds 60] [--journals DIR]``.
+Run: ``python bench/bench_tournament.py [--tables 200] [--speed 10] [--seconds 60] [--runs 3] [--live]``.
 
 The tournament server runs as its own process (``tablepi tournament``, as in a real tournament), so its CPU time
-and peak RSS are its own. The tables run in this process: each is a :class:`~tablepi.tournament.simulate.
-SimulatedTable` (sim reader, app, journal with fsync, the real feed publisher and its paho client), driven by a
-scheduler that moves every table's virtual clock at ``speed`` times the wall clock. A thread here reads the
-projector's standings stream (``/standings/events``) like a browser would, and for every deal scored at a table
-measures the time from the table journaling the scoring gesture to the standings stream showing that deal.
+and peak RSS are its own. The tables are the demo's simulated players through the real table path — sim reader,
+app, journal, table and rules code — recorded beforehand (every table its own seed, at least ``seconds x speed``
+of its own clock) and then sent as its feed sends them: its own broker user and connection, the same messages,
+QoS 1, each event at its time on the table's clock at ``speed`` times the wall clock. Recorded, because 200 whole
+tables playing live in one machine's two cores (``--live``: app, journal fsync, feed thread and paho client each)
+need more CPU than the server and reached only about 5x; a real table is a Pi of its own. The connections of a
+process's tables are driven from one thread (paho's external loop over a selector).
 
-Prints: the speed the tables really reached, events/s through the server, deal-end -> standings-stream latency
-p50/p99/max, the server's CPU (seconds and % of one core) and peak RSS. Journals go to a tmpfs (/dev/shm) when
-there is one: the tables' fsyncs are the Pis' business, not the server's.
+A thread here reads the projector's standings stream (``/standings/events``) like a browser would, and for every
+deal scored in a table's first match measures the time from the table handing the scoring event to its MQTT client
+to the standings stream showing that deal. Left out: the table's own journaling before it sends (an fsync on the
+Pi), the network between a Pi and the broker (loopback here), and the browser drawing the page.
+
+Prints per run: how well the tables kept to the speed (worst lag), events/s through the server, deal-end ->
+standings-stream latency p50/p99/max, the server's CPU (% of one core) and peak RSS; with ``--runs`` > 1 the
+min / median / max of each over the runs. Journals go to a tmpfs (/dev/shm) when there is one.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import heapq
 import http.client
 import json
 import multiprocessing
 import os
+import pickle
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -102,7 +112,8 @@ def _server_usage(pid: int) -> tuple[float, int]:
 
 def table_worker(names: list[str], port: int, passwords: dict[str, str], work: str, speed: float,
                  seconds: float, pipe: Connection) -> None:
-    """One process's share of the tables: connect, wait for the seating, play on a common start, report."""
+    """``--live``: one process's share of whole simulated tables (app, journal, feed thread and paho client each)
+    playing on a common start."""
     sims = []
     for name in names:
         feed = FeedConfig(enabled=True, host="127.0.0.1", port=port, table=name, password=passwords[name])
@@ -128,19 +139,227 @@ def table_worker(names: list[str], port: int, passwords: dict[str, str], work: s
         sim.close()
 
 
+# --- recorded tables: each table's journals made beforehand by the real table path, sent at their own times ----
+
+#: One journal of a recorded table: (journal id, header object, [(seq, line, deals scored by it)]).
+Recorded = tuple[str, dict[str, Any], list[tuple[int, str, int]]]
+
+
+def record_table(name: str, work: str, virtual: float) -> list[Recorded]:
+    """Play table ``name`` (its own seed) through the real path — sim reader, app, journal, table, rules — for at
+    least ``virtual`` seconds of its own clock, without a feed; return its journals in the order they began, each
+    event marked with the deals it scored."""
+    from tablepi.feed.outbox import read_journal_file
+    from tablepi.record import parse_event, parse_header
+    from tablepi.table import Table
+
+    sim = SimulatedTable(name, Path(work) / f"rec{name}", FeedConfig(table=name))
+    seed = int(name) * 7919
+    while sim.clock.now < virtual:
+        sim.new_match(seed)
+        sim.play()
+        seed += 1
+    files = sim.journal_files()
+    sim.close()
+    out: list[Recorded] = []
+    for path in files:
+        found = read_journal_file(path, 0)
+        if found is None:
+            continue
+        jid, header_obj, lines = found
+        header = parse_header(header_obj, 0)
+        table = Table(header.house_rules, header.dealer, header.table)
+        previous, marked = 0.0, []
+        for seq, line in lines:
+            event = parse_event(json.loads(line), header, seq, previous)
+            previous = event.time
+            before, matches = len(table.matches[-1].slate.history), len(table.matches)
+            table.advance(event)
+            after = len(table.matches[-1].slate.history)
+            marked.append((seq, line, max(0, after - before) if len(table.matches) == matches else 0))
+        out.append((jid, header_obj, marked))
+    shutil.rmtree(Path(work) / f"rec{name}", ignore_errors=True)
+    return out
+
+
+def _record_share(args: tuple[list[str], str, float]) -> dict[str, list[Recorded]]:
+    names, work, virtual = args
+    return {name: record_table(name, work, virtual) for name in names}
+
+
+class RecordedTable:
+    """One table's recorded journals sent as the table's feed would send them (its own broker user and
+    connection, the same messages, QoS 1), each event at its own time on the table's clock."""
+
+    def __init__(self, name: str, journals: list[Recorded], port: int, password: str) -> None:
+        from tablepi.feed.client import make_client
+        from tablepi.feed.messages import events_topic
+
+        self.name = name
+        self.topic = events_topic("tablepi/v1", name)
+        self.items: list[tuple[float, bytes, int]] = []  # (virtual time, payload, deals scored)
+        for index, (jid, header, lines) in enumerate(journals, start=1):
+            head = {"v": 1, "kind": "header", "table": name, "journal": jid, "seq": 0, "index": index,
+                    "header": header}
+            for seq, line, scored in lines:
+                t = float(json.loads(line)["t"])
+                if seq == 1:
+                    self.items.append((t, json.dumps(head).encode(), 0))
+                self.items.append((t, (f'{{"v":1,"kind":"event","table":{json.dumps(name)},"journal":"{jid}",'
+                                       f'"seq":{seq},"round":1,"event":{line}}}').encode(), scored))
+        self.first_journal = len(journals[0][2]) + 1 if journals else 0  # its items (header included)
+        self.origin = self.items[0][0] if self.items else 0.0
+        self.index = 0
+        self.deals = 0
+        self.acked = 0
+        feed = FeedConfig(enabled=True, host="127.0.0.1", port=port, table=name, password=password)
+        self.client = make_client(feed, f"tablepi-table-{name}")
+        self.client.on_publish = self._on_publish
+        self.client.connect("127.0.0.1", port, 60)
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, properties: Any = None) -> None:
+        self.acked += 1
+
+    def next_time(self) -> float:
+        return self.items[self.index][0] - self.origin if self.index < len(self.items) else float("inf")
+
+    def send_next(self) -> int:
+        """Publish the next message; the deals it scored in the table's first match (0 otherwise)."""
+        _, payload, scored = self.items[self.index]
+        first = self.index < self.first_journal
+        self.index += 1
+        self.client.publish(self.topic, payload, qos=1)
+        return scored if first else 0
+
+
+def recorded_worker(tables: dict[str, list[Recorded]], port: int, passwords: dict[str, str], speed: float,
+                    seconds: float, pipe: Connection) -> None:
+    """``--recorded`` (default): one process's share of recorded tables, every connection driven from one
+    thread (paho's external loop over a selector): the tables cost a few percent of a core, not the run."""
+    import selectors
+
+    recorded = [RecordedTable(name, journals, port, passwords[name]) for name, journals in tables.items()]
+    selector = selectors.DefaultSelector()
+    by_fd: dict[int, RecordedTable] = {}
+    for rt in recorded:
+        sock = rt.client.socket()
+        by_fd[sock.fileno()] = rt
+        selector.register(sock, selectors.EVENT_READ, rt)
+    def pump(timeout: float) -> None:
+        for rt in recorded:
+            if rt.client.want_write():
+                rt.client.loop_write()
+        for key, _ in selector.select(timeout):
+            key.data.client.loop_read()
+    settle = time.monotonic() + 2.0
+    while time.monotonic() < settle:  # CONNACKs
+        pump(0.05)
+    pipe.send("connected")
+    pipe.send("seated")
+    start = pipe.recv()
+    while time.monotonic() < start:
+        pump(0.01)
+    cpu = time.process_time()
+    heap = [(rt.next_time(), i) for i, rt in enumerate(recorded)]
+    heapq.heapify(heap)
+    lag = 0.0
+    ends: dict[tuple[str, int], float] = {}
+    sent = 0
+    misc = time.monotonic()
+    while heap:
+        now = time.monotonic()
+        if now - start > seconds:
+            break
+        if now - misc > 1.0:
+            misc = now
+            for rt in recorded:
+                rt.client.loop_misc()
+        virtual = (now - start) * speed
+        when, i = heap[0]
+        if when > virtual:
+            pump(min(0.005, (when - virtual) / speed))
+            continue
+        heapq.heappop(heap)
+        lag = max(lag, virtual - when)
+        rt = recorded[i]
+        scored = rt.send_next()
+        sent += 1
+        if scored:
+            rt.deals += scored
+            ends[(rt.name, rt.deals)] = time.time()
+        if rt.index < len(rt.items):
+            heapq.heappush(heap, (rt.next_time(), i))
+        if sent % 20 == 0:
+            pump(0)
+    elapsed = time.monotonic() - start
+    drain = time.monotonic() + 5.0
+    while time.monotonic() < drain and sum(rt.acked for rt in recorded) < sent:
+        pump(0.05)
+    acked = sum(rt.acked for rt in recorded)
+    pipe.send({"elapsed": elapsed, "lag": lag, "ends": ends, "events": sent, "published": sent,
+               "backlog": sent - acked, "cpu": time.process_time() - cpu})
+    for rt in recorded:
+        rt.client.disconnect()
+        with contextlib.suppress(Exception):
+            rt.client.loop_write()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--speed", type=float, default=10.0, help="virtual seconds per wall second")
     parser.add_argument("--seconds", type=float, default=60.0, help="wall seconds of play")
+    parser.add_argument("--runs", type=int, default=3, help="runs (each with a fresh broker and server)")
     parser.add_argument("--procs", type=int, default=2, help="processes the simulated tables are spread over")
+    parser.add_argument("--live", action="store_true",
+                        help="whole simulated tables playing live (app, journal, feed thread each) instead of "
+                             "recorded ones: the tables then need more CPU than the server")
     parser.add_argument("--journals", default=None, help="where the tables' journals go (default: tmpfs)")
+    parser.add_argument("--keep-recording", default=None, metavar="FILE",
+                        help="keep the recorded tables in FILE and reuse them when it exists (same --tables, "
+                             "--speed and --seconds)")
     args = parser.parse_args()
 
     base = Path(args.journals) if args.journals else Path("/dev/shm" if Path("/dev/shm").is_dir() else
                                                             tempfile.gettempdir())
-    work = Path(tempfile.mkdtemp(prefix="tablepi-bench-", dir=base))
     tables = [str(i) for i in range(1, args.tables + 1)]
+    recorded: dict[str, list[Recorded]] = {}
+    cache = Path(args.keep_recording) if args.keep_recording else None
+    if not args.live and cache is not None and cache.exists():
+        with cache.open("rb") as f:
+            recorded = pickle.load(f)
+        assert sorted(recorded) == sorted(tables), f"{cache} holds other tables"
+    elif not args.live:
+        began = time.monotonic()
+        scratch = tempfile.mkdtemp(prefix="tablepi-bench-rec-", dir=base)
+        virtual = args.seconds * args.speed + 60.0
+        with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
+            for part in pool.map(_record_share, [(tables[i :: args.procs], scratch, virtual)
+                                                 for i in range(args.procs)]):
+                recorded.update(part)
+        shutil.rmtree(scratch, ignore_errors=True)
+        events = sum(len(lines) for journals in recorded.values() for _, _, lines in journals)
+        print(f"recorded {args.tables} tables through the real table path: {events} events "
+              f"({events / args.tables:.0f} per table, {virtual:.0f} virtual s each) in "
+              f"{time.monotonic() - began:.0f} s", flush=True)
+        if cache is not None:
+            with cache.open("wb") as f:
+                pickle.dump(recorded, f)
+    figures = []
+    for number in range(1, args.runs + 1):
+        figure = one_run(args, base, tables, recorded)
+        print(f"run {number}: " + ", ".join(f"{k} {v:.3g}" for k, v in figure.items()), flush=True)
+        figures.append(figure)
+    if len(figures) > 1:
+        print(f"over {len(figures)} runs (min / median / max):")
+        for key in figures[0]:
+            values = sorted(f[key] for f in figures)
+            print(f"  {key}: {values[0]:.3g} / {statistics.median(values):.3g} / {values[-1]:.3g}")
+
+
+def one_run(args: argparse.Namespace, base: Path, tables: list[str],
+            recorded: dict[str, list[Recorded]]) -> dict[str, float]:
+    work = Path(tempfile.mkdtemp(prefix="tablepi-bench-", dir=base))
     broker = Mosquitto.for_tables(work / "broker", tables).start()
     web_port = free_port()
     pairs = ", ".join(f'["a{i}", "b{i}"]' for i in range(2 * args.tables))
@@ -169,14 +388,20 @@ overlay_token = "bench"
     stream: Stream | None = None
     results: list[dict[str, Any]] = []
     cookie = ""
+    cpu0 = cpu = 0.0
+    peak = 0
     try:
         _wait_http(web_port)
         passwords = {t: broker.passwords[table_user(t)] for t in tables}
         for i in range(args.procs):
             mine, theirs = context.Pipe()
             share = tables[i :: args.procs]
-            process = context.Process(target=table_worker, args=(share, broker.port, passwords, str(work),
-                                                                  args.speed, args.seconds, theirs))
+            if args.live:
+                process = context.Process(target=table_worker, args=(share, broker.port, passwords, str(work),
+                                                                      args.speed, args.seconds, theirs))
+            else:
+                process = context.Process(target=recorded_worker, args=(
+                    {t: recorded[t] for t in share}, broker.port, passwords, args.speed, args.seconds, theirs))
             process.start()
             workers.append((process, mine))
         for _, pipe in workers:
@@ -218,7 +443,7 @@ overlay_token = "bench"
         server.wait(10)
         broker.stop()
         shutil.rmtree(work, ignore_errors=True)
-    report(args, results, stream, stats, cpu - cpu0, peak)
+    return report(args, results, stream, stats, cpu - cpu0, peak)
 
 
 def _wait_http(port: int) -> None:
@@ -266,7 +491,7 @@ def run(sims: list[SimulatedTable], speed: float, seconds: float,
 
 
 def report(args: argparse.Namespace, results: list[dict[str, Any]], stream: Stream | None, stats: dict[str, Any],
-           cpu: float, peak: int) -> None:
+           cpu: float, peak: int) -> dict[str, float]:
     elapsed = max((r["elapsed"] for r in results), default=0.0)
     lag = max((r["lag"] for r in results), default=0.0)
     ends: dict[tuple[str, int], float] = {}
@@ -279,24 +504,36 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], stream: Stre
     to_server = [stream.applied[key] - t for key, t in ends.items() if stream and key in stream.applied]
     to_page = [stream.seen[key] - stream.applied[key] for key in ends if stream and key in stream.applied]
     missing = len(ends) - len(latencies)
-    print(f"bench_tournament: {args.tables} tables in {args.procs} processes, {elapsed:.0f} s at {args.speed:g}x "
-          f"(worst scheduling lag {lag:.1f} virtual s: the tables kept up with {args.speed:g}x "
+    kind = "live" if args.live else "recorded"
+    print(f"bench_tournament: {args.tables} {kind} tables in {args.procs} processes, {elapsed:.0f} s at "
+          f"{args.speed:g}x (worst scheduling lag {lag:.1f} virtual s: the tables kept up with {args.speed:g}x "
           f"{'yes' if lag < 5 else 'NO'})")
-    print(f"  tables journaled {events} events ({events / max(elapsed, 1e-9):.0f}/s), published {published} "
+    print(f"  tables sent {events} events ({events / max(elapsed, 1e-9):.0f}/s), published {published} "
           f"messages ({backlog} still unacknowledged at the end)")
+    figure: dict[str, float] = {"worst_lag_virtual_s": lag, "load_average": os.getloadavg()[0]}
     if stats:
+        rate = stats["received"] / max(elapsed, 1e-9)
+        figure["server_events_per_s"] = rate
         print(f"  server: received {stats['received']} messages, applied {stats['applied']}, "
-              f"{stats['received'] / max(elapsed, 1e-9):.0f} messages/s, duplicates {stats['duplicates']}, "
-              f"waiting {stats['waiting']}")
+              f"{rate:.0f} messages/s, duplicates {stats['duplicates']}, waiting {stats['waiting']}, "
+              f"queued {stats.get('queued', 0)}")
     if latencies:
-        print(f"  deal end -> standings stream: {len(latencies)} deals, p50 {_percentile(latencies, 0.5) * 1000:.0f} "
-              f"ms, p99 {_percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
+        p50, p99 = _percentile(latencies, 0.5), _percentile(latencies, 0.99)
+        figure.update(p50_ms=p50 * 1000, p99_ms=p99 * 1000, max_ms=max(latencies) * 1000, deals=len(latencies))
+        print(f"  deal end -> standings stream: {len(latencies)} deals, p50 {p50 * 1000:.0f} ms, "
+              f"p99 {p99 * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
               f"{f', {missing} not seen' if missing else ''} (stream updates: {stream.updates if stream else 0})")
         print(f"    of which table -> broker -> server applied: p50 {_percentile(to_server, 0.5) * 1000:.0f} ms, "
               f"p99 {_percentile(to_server, 0.99) * 1000:.0f} ms; server applied -> stream: "
               f"p50 {_percentile(to_page, 0.5) * 1000:.0f} ms, p99 {_percentile(to_page, 0.99) * 1000:.0f} ms")
     share = 100 * cpu / max(elapsed, 1e-9)
-    print(f"  server CPU {cpu:.1f} s = {share:.0f}% of one core; peak RSS {peak / 1024:.0f} MB")
+    figure.update(server_cpu_pct=share, server_peak_rss_mb=peak / 1024)
+    tables_cpu = sum(r.get("cpu", 0.0) for r in results)
+    print(f"  server CPU {cpu:.1f} s = {share:.0f}% of one core; peak RSS {peak / 1024:.0f} MB; the tables' "
+          f"processes {tables_cpu:.1f} s = {100 * tables_cpu / max(elapsed, 1e-9):.0f}% of one core"
+          f"{'' if args.live else ' (sending only: recorded beforehand)'}; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return figure
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ STAMP="$VENV/.tablepi-setup-stamp"
 
 REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core xvfb xdotool imagemagick)
 # The feed and tournament tests: a real broker and a real headless browser.
-REQUIRED_DEBS+=(mosquitto mosquitto-clients chromium chromium-driver)
+REQUIRED_DEBS+=(mosquitto mosquitto-clients chromium chromium-driver openssl)
 CHECKER_DEBS=(shellcheck systemd)
 WITH_CHECKERS=0
 

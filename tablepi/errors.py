@@ -48,6 +48,10 @@ class RulesCode(enum.Enum):
     MATCH_OVER = "match_over"  # rules 28-29: the match is over
     MATCH_NOT_OVER = "match_not_over"  # rule 29: a revanche follows a finished match
     NOT_OVER = "not_over"  # a result before the deal is over
+    BAD_ENTRY = "bad_entry"  # rules 10, 19-21: a deal told by hand that no deal can be
+    NO_SUCH_DEAL = "no_such_deal"  # a correction of a deal that was not scored
+    NO_PROPOSAL = "no_proposal"  # an answer with no correction proposed
+    NOT_BEFORE_PLAY = "not_before_play"  # the first dealer is chosen before the match's first trumps
 
 
 class RulesError(TablepiError, ValueError):

@@ -39,7 +39,7 @@ from tablepi.errors import RecordError, TablepiError
 from tablepi.eventlog import CopyWriter, checksum, copy_path, fsync_dir, write_copy
 from tablepi.journal_lock import JournalBusy, JournalLock
 from tablepi.notices import Notice, NoticeCode
-from tablepi.record import RecordHeader, event_to_line, parse_event, parse_header, record_lines
+from tablepi.record import VERSION, RecordHeader, event_to_line, parse_event, parse_header, record_lines
 from tablepi.safeinput import clean_text, load_json
 from tablepi.salvage import Recovery, Store, inspect_journal, keep, quarantine_dir, shm_path, wal_path, write_note
 from tablepi.table.events import TableEvent
@@ -70,7 +70,9 @@ def _header_of(rec: Recovery, fallback: RecordHeader | None, path: Path) -> Reco
     if rec.header is None:
         return fallback
     try:
-        return parse_header(rec.header, 0)
+        # A journal begun by an older tablepi is read as the current version: the events this one appends
+        # (version 2: the gestures by hand) are its own.
+        return replace(parse_header(rec.header, 0), version=VERSION)
     except RecordError as err:
         if fallback is None:
             raise RecordError(clean_text(f"{path}: the journal's header is damaged: {err}")) from None

@@ -24,26 +24,40 @@ from typing import Any, TextIO
 
 from tablepi.errors import ConfigError, ParseError, RecordError
 from tablepi.rules.cards import Card
+from tablepi.rules.deal import Announcement
+from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules
-from tablepi.rules.seats import Seat
+from tablepi.rules.seats import Seat, Team
 from tablepi.safeinput import check_json, clean_text, load_json, shown
 from tablepi.table.events import (
     Button,
     ButtonName,
+    CardEntered,
     CardLifted,
     CardPlaced,
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    DealerChosen,
+    HandEvent,
+    PlayersSeated,
     ReaderCrosstalk,
     ReaderState,
     ReaderStatus,
+    SeatingSource,
     TableEvent,
     Tick,
 )
 from tablepi.table.state import TableConfig
 
 FORMAT = "tablepi-record"
-VERSION = 1
+VERSION = 2
+#: Versions this tablepi reads: version 1 records read unchanged; version 2 adds the gestures by hand.
+VERSIONS = (1, 2)
 
-_EVENT_TYPES = ("place", "lift", "button", "reader", "crosstalk", "tick")
+#: Event types of version 2: the gestures by hand (docs/records.md).
+_HAND_TYPES = ("hand_card", "deal_entry", "correction", "answer", "seat", "dealer")
+_EVENT_TYPES = ("place", "lift", "button", "reader", "crosstalk", "tick", *_HAND_TYPES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +74,7 @@ class RecordHeader:
     zones: tuple[tuple[int, Seat], ...] = ()
     deck: tuple[tuple[str, Card], ...] = ()
     deck_name: str = ""
+    version: int = field(default=VERSION, compare=False)  # the version read (a new header: the current one)
 
     def seat_of_zone(self, zone: int) -> Seat | None:
         for number, seat in self.zones:
@@ -76,7 +91,7 @@ class RecordHeader:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": self.version,
             "house_rules": self.house_rules.to_mapping(),
             "dealer": self.dealer.value,
             "table": self.table.to_mapping(),
@@ -105,8 +120,9 @@ def parse_header(obj: object, line: int = 1) -> RecordHeader:
     version = obj.get("version")
     if type(version) is not int:  # true == 1 in Python: a boolean or 1.0 is not a version number
         raise RecordError(f"{where}: \"version\" must be a whole number, got {shown(version)}")
-    if version != VERSION:
-        raise RecordError(f"{where}: record version {shown(version)} is not supported (this tablepi reads {VERSION})")
+    if version not in VERSIONS:
+        raise RecordError(f"{where}: record version {shown(version)} is not supported (this tablepi reads "
+                          f"{', '.join(map(str, VERSIONS))})")
     unknown = sorted(set(obj) - {"format", "version", "house_rules", "dealer", "table", "zones", "deck"})
     if unknown:
         raise RecordError(f"{where}: unknown header key {shown(unknown[0])}")
@@ -136,7 +152,7 @@ def parse_header(obj: object, line: int = 1) -> RecordHeader:
         deck_name = _text(raw_deck.get("name", ""), "deck.name", where)
         for uid, text in raw_deck["cards"].items():
             deck.append((uid.upper(), _card(text, f"deck card {shown(uid)}", where)))
-    return RecordHeader(rules, dealer, table, tuple(sorted(zones)), tuple(deck), deck_name)
+    return RecordHeader(rules, dealer, table, tuple(sorted(zones)), tuple(deck), deck_name, version)
 
 
 def event_to_json(event: TableEvent) -> dict[str, Any]:
@@ -157,6 +173,8 @@ def event_to_json(event: TableEvent) -> dict[str, Any]:
         if event.seat is not None:
             out["seat"] = event.seat.value
         return out
+    if isinstance(event, HandEvent):
+        return hand_event_to_json(event)
     if isinstance(event, ReaderStatus):
         out = {"type": "reader", "t": event.time, "seat": event.seat.value, "state": event.state.value}
         if event.detail:
@@ -192,6 +210,11 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
     if time < previous_time:
         raise RecordError(f"{where}: time goes backwards ({time} after {previous_time})")
     time = float(time)
+    if kind in _HAND_TYPES or kind == "crosstalk":
+        if header.version < 2:
+            raise RecordError(f"{where}: a {kind} event needs record version 2 (the header says {header.version})")
+        if kind != "crosstalk":
+            return parse_hand_event(obj, kind, time, where)
     allowed = {
         "place": {"type", "t", "seat", "zone", "card", "uid", "deck"},
         "lift": {"type", "t", "seat", "zone", "card", "uid", "deck"},
@@ -350,3 +373,136 @@ def _event_seat(obj: Mapping[str, Any], header: RecordHeader, where: str) -> Sea
     if seat is None:
         raise RecordError(f"{where}: zone {shown(zone)} is not mapped to a seat in the header's \"zones\"")
     return seat
+
+
+# --- version 2: the gestures by hand ---------------------------------------------------------------------------
+
+
+def entry_to_json(entry: DealEntry) -> dict[str, Any]:
+    """A deal told by hand as record keys (``trumps``, ``winner``, ``points``, ``kapo``, ``claimed_by``,
+    ``announcements``)."""
+    return {
+        "trumps": entry.trumps.value,
+        "winner": None if entry.winner is None else entry.winner.value,
+        "points": entry.points,
+        "kapo": entry.kapo,
+        "claimed_by": None if entry.claimed_by is None else entry.claimed_by.value,
+        "announcements": [{"seat": seat.value, "announcement": a.value} for seat, a in entry.announcements],
+    }
+
+
+def hand_event_to_json(event: HandEvent) -> dict[str, Any]:
+    if isinstance(event, CardEntered):
+        return {"type": "hand_card", "t": event.time, "seat": event.seat.value, "card": str(event.card)}
+    if isinstance(event, DealEntered):
+        return {"type": "deal_entry", "t": event.time, **entry_to_json(event.entry)}
+    if isinstance(event, CorrectionProposed):
+        out: dict[str, Any] = {"type": "correction", "t": event.time, "deal": event.deal, **entry_to_json(event.entry)}
+        if event.team is not None:
+            out["team"] = event.team.value
+        return out
+    if isinstance(event, CorrectionAnswered):
+        return {"type": "answer", "t": event.time, "team": event.team.value, "accept": event.accept}
+    if isinstance(event, PlayersSeated):
+        out = {"type": "seat", "t": event.time, "names": {seat.value: name for seat, name in event.names},
+               "source": event.source.value}
+        if event.uid:
+            out["uid"] = event.uid
+        return out
+    return {"type": "dealer", "t": event.time, "seat": event.seat.value}
+
+
+_ENTRY_KEYS = {"trumps", "winner", "points", "kapo", "claimed_by", "announcements"}
+_HAND_KEYS = {
+    "hand_card": {"seat", "card"},
+    "deal_entry": _ENTRY_KEYS,
+    "correction": {"deal", "team", *_ENTRY_KEYS},
+    "answer": {"team", "accept"},
+    "seat": {"names", "source", "uid"},
+    "dealer": {"seat"},
+}
+
+
+def parse_hand_event(obj: Mapping[str, Any], kind: str, time: float, where: str) -> HandEvent:
+    """One version-2 event (its type and time already checked)."""
+    unknown = sorted(set(obj) - {"type", "t"} - _HAND_KEYS[kind])
+    if unknown:
+        raise RecordError(f"{where}: unknown key {shown(unknown[0])} in a {kind} event")
+    if kind == "hand_card":
+        return CardEntered(time, _seat(obj.get("seat"), where), _card(obj.get("card"), "card", where))
+    if kind == "deal_entry":
+        return DealEntered(time, _entry(obj, where))
+    if kind == "correction":
+        number = obj.get("deal")
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise RecordError(f"{where}: \"deal\" must be the number of a scored deal, got {shown(number)}")
+        team = _team(obj["team"], where) if obj.get("team") is not None else None
+        return CorrectionProposed(time, number, _entry(obj, where), team)
+    if kind == "answer":
+        accept = obj.get("accept")
+        if not isinstance(accept, bool):
+            raise RecordError(f"{where}: \"accept\" must be true or false, got {shown(accept)}")
+        return CorrectionAnswered(time, _team(obj.get("team"), where), accept)
+    if kind == "seat":
+        return _seating(obj, time, where)
+    return DealerChosen(time, _seat(obj.get("seat"), where))
+
+
+def _seating(obj: Mapping[str, Any], time: float, where: str) -> PlayersSeated:
+    from tablepi.players import check_name
+
+    raw = obj.get("names")
+    if not isinstance(raw, dict) or not raw:
+        raise RecordError(f"{where}: \"names\" must map seats to names, e.g. {{\"N\": \"Jang\"}}")
+    names = []
+    for key, name in raw.items():
+        try:
+            names.append((Seat.parse(str(key)), check_name(name)))
+        except (ParseError, ConfigError) as err:
+            raise RecordError(f"{where}: names.{key}: {err}") from None
+    try:
+        source = SeatingSource(obj.get("source", "touch"))
+    except ValueError:
+        sources = ", ".join(s.value for s in SeatingSource)
+        raise RecordError(f"{where}: unknown seating source {shown(obj.get('source'))} (expected one of {sources})") \
+            from None
+    uid = _text(obj.get("uid", ""), "uid", where)
+    return PlayersSeated(time, tuple(sorted(names, key=lambda item: list(Seat).index(item[0]))), source, uid.upper())
+
+
+def _team(value: object, where: str) -> Team:
+    try:
+        return Team.parse(_text(value, "team", where))
+    except ParseError as err:
+        raise RecordError(f"{where}: {err}") from None
+
+
+def _entry(obj: Mapping[str, Any], where: str) -> DealEntry:
+    from tablepi.errors import RulesError
+
+    winner = _team(obj["winner"], where) if obj.get("winner") is not None else None
+    claimed = _team(obj["claimed_by"], where) if obj.get("claimed_by") is not None else None
+    points = obj.get("points")
+    if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
+        raise RecordError(f"{where}: \"points\" must be the winners' points (21-40) or null, got {shown(points)}")
+    kapo = obj.get("kapo", False)
+    if not isinstance(kapo, bool):
+        raise RecordError(f"{where}: \"kapo\" must be true or false, got {shown(kapo)}")
+    raw = obj.get("announcements", [])
+    if not isinstance(raw, list):
+        raise RecordError(f"{where}: \"announcements\" must be a list of {{\"seat\", \"announcement\"}}")
+    announcements = []
+    for item in raw:
+        if not isinstance(item, dict) or set(item) != {"seat", "announcement"}:
+            raise RecordError(f"{where}: an announcement is {{\"seat\": \"E\", \"announcement\": \"matt\"}}")
+        try:
+            announcement = Announcement(item["announcement"])
+        except ValueError:
+            names = ", ".join(a.value for a in Announcement)
+            got = shown(item["announcement"])
+            raise RecordError(f"{where}: unknown announcement {got} (expected {names})") from None
+        announcements.append((_seat(item["seat"], where), announcement))
+    try:
+        return DealEntry(_seat(obj.get("trumps"), where), winner, points, kapo, claimed, tuple(announcements))
+    except RulesError as err:
+        raise RecordError(f"{where}: {err}") from None

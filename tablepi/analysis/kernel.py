@@ -6,13 +6,16 @@ variable ``TABLEPI_ANALYSIS_KERNEL=python`` to force the pure-Python search.
 
 from __future__ import annotations
 
+import importlib
 import os
+from typing import Any
 
 from tablepi.analysis.solver import PySearch, Search
 from tablepi.analysis.tables import Tables
 
+_kernel: Any
 try:
-    from tablepi.analysis import _kernel  # type: ignore[attr-defined]
+    _kernel = importlib.import_module("tablepi.analysis._kernel")
 except ImportError:  # not built (no compiler at install): the pure-Python search does the same, slower
     _kernel = None
 

@@ -21,16 +21,24 @@ import multiprocessing
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-from tablepi.analysis.review import DealReview, review_deal
-from tablepi.rules.deal import Deal
+if TYPE_CHECKING:
+    from tablepi.analysis.review import DealReview
+    from tablepi.rules.deal import Deal
 
 
 def _review(deal: Deal, number: int) -> DealReview:
+    # imported here, in the worker process: the table's own process never loads the solver
+    from tablepi.analysis.review import review_deal
+
     return review_deal(deal, number)
 
 
 def _ready() -> bool:
+    """In the worker, at start: load the analysis there, while the table does other things."""
+    import tablepi.analysis.review  # noqa: F401
+
     return True
 
 

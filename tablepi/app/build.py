@@ -80,6 +80,7 @@ def open_table(
     app.use_files(files)
     info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend}
     app.desk = Desk(app, files, info)
+    _add_console(config, app, path)
     running = RunningTable(app, parts)
     try:
         server = _open_control(config, app) if control else None
@@ -118,6 +119,20 @@ def open_feed(config: Config, app: TableApp) -> Any:
     if feed.seating is not None:
         app.put(feed.seating)
     return feed.start()
+
+
+def _add_console(config: Config, app: TableApp, journal: Path) -> None:
+    """The screen's hand-entry panels; earlier players' names kept beside the journal (names.txt)."""
+    from tablepi.app.console import Console
+    from tablepi.app.names import RecentNames
+
+    recent = RecentNames(journal.parent / "names.txt")
+    app.recent_names = recent
+    console = Console(app.gesture, config.display.language, earlier=lambda: recent.names,
+                      known=lambda: app.players.names)
+    app.console = console
+    if app.screen is not None and hasattr(app.screen, "console"):
+        app.screen.console = console
 
 
 def _open_control(config: Config, app: TableApp) -> Any:

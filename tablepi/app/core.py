@@ -31,7 +31,7 @@ from tablepi.controls.events import ControlEvent
 from tablepi.feed.messages import Notice, Seating
 from tablepi.journal import JournaledTable
 from tablepi.players import PlayerRegistry
-from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus
+from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
 from tablepi.rules.seats import Seat
 from tablepi.table import (
     Button,
@@ -48,9 +48,13 @@ from tablepi.table import (
     Tick,
 )
 from tablepi.table.adapter import from_zone_crosstalk, from_zone_event, from_zone_status, lifts_for_snapshot
+from tablepi.table.events import PlayersSeated, SeatingSource
+from tablepi.table.machine import HAND_EVENTS
 from tablepi.table.warnings import WarningCode
 
 if TYPE_CHECKING:
+    from tablepi.app.console import Console
+    from tablepi.app.names import RecentNames
     from tablepi.app.service import Desk, TableFiles
 
 log = logging.getLogger(__name__)
@@ -158,6 +162,10 @@ class TableApp:
         self.desk: Desk | None = None
         #: What the enrol mode asks for now ("Lay ♠A on any zone (1/24)."); empty outside the mode.
         self.mode_text = ""
+        #: The screen's hand-entry panels (tablepi.app.console); None without a touch screen.
+        self.console: Console | None = None
+        #: Names of earlier matches' players (tablepi.app.names), kept when players are seated.
+        self.recent_names: RecentNames | None = None
         #: Reviews of finished deals (best play, tablepi.analysis) in a worker; None: no reviews.
         self.reviewer = reviewer
         self.review: Any = None  # the last deal's review once ready
@@ -186,6 +194,14 @@ class TableApp:
         if isinstance(item, ZoneCrosstalk):
             self._crosstalk(item)
             return from_zone_crosstalk(item, self.seat_of_zone, self.deck, self.offset)
+        if isinstance(item, ZoneEvent) and item.zone in self.seat_of_zone and self.players.lookup(item.uid):
+            # A player's own tag tapped on his zone seats him there; it is no card, so its lift is nothing.
+            if not item.present:
+                return None
+            player = self.players.lookup(item.uid)
+            assert player is not None
+            return PlayersSeated(item.time + self.offset, ((self.seat_of_zone[item.zone], player),),
+                                 SeatingSource.TAG, normalise_uid(item.uid))
         if isinstance(item, ZoneEvent):
             event = from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
             if item.present and event.seat in self._resync:
@@ -200,6 +216,9 @@ class TableApp:
         if isinstance(item, ControlEvent | Touch):
             name = item.name
             seat = item.seat if isinstance(item, Touch) else None
+            if isinstance(item, Touch) and self.console is not None and self.console.touch(name, self.table.state):
+                self._refresh()  # a panel opened, changed or closed (its gesture, if any, was handled)
+                return None
             if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
                 state = self.table.state
                 if state.match_winner is None:
@@ -211,7 +230,7 @@ class TableApp:
             except ValueError:
                 log.warning("unknown button %r ignored", name)
                 return None
-        if isinstance(item, CardPlaced | CardLifted | Button | ReaderStatus | ReaderCrosstalk | Tick):
+        if isinstance(item, (CardPlaced, CardLifted, Button, ReaderStatus, ReaderCrosstalk, Tick, *HAND_EVENTS)):
             return item  # already a table event (the demo, a replay, a future remote control)
         log.warning("ignored an inbox item the table does not understand: %r", item)
         return None
@@ -234,6 +253,8 @@ class TableApp:
             return None
         before = self.table.state
         state = self.table.feed(event)  # journal first (fsync), then the table
+        if isinstance(event, PlayersSeated) and self.recent_names is not None:
+            self.recent_names.add(name for _, name in event.names)
         self.events_applied += 1
         if state is not before:  # an idle tick changes nothing: no view to build, nothing to draw
             self._refresh()
@@ -288,6 +309,16 @@ class TableApp:
                     log.info("zone %s: %s was taken away while the table was off", seat, lift.card or lift.uid)
                     self.handle(lift)
 
+    def gesture(self, gesture: object) -> None:
+        """A finished hand-entry panel's gesture: as a table event, journaled and applied like any other."""
+        from tablepi.app.console import gesture_event
+
+        event = gesture_event(gesture, self.now)
+        if event is None:
+            log.warning("hand entry %r is not a table event yet: ignored", gesture)
+            return
+        self.handle(event)
+
     def use_files(self, files: TableFiles) -> None:
         """Swap in the decks and player tags just read (one assignment each: nothing sees half a deck)."""
         self.deck = files.registry
@@ -334,6 +365,9 @@ class TableApp:
             self.seating = item
             log.info("seating: %s", item.text())
             hook = getattr(self.screen, "show_seating", None)
+            if item.names and dict(item.names) != dict(self.table.state.names):
+                # The tournament's seating seats the players, like names typed at the table (a journaled event).
+                self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
         else:
             self.notices = [*self.notices[-9:], item]
             log.log(logging.WARNING if item.source == "feed" else logging.INFO, "notice: %s", item.text)

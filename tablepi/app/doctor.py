@@ -447,6 +447,8 @@ def check_feed(config: Config) -> Iterator[Finding]:
         why = "; ".join(result.errors) or f"the broker refused: {result.connect_reason}"
         fix = ("check [feed] username and password (the broker's password file)" if result.connect_reason
                else f"check [feed] host and port, the network, and that the broker runs on {where}")
+        if result.tls is not None and result.tls.untrusted:
+            fix = "set [feed] ca_file to the CA certificate that signed the broker's (docs/feed.md, TLS)"
         yield Finding("feed", Status.FAIL, f"cannot connect to the broker at {where} as {feed.user}: {why}", fix)
         return
     yield Finding("feed", Status.OK, f"connected to {where} as {feed.user} (MQTT v5)")

@@ -113,7 +113,7 @@ class PygameScreen:
         import pygame
 
         from tablepi.display.render import Display
-        from tablepi.display.touch import PressTracker
+        from tablepi.display.touch import PressTracker, SheetTracker
 
         self._pygame = pygame
         self.settings = settings
@@ -139,6 +139,9 @@ class PygameScreen:
         surface = pygame.Surface(drawing) if self._panel is None or self.rotation else self._panel
         self.display = Display(surface, flip=self._present)
         self.touch = PressTracker(panel, self.rotation)
+        self.sheet_touch = SheetTracker(panel, self.rotation)
+        #: The hand-entry panels (tablepi.app.console), set by the app; None: no hand entry on this screen.
+        self.console: Any = None
         self._closed = False
         #: The last deal's best-play review when it is ready, and whether the Review touch opened it.
         self.review: Any = None
@@ -170,6 +173,8 @@ class PygameScreen:
 
         self._state = state
         view = build_view(state, self.settings, self.review, self.review_open, notices=self._notices)
+        if self.console is not None:
+            view = self.console.over(view, state, self.settings)
         drew = self.display.show(view)
         if self.frames is not None:
             label = self.frames.wants(state)
@@ -203,9 +208,19 @@ class PygameScreen:
         the seat is the one a per-seat target acts for."""
         names: list[tuple[str, Seat | None]] = []
         for event in events:
-            button = self.touch.feed_button(event, self.display.last)
+            drawn = self.display.last
+            if drawn is not None and drawn.sheet is not None:  # a panel is up: only its keys act
+                name = self.sheet_touch.feed(event, drawn)
+                if name is not None:
+                    names.append((name, None))
+                continue
+            button = self.touch.feed_button(event, drawn)
             if button is not None:
                 names.append((button.action.value, button.seat))
+            elif self.console is not None:
+                name = self.sheet_touch.feed(event, drawn)
+                if name is not None:
+                    names.append((name, None))
         return names
 
     def poll(self) -> list[tuple[str, Seat | None]]:

@@ -17,6 +17,7 @@ from typing import Any
 from tablepi.record import load_record
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Deal
+from tablepi.rules.entry import DealEntry
 from tablepi.rules.seats import Team
 from tablepi.rules.slate import Match, SlateEntry
 from tablepi.table.machine import Table
@@ -37,8 +38,11 @@ def replay_report(table: Table) -> dict[str, Any]:
     """Everything the record led to, as plain values (the ``--json`` output)."""
     deals: list[dict[str, Any]] = []
     for match_number, match in enumerate(table.matches, start=1):
-        for deal, entry in zip(match.deals, match.slate.history, strict=False):
-            deals.append(_deal_report(match_number, match, deal, entry))
+        for entry, source in match.scored():
+            if isinstance(source, DealEntry):
+                deals.append(_entered_report(match_number, match, source, entry))
+            else:
+                deals.append(_deal_report(match_number, match, source, entry))
     current = table.matches[-1]
     state = table.state
     return {
@@ -58,16 +62,32 @@ def replay_report(table: Table) -> dict[str, Any]:
     }
 
 
-def _deal_report(match_number: int, match: Match, deal: Deal, entry: SlateEntry) -> dict[str, Any]:
+def _entered_report(match_number: int, match: Match, told: DealEntry, entry: SlateEntry) -> dict[str, Any]:
+    """A deal told by hand: who named trumps and the result; no cards, no tricks (``"by_hand": true``)."""
+    report = _deal_report(match_number, match, None, entry)
+    report.update({
+        "dealer": match.rules.direction.order_from(told.trumps)[3].value, "forehand": told.trumps.value, "trump": None,
+        "announcements": [{"seat": seat.value, "announcement": a.value} for seat, a in told.announcements],
+        "tricks": [], "by_hand": True,
+    })
+    return report
+
+
+def _deal_report(match_number: int, match: Match, deal: Deal | None, entry: SlateEntry) -> dict[str, Any]:
     result = entry.result
     history = match.slate.history[: entry.number]
     open_after = {team.value: match.rules.start_lines for team in Team}
     for past in history:
         for team in Team:
             open_after[team.value] += past.added[team] - past.struck[team]
+    if deal is None:
+        deal = Deal(match.dealer, match.rules)  # a deal told by hand: its seats and cards are filled in after
+    corrected = entry.number in match.corrected
     return {
         "match": match_number,
         "number": entry.number,
+        "by_hand": False,
+        "corrected": corrected,
         "dealer": deal.dealer.value,
         "forehand": deal.forehand.value,
         "trump": None if deal.trump is None else deal.trump.value,

@@ -14,7 +14,8 @@ Panels:
 - :class:`DealForm` — a whole deal by hand (who named trumps, announcements, the winner or a tie, points, Kapo,
   claim), or the correction of a past deal;
 - :class:`HistoryPanel` — the evening's deals, scrollable;
-- :class:`Menu` — opened from the header: which of these can be opened now.
+- :class:`Menu` — opened from the header: which of these can be opened now;
+- :class:`Answering` — a correction proposed: each team accepts or refuses it.
 
 Key ids are stable text (``suit:H``, ``card:QH``, ``char:a``, ``seat:N``, ``ok``, ``cancel``): the renderer
 draws keys, a touch sends the id back.
@@ -74,13 +75,21 @@ class EnterDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class Answer:
+    """A team's answer to the correction waiting on the slate."""
+
+    team: Team
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Open:
     """The menu chose another panel: ``what`` is ``deal``, ``correct``, ``history``, ``players`` or ``dealer``."""
 
     what: str
 
 
-Gesture = EnterCard | SeatPlayer | ChooseDealer | EnterDeal | Open
+Gesture = EnterCard | SeatPlayer | ChooseDealer | EnterDeal | Answer | Open
 
 
 # --- panels -----------------------------------------------------------------------------------------------------
@@ -224,7 +233,20 @@ class Menu:
         return (*keys, CANCEL)
 
 
-Panel = CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu
+@dataclass(frozen=True, slots=True)
+class Answering:
+    """A correction waits for both teams (Bridgemate's "opponents accept"): each team that has not answered yet
+    accepts or refuses. Opened by the table's state, not by a touch: it stays up until both have answered."""
+
+    number: int
+    entry: DealEntry
+    waiting: tuple[Team, ...]
+
+    def key_ids(self) -> tuple[str, ...]:
+        return tuple(f"answer:{team.value}:{word}" for team in self.waiting for word in ("yes", "no"))
+
+
+Panel = CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu | Answering
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +273,9 @@ def press(panel: Panel, key: str) -> Step:
         return _form(panel, key)
     if isinstance(panel, Menu):
         return Step(None, Open(key.removeprefix("open:")))
+    if isinstance(panel, Answering):
+        _, team, word = key.split(":")
+        return Step(None, Answer(Team.parse(team), word == "yes"))
     return _history(panel, key)
 
 

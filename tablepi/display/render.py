@@ -398,6 +398,10 @@ class Renderer:
             surface.blit(badge, (center[0] - badge.get_width() // 2, center[1] - badge.get_height() // 2))
         elif card_view.tentative:
             _dashed_rect(surface, AMBER, rect, b, max(6, rect.w // 6))
+        if card_view.by_hand:  # entered on the screen: a cyan frame and a pen in the corner
+            _dashed_rect(surface, CYAN, rect, b, max(4, rect.w // 8))
+            pen = self.text("✎", f.chip + b, CYAN)
+            surface.blit(pen, (rect.x - pen.get_width() // 2, rect.bottom - pen.get_height() // 2))
 
     def _center(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         c, f, g = layout.center, layout.fonts, layout.gap

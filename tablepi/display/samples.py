@@ -297,8 +297,27 @@ def _menu(tr: Translator) -> View:
     return _sheet_view(tr, Menu(can_enter=True, can_correct=True, can_choose_dealer=False))
 
 
+def _answering(tr: Translator) -> View:
+    from tablepi.display.panels import Answering
+    from tablepi.rules.entry import DealEntry
+
+    return _sheet_view(tr, Answering(3, DealEntry(Seat.N, Team.NS, 25), (Team.EW,)))
+
+
+def _card_by_hand(tr: Translator) -> View:
+    """The deal screen with E's card entered by hand (his reader is off): drawn from the trick, marked."""
+    from dataclasses import replace
+
+    view = mid_trick(tr)
+    seats = tuple(replace(s, card=CardView(_c("KH"), by_hand=True), reader_off=tx.reader_off_label(tr))
+                  if s.seat is Seat.E else s for s in view.seats)
+    return replace(view, seats=seats)
+
+
 #: The hand-entry sheets by name.
 SHEET_SAMPLES: dict[str, Callable[[Translator], View]] = {
+    "answering": _answering,
+    "card_by_hand": _card_by_hand,
     "picker_suit": _picker_suit,
     "picker_rank": _picker_rank,
     "keyboard": _keyboard,

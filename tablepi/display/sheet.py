@@ -19,6 +19,7 @@ from tablepi.display.panels import (
     BACK,
     CANCEL,
     OK,
+    Answering,
     CardPicker,
     DealerChoice,
     DealForm,
@@ -74,6 +75,19 @@ def sheet_for(
         keys = (KeyView("up", "▲", live="up" in panel.key_ids()), KeyView("down", "▼",
                 live="down" in panel.key_ids()), KeyView(CANCEL, tr.gettext("Close"), weight=2))
         return SheetView(tr.gettext("The evening's deals"), shown, (keys,))
+    if isinstance(panel, Answering):
+        team = {t: tx.team_label(tr, t, names) for t in Team}
+        rows = tuple((KeyView("", team[t], live=False, weight=2),
+                      KeyView(f"answer:{t.value}:yes", tr.gettext("Accept"), weight=2),
+                      KeyView(f"answer:{t.value}:no", tr.gettext("Refuse"), weight=2)) for t in panel.waiting)
+        result = panel.entry.result()
+        from tablepi.rules.slate import Slate
+
+        scored = Slate().record(result)
+        line = tx.history_line(tr, panel.number, tx.seat_name(tr, panel.entry.trumps, names),
+                               _result_words(tr, scored, names), scored.stake)
+        return SheetView(tr.gettext("Correct deal {number}").format(number=panel.number),
+                         (line, tr.gettext("Both teams must accept.")), rows)
     assert isinstance(panel, Menu)
     labels = {"open:deal": tr.gettext("Enter a deal by hand"), "open:correct": tr.gettext("Correct a deal"),
               "open:history": tr.gettext("The evening's deals"), "open:players": tr.gettext("Players' names"),
@@ -167,3 +181,9 @@ def key_at(sheet: SheetView, size: tuple[int, int], pos: tuple[float, float]) ->
         if key.live and key.id and rect.contains(*pos):
             return key.id
     return None
+
+
+def _result_words(tr: Translator, entry: object, names: Mapping[Seat, str]) -> str:
+    from tablepi.display.viewmodel import result_text
+
+    return result_text(tr, entry, names).split("\n")[0]  # type: ignore[arg-type]

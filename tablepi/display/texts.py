@@ -39,6 +39,7 @@ WARNING_TEMPLATES: dict[str, str] = {
     "not_now": N_("That button does nothing now."),
     "reader_offline": N_("The card reader at {seat} is not answering. Check its cable."),
     "crosstalk": N_("The reader at {seat} hears other zones' cards. Owner: space the antennas or lower the gain."),
+    "hand_refused": N_("That cannot be entered now. Undo, or enter it again."),
 }
 
 #: Variants the view model picks from a warning and the state (not table codes of their own): a revoke under

@@ -85,3 +85,45 @@ class PressTracker:
         button, rect = self._pressed
         self._pressed = None
         return button if rect.contains(*up) else None
+
+
+class SheetTracker:
+    """The same press-then-release discipline for the hand-entry sheet's keys and for the two touch areas that open
+    panels: the header (the menu) and each seat's card place (a card by hand). Names it sends: ``key:ID``,
+    ``open:menu``, ``zone:S``."""
+
+    def __init__(self, size: tuple[int, int], rotation: int = 0) -> None:
+        self.size = size
+        self.rotation = rotation
+        self._pressed: tuple[str, Rect] | None = None
+
+    def target(self, view: View, pos: tuple[float, float]) -> tuple[str, Rect] | None:
+        from tablepi.display.layout import layout_for
+        from tablepi.display.sheet import key_rects
+
+        logical = _logical_size(self.size, self.rotation)
+        if view.sheet is not None:
+            for key, rect in key_rects(view.sheet, logical):
+                if key.live and key.id and rect.contains(*pos):
+                    return f"key:{key.id}", rect
+            return None
+        layout = layout_for(logical)
+        if layout.header.contains(*pos):
+            return "open:menu", layout.header
+        if view.seats:
+            for seat, slot in layout.slots(view.bottom_seat).items():
+                if slot.card.contains(*pos):
+                    return f"zone:{seat.value}", slot.card
+        return None
+
+    def feed(self, event: Any, drawn: View | None) -> str | None:
+        down = event_position(event, self.size, self.rotation)
+        if down is not None:
+            self._pressed = None if drawn is None else self.target(drawn, down)
+            return None
+        up = release_position(event, self.size, self.rotation)
+        if up is None or self._pressed is None:
+            return None
+        name, rect = self._pressed
+        self._pressed = None
+        return name if rect.contains(*up) else None

@@ -80,6 +80,7 @@ class CardView:
     tentative: bool = False  # just placed: may still become a show if lifted within the tap window
     winning: bool = False  # the card that takes the trick (shown once the fourth card is down)
     illegal: bool = False  # the table flagged this card
+    by_hand: bool = False  # entered by hand on the screen: nothing lies on the zone (its reader is off, or misread)
 
 
 @dataclass(frozen=True, slots=True)

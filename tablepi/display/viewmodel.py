@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
@@ -76,6 +76,8 @@ def build_view(state: TableState | None, settings: ViewSettings, review: DealRev
     needs it.
     """
     tr = translator(settings.language)
+    if state is not None and state.names:
+        settings = _Seated(settings, {**dict(settings.names), **dict(state.names)})  # names seated at the table
     if state is None:
         view = View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
                     prompt=tx.prompt_text(tr, "wait_readers"))
@@ -230,7 +232,7 @@ def _zone_card(state: TableState, zone: Zone, warned: bool) -> CardView | None:
     the card that took a complete trick is framed green.
     """
     if not zone.cards:
-        return None
+        return _by_hand(state, zone.seat)
     stray = [zc for zc in zone.cards if zc.status is ZoneCardStatus.STRAY or zc.card is None]
     zc = stray[-1] if stray else zone.cards[-1]
     card = zc.card
@@ -242,6 +244,33 @@ def _zone_card(state: TableState, zone: Zone, warned: bool) -> CardView | None:
     last = state.tricks[-1] if state.tricks else None
     winning = (last is not None and last.winner is zone.seat and last.card_of(zone.seat) == card)
     return CardView(card, winning=winning, illegal=warned and _revoked(state, zone.seat, card))
+
+
+def _by_hand(state: TableState, seat: Seat) -> CardView | None:
+    """The seat's card entered by hand in the trick on the table: nothing lies on the zone, so it is drawn from the
+    trick, marked as entered by hand (until the next trick begins, or the last one is swept)."""
+    if not state.tricks:
+        return None
+    last = state.tricks[-1]
+    card = last.card_of(seat)
+    if card is None or seat not in last.by_hand:
+        return None
+    on_table = last.winner is None or _complete_trick_lies(state) or (
+        state.phase is TablePhase.PLAY and state.current_trick is None)
+    if not on_table:
+        return None
+    return CardView(card, winning=last.winner is seat, by_hand=True)
+
+
+class _Seated:
+    """The display settings with the names seated at the table over the configured ones."""
+
+    def __init__(self, settings: ViewSettings, names: Mapping[Seat, str]) -> None:
+        self._settings = settings
+        self.names = names
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._settings, name)
 
 
 def _revoked(state: TableState, seat: Seat, card: Card) -> bool:

@@ -80,12 +80,13 @@ def write_broker_config(
     bind: str = "0.0.0.0",
     prefix: str = DEFAULT_PREFIX,
     as_root: bool = False,
+    tls: TlsListener | None = None,
 ) -> Path:
     """Write ``mosquitto.conf``, ``passwd`` and ``acl`` into ``directory``; returns the conf file.
 
     ``passwords`` maps broker user names (``tournament``, ``table-7``...) to passwords. ``as_root`` adds
     ``user root`` (a broker started as root otherwise switches to the user mosquitto, which cannot read a private
-    temporary folder: tests only).
+    temporary folder: tests only). ``tls`` adds a second listener with TLS (the same users and ACL).
     """
     directory.mkdir(parents=True, exist_ok=True)
     data = directory / "data"
@@ -98,6 +99,8 @@ def write_broker_config(
         *(["user root"] if as_root else []),
         "per_listener_settings false",
         f"listener {port} {bind}",
+        *([] if tls is None else [f"listener {tls.port} {bind}", f"certfile {tls.certfile}",
+                                  f"keyfile {tls.keyfile}", "tls_version tlsv1.2"]),
         "allow_anonymous false",
         f"password_file {directory / 'passwd'}",
         f"acl_file {directory / 'acl'}",
@@ -118,11 +121,26 @@ def write_broker_config(
     return conf
 
 
+@dataclass(frozen=True)
+class TlsListener:
+    """A TLS listener: the port, the broker's certificate (with its chain) and its private key (PEM files)."""
+
+    port: int
+    certfile: Path
+    keyfile: Path
+
+
 def free_port() -> int:
     """A port the kernel says is free on the loopback interface now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _listens(port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+        return True
+    return False
 
 
 @dataclass
@@ -134,6 +152,7 @@ class Mosquitto:
     tables: tuple[str, ...]
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
+    tls: TlsListener | None = None  # a second listener with TLS (tests of the tables' TLS)
 
     @classmethod
     def for_tables(cls, directory: Path, tables: Iterable[str]) -> Mosquitto:
@@ -145,7 +164,7 @@ class Mosquitto:
     def start(self) -> Mosquitto:
         binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         conf = write_broker_config(self.directory, self.passwords, self.tables, port=self.port, bind="127.0.0.1",
-                                   as_root=os.geteuid() == 0)
+                                   as_root=os.geteuid() == 0, tls=self.tls)
         self.process = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10.0
@@ -153,7 +172,7 @@ class Mosquitto:
             if self.process.poll() is not None:
                 log = (self.directory / "mosquitto.log")
                 raise RuntimeError(f"mosquitto exited: {log.read_text() if log.exists() else ''}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
+            if all(_listens(port) for port in (self.port, *([] if self.tls is None else [self.tls.port]))):
                 return self
             time.sleep(0.02)
         raise RuntimeError("mosquitto did not listen within 10 s")

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablepi.feed.config import FeedConfig
+
+if TYPE_CHECKING:
+    from tablepi.feed.client import TlsProblem
 from tablepi.feed.messages import encode
 
 #: A table id that is never a real table's: publishing there must be refused.
@@ -23,12 +26,18 @@ class ProbeResult:
     other: str = ""  # ... to another table's events topic
     other_refused: bool = False
     errors: list[str] = field(default_factory=list)
+    tls: TlsProblem | None = None  # why the TLS handshake failed (None when it succeeded or TLS is off)
 
 
 def probe(config: FeedConfig, timeout: float = 4.0) -> ProbeResult:
-    from tablepi.feed.client import make_client
+    from tablepi.feed.client import make_client, tls_problem
 
     result = ProbeResult()
+    if config.tls:
+        result.tls = tls_problem(config, timeout)  # paho would only say "no answer"
+        if result.tls is not None:
+            result.errors.append(result.tls.text)
+            return result
     connected = threading.Event()
     acks: dict[int, tuple[bool, str]] = {}
     answered = threading.Condition()

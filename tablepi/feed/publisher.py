@@ -120,6 +120,8 @@ class FeedPublisher:
         self.client = factory(config, f"tablepi-table-{config.table}", will=will)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = self._on_connect_fail
+        self._connect_warned = False
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
 
@@ -287,18 +289,38 @@ class FeedPublisher:
         elif kind == "connected":
             self._connected = True
             self._warned = False
+            self._connect_warned = False
             for out in self._journals.values():
                 out.rewind()
             self._inflight.clear()
             self.client.publish(status_topic(self.prefix, self.config.table),
                                 encode({"table": self.config.table, "online": True}), qos=1, retain=True)
             self._state_sent = 0.0
+        elif kind == "connect_failed":
+            self._connect_failed()
         elif kind == "disconnected":
             self._connected = False
             self._inflight.clear()
         elif kind == "seating":
             self.cursor.seating = item[1].to_json()
             self._dirty = True
+
+    def _connect_failed(self) -> None:
+        """paho could not connect (it retries on its own): say why once, in one line, until it connects. Over TLS
+        the reason comes from a handshake of our own (paho does not pass it on): a wrong CA is named as such."""
+        if self._connect_warned:
+            return
+        self._connect_warned = True
+        where = f"{self.config.host}:{self.config.port}"
+        tls = None
+        if self.config.tls:
+            from tablepi.feed.client import tls_problem
+
+            tls = tls_problem(self.config)
+        self.problem = tls.text if tls is not None else f"cannot connect to the broker at {where}"
+        log.warning("feed: %s. The table plays on; its events wait in the journal.", self.problem)
+        if tls is not None and tls.untrusted and self.on_message is not None:
+            self.on_message(Notice(f"feed: {self.problem}", source="feed"))
 
     def _refused(self, where: tuple[str, int], reason: str) -> None:
         self.refused += 1
@@ -366,6 +388,9 @@ class FeedPublisher:
             return
         client.subscribe([(seating_topic(self.prefix, self.config.table), 1), (announce_topic(self.prefix), 1)])
         self._queue.put(("connected",))
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        self._queue.put(("connect_failed",))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         self._queue.put(("disconnected",))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tablepi.errors import RulesError
+from tablepi.errors import RulesCode, RulesError
 from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS, Announcement, DealResult
 from tablepi.rules.seats import Seat, Team
 
@@ -51,23 +51,29 @@ class DealEntry:
         """Refuse what no deal can be: each case with the rule it breaks."""
         if self.winner is None:
             if self.kapo or self.claimed_by is not None:
-                raise RulesError("a 20-20 tie has no Kapo and no claim: nobody reached 21 (rules 19-21)")
+                raise RulesError("a 20-20 tie has no Kapo and no claim: nobody reached 21 (rules 19-21)",
+                                 code=RulesCode.BAD_ENTRY)
             if self.points not in (None, TIE_POINTS):
-                raise RulesError(f"a tie is 20-20, not {self.points} (rule 19)")
+                raise RulesError(f"a tie is 20-20, not {self.points} (rule 19)",
+                                 code=RulesCode.BAD_ENTRY)
         else:
             if self.points is not None and not WINNING_POINTS <= self.points <= TOTAL_POINTS:
-                raise RulesError(f"the winners have 21 to 40 points, not {self.points} (rule 19)")
+                raise RulesError(f"the winners have 21 to 40 points, not {self.points} (rule 19)",
+                                 code=RulesCode.BAD_ENTRY)
             if self.kapo and self.points not in (None, TOTAL_POINTS):
-                raise RulesError(f"Kapo is all six tricks, so all 40 points, not {self.points} (rule 20)")
+                raise RulesError(f"Kapo is all six tricks, so all 40 points, not {self.points} (rule 20)",
+                                 code=RulesCode.BAD_ENTRY)
             if self.claimed_by is not None and self.claimed_by is not self.winner:
-                raise RulesError(f"{self.claimed_by} claimed, so {self.claimed_by} won the deal (rule 21)")
+                raise RulesError(f"{self.claimed_by} claimed, so {self.claimed_by} won the deal (rule 21)",
+                                 code=RulesCode.BAD_ENTRY)
         seen: dict[str, Seat] = {}
         for seat, announcement in self.announcements:
             for part in sorted(announcement.parts):
                 if part in seen:
                     # Matt is one card, Konter one pair: held by one player (rule 10)
                     raise RulesError(f"{part.capitalize()} announced by {seen[part]} and {seat}: "
-                                     "each is announced once, by the player who holds it (rule 10)")
+                                     "each is announced once, by the player who holds it (rule 10)",
+                                     code=RulesCode.BAD_ENTRY)
                 seen[part] = seat
 
     @property

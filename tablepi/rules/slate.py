@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from tablepi.errors import RulesCode, RulesError
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal, DealResult
+from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules, TieRule
 from tablepi.rules.seats import Seat, Team
 
@@ -140,6 +141,9 @@ class Match:
         self.slate = Slate(self.rules)
         self.dealer = first_dealer
         self.deals: list[Deal] = []
+        #: Deals told by hand (a chalk slate), by deal number, and corrections accepted by both teams.
+        self.entered: dict[int, DealEntry] = {}
+        self.corrected: dict[int, DealEntry] = {}
 
     @property
     def is_over(self) -> bool:
@@ -164,12 +168,66 @@ class Match:
         """Score the current deal and pass the deal on: the next dealer is this deal's forehand (rule 22)."""
         if not self.deals or not self.deals[-1].is_over:
             raise RulesError("no finished deal to score", code=RulesCode.NOT_OVER)
-        if len(self.slate.history) == len(self.deals):
+        if len(self.slate.history) == len(self.deals) + len(self.entered):
             raise RulesError("this deal is already scored", code=RulesCode.NOT_OVER)
         deal = self.deals[-1]
         entry = self.slate.record(deal.result())
         self.dealer = deal.forehand
         return entry
+
+    def enter_deal(self, entry: DealEntry) -> SlateEntry:
+        """Score a deal told by hand (no card seen): the slate applies it as a played one (rules 24-28), and the
+        next dealer is its forehand, who named trumps (rule 22)."""
+        if self.is_over:
+            raise RulesError("the match is over; start a revanche or a new match (rule 29)",
+                             code=RulesCode.MATCH_OVER, rule=29)
+        if self.deals and not self.deals[-1].is_over:
+            raise RulesError("finish the current deal before entering one", code=RulesCode.DEAL_IN_PROGRESS)
+        scored = self.slate.record(entry.result())
+        self.entered[scored.number] = entry
+        self.dealer = entry.trumps
+        return scored
+
+    def abandon_deal(self) -> None:
+        """Drop the deal in progress (its cards are gathered; it is told by hand instead)."""
+        if self.deals and not self.deals[-1].is_over:
+            self.deals.pop()
+
+    def correct(self, number: int, entry: DealEntry) -> None:
+        """Replace deal ``number``'s result by ``entry`` (both teams agreed) and rescore the slate from the first
+        deal. Refused, with the slate unchanged, when the corrected slate ends the match before a later deal."""
+        history = self.slate.history
+        if not 1 <= number <= len(history):
+            raise RulesError(f"there is no deal {number} to correct (deals 1-{len(history)})",
+                             code=RulesCode.NO_SUCH_DEAL)
+        slate = Slate(self.rules)
+        for scored in history:
+            result = entry.result() if scored.number == number else scored.result
+            try:
+                slate.record(result)
+            except RulesError:
+                raise RulesError(f"with deal {number} corrected the match ends before deal {scored.number}",
+                                 code=RulesCode.MATCH_OVER, rule=28) from None
+        self.slate = slate
+        self.corrected[number] = entry
+
+    def scored(self) -> tuple[tuple[SlateEntry, Deal | DealEntry], ...]:
+        """Each scored deal with what it was scored from: the played deal, or the entry told by hand."""
+        played = iter(self.deals)
+        out: list[tuple[SlateEntry, Deal | DealEntry]] = []
+        for scored in self.slate.history:
+            entry = self.entered.get(scored.number)
+            source: Deal | DealEntry | None = entry if entry is not None else next(played, None)
+            if source is not None:
+                out.append((scored, source))
+        return tuple(out)
+
+    def forehand_of(self, number: int) -> Seat | None:
+        """Who named trumps in scored deal ``number``."""
+        for scored, source in self.scored():
+            if scored.number == number:
+                return source.trumps if isinstance(source, DealEntry) else source.forehand
+        return None
 
     def revanche(self) -> Match:
         """The losers ask for a revanche: same teams, a fresh slate; the deal passes on as usual (rule 29)."""

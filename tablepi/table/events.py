@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Announcement
-from tablepi.rules.seats import Seat
+from tablepi.rules.entry import DealEntry
+from tablepi.rules.seats import Seat, Team
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,5 +172,97 @@ class Tick:
         return f"@{self.time:.3f} tick"
 
 
+# --- gestures by hand (docs/table.md, "By hand"): record version 2 ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardEntered:
+    """A card entered by hand on the screen for ``seat`` (his reader is offline, or it misread): played as if laid.
+    Nothing lies on the zone for it; the trick, the screen and the record mark it as entered by hand."""
+
+    time: float
+    seat: Seat
+    card: Card
+
+    def __str__(self) -> str:
+        return f"@{self.time:.3f} {self.seat} by hand {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealEntered:
+    """A whole deal told by hand (a chalk slate): scored by the rules core into the slate. A deal in progress is
+    given up for it (its cards are gathered)."""
+
+    time: float
+    entry: DealEntry
+
+    def __str__(self) -> str:
+        return f"@{self.time:.3f} deal by hand {self.entry.result().describe()}"
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionProposed:
+    """Deal ``deal`` of this match was scored wrong: ``entry`` is what it should have been. It takes effect once
+    both teams accept it (:class:`CorrectionAnswered`); ``team``: who proposed, when the screen knows."""
+
+    time: float
+    deal: int
+    entry: DealEntry
+    team: Team | None = None
+
+    def __str__(self) -> str:
+        return f"@{self.time:.3f} correction of deal {self.deal}: {self.entry.result().describe()}"
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionAnswered:
+    """``team`` accepts (or refuses) the correction proposed: one accept per team applies it, a refusal drops it."""
+
+    time: float
+    team: Team
+    accept: bool
+
+    def __str__(self) -> str:
+        return f"@{self.time:.3f} {self.team} {'accept' if self.accept else 'refuse'} the correction"
+
+
+class SeatingSource(enum.Enum):
+    """Where a seating came from."""
+
+    TOUCH = "touch"  # typed on the screen's keyboard (or an earlier name chosen)
+    TAG = "tag"  # the player's own tag tapped on his zone
+    TOURNAMENT = "tournament"  # the tournament's seating for this round (tablepi.feed)
+    CONFIG = "config"  # the configuration file's names
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersSeated:
+    """Players sit down: ``names`` by seat (one seat or all four). Later seatings replace a seat's name."""
+
+    time: float
+    names: tuple[tuple[Seat, str], ...]
+    source: SeatingSource = SeatingSource.TOUCH
+    uid: str = ""  # the player tag that seated him (source TAG)
+
+    def __str__(self) -> str:
+        who = ", ".join(f"{seat} {name}" for seat, name in self.names)
+        return f"@{self.time:.3f} seated {who} ({self.source.value})"
+
+
+@dataclass(frozen=True, slots=True)
+class DealerChosen:
+    """The players choose the first dealer of the match (before its first trumps are named)."""
+
+    time: float
+    seat: Seat
+
+    def __str__(self) -> str:
+        return f"@{self.time:.3f} first dealer {self.seat}"
+
+
+#: The gestures by hand: events of record version 2.
+HandEvent = CardEntered | DealEntered | CorrectionProposed | CorrectionAnswered | PlayersSeated | DealerChosen
+
+
 #: Everything the table state machine consumes.
-TableEvent = CardPlaced | CardLifted | Button | ReaderStatus | ReaderCrosstalk | Tick
+TableEvent = CardPlaced | CardLifted | Button | ReaderStatus | ReaderCrosstalk | Tick | HandEvent

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tablepi.errors import RulesCode, RulesError
 from tablepi.rules.cards import MATADORS, Card, Suit
 from tablepi.rules.deal import TRICKS_PER_DEAL, Announcement, Deal, Fault, Phase
+from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import Match
@@ -70,6 +71,7 @@ class Announce:
 class PlayCard:
     seat: Seat
     card: Card
+    by_hand: bool = False  # entered on the screen (no card lies on the zone for it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +89,47 @@ class Revanche:
     """The losers ask for a revanche (rule 29)."""
 
 
-Action = StartDeal | NameTrump | ScanCard | EndScan | ShowCard | Announce | PlayCard | Claim | NewMatch | Revanche
+@dataclass(frozen=True, slots=True)
+class EnterDeal:
+    """A deal told by hand is scored (a deal in progress is given up for it)."""
+
+    entry: DealEntry
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeCorrection:
+    number: int
+    entry: DealEntry
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerCorrection:
+    team: Team
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlayers:
+    names: tuple[tuple[Seat, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseDealer:
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """A correction waiting for both teams: deal ``number`` should have been ``entry``."""
+
+    number: int
+    entry: DealEntry
+    accepted: frozenset[Team] = frozenset()
+
+
+HandAction = EnterDeal | ProposeCorrection | AnswerCorrection | SeatPlayers | ChooseDealer
+Action = (StartDeal | NameTrump | ScanCard | EndScan | ShowCard | Announce | PlayCard | Claim | NewMatch | Revanche
+          | EnterDeal | ProposeCorrection | AnswerCorrection | SeatPlayers | ChooseDealer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +152,10 @@ class Game:
         self.started = False  # a deal is in progress (between StartDeal and its end)
         self.pending_trump: Suit | None = None  # hand-scan mode: trumps named before the scan
         self.scan: dict[Seat, list[Card]] = {}
+        self.names: dict[Seat, str] = {}  # who sits where (kept from match to match until seated again)
+        self.proposal: Proposal | None = None
+        #: Cards entered by hand: (match number, deal number, seat, card).
+        self.by_hand: set[tuple[int, int, Seat, Card]] = set()
         self._begin_match(Match(rules, dealer))
 
     @classmethod
@@ -174,6 +220,8 @@ class Game:
                 raise RulesError("no hand scan to end", code=RulesCode.NO_SCAN)
             self._deal_after_scan(complete=False)
             return Outcome()
+        if isinstance(action, EnterDeal | ProposeCorrection | AnswerCorrection | SeatPlayers | ChooseDealer):
+            return self._by_hand(action)  # the gestures by hand (docs/table.md, "By hand")
         deal = self._playing_deal()
         if isinstance(action, ShowCard):
             return self._show(deal, action)
@@ -181,7 +229,10 @@ class Game:
             deal.announce(action.seat, action.announcement, claim=True)
             return Outcome(announced=action.announcement)
         if isinstance(action, PlayCard):
+            number = self.deal_number
             faults = deal.play(action.seat, action.card, check=False)
+            if action.by_hand:
+                self.by_hand.add((len(self.matches), number, action.seat, action.card))
             self._finish_if_over()
             return Outcome(faults=faults)
         if isinstance(action, Claim):
@@ -189,6 +240,58 @@ class Game:
             self._finish_if_over()
             return Outcome()
         raise TypeError(f"not a table action: {action!r}")
+
+    # --- by hand ----------------------------------------------------------------------------------------------
+
+    def _by_hand(self, action: HandAction) -> Outcome:
+        if isinstance(action, SeatPlayers):
+            self.names.update(dict(action.names))
+            return Outcome()
+        if isinstance(action, ChooseDealer):
+            if self.match.slate.history or self.phase is not TablePhase.TRUMPS or (
+                    self.deal is not None and self.deal.trump is not None) or self.pending_trump is not None:
+                raise RulesError("the first dealer is chosen before the match's first trumps are named",
+                                 code=RulesCode.NOT_BEFORE_PLAY)
+            self.matches[-1] = Match(self.rules, action.seat)
+            self.deal = None
+            self.started = False
+            self._start_deal()
+            return Outcome()
+        if isinstance(action, EnterDeal):
+            if self.match.is_over:
+                raise RulesError("the match is over; start a revanche or a new match (rule 29)",
+                                 code=RulesCode.MATCH_OVER, rule=29)
+            self._give_up_deal()
+            self.match.enter_deal(action.entry)
+            return Outcome()
+        if isinstance(action, ProposeCorrection):
+            if not 1 <= action.number <= len(self.match.slate.history):
+                raise RulesError(f"there is no deal {action.number} to correct", code=RulesCode.NO_SUCH_DEAL)
+            self.proposal = Proposal(action.number, action.entry)
+            return Outcome()
+        proposal = self.proposal
+        if proposal is None:
+            raise RulesError("no correction is waiting for an answer", code=RulesCode.NO_PROPOSAL)
+        if not action.accept:
+            self.proposal = None
+            return Outcome()
+        accepted = proposal.accepted | {action.team}
+        if accepted != set(Team):
+            self.proposal = Proposal(proposal.number, proposal.entry, frozenset(accepted))
+            return Outcome()
+        self.match.correct(proposal.number, proposal.entry)  # raises (unchanged) when the slate cannot take it
+        self.proposal = None
+        if self.match.is_over and self.started and (self.deal is None or not self.deal.played):
+            self._give_up_deal()  # the corrected slate ends the match before the deal just dealt
+        return Outcome()
+
+    def _give_up_deal(self) -> None:
+        """The deal in progress is not played on (it is told by hand, or the match ended under it)."""
+        if self.started:
+            self.match.abandon_deal()
+            self.deal = None
+            self.pending_trump = None
+            self.started = False
 
     def _begin_match(self, match: Match) -> None:
         self.matches.append(match)

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tablepi.errors import IllegalPlay, RulesError
-from tablepi.rules.cards import Card
+from tablepi.errors import IllegalPlay, RulesCode, RulesError
+from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Deal, Fault
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
@@ -32,8 +32,15 @@ from tablepi.table import report, timing
 from tablepi.table.events import (
     Button,
     ButtonName,
+    CardEntered,
     CardLifted,
     CardPlaced,
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    DealerChosen,
+    HandEvent,
+    PlayersSeated,
     ReaderCrosstalk,
     ReaderState,
     ReaderStatus,
@@ -43,14 +50,19 @@ from tablepi.table.events import (
 from tablepi.table.game import (
     Action,
     Announce,
+    AnswerCorrection,
+    ChooseDealer,
     Claim,
     EndScan,
+    EnterDeal,
     NameTrump,
     NewMatch,
     Outcome,
     PlayCard,
+    ProposeCorrection,
     Revanche,
     ScanCard,
+    SeatPlayers,
     ShowCard,
     StartDeal,
 )
@@ -60,6 +72,8 @@ from tablepi.table.snapshot import Clock, build_state
 from tablepi.table.state import TableConfig, TablePhase, TableState, ZoneCardStatus
 from tablepi.table.warnings import TableWarning, WarningCode
 from tablepi.table.zones import LyingCard, Zones, swept_and_put_back, trick_card, where_played
+
+HAND_EVENTS = (CardEntered, DealEntered, CorrectionProposed, CorrectionAnswered, PlayersSeated, DealerChosen)
 
 
 class Table:
@@ -145,6 +159,15 @@ class Table:
 
     def apply(self, event: TableEvent) -> TableState:
         """Consume one event and return the new state. Never raises for anything that happens at a table."""
+        self.advance(event)
+        return self.state
+
+    def advance(self, event: TableEvent) -> None:
+        """Consume one event like :meth:`apply`, without building the snapshot (built when :attr:`state` is read).
+
+        For a consumer that replays many events and looks at few states (the tournament server replays every
+        table's feed): the snapshot costs more than the event itself.
+        """
         time = max(float(event.time), self._time)  # a clock that steps back is treated as standing still
         self._time = time
         self._events += 1
@@ -160,12 +183,19 @@ class Table:
             self._on_reader(event)
         elif isinstance(event, ReaderCrosstalk):
             self._on_crosstalk(event)
+        elif isinstance(event, HAND_EVENTS):
+            self._on_hand(event)
         elif not isinstance(event, Tick):
             raise TypeError(f"not a table event: {event!r}")
         if self._asking is not None and not self.state.possible.seats_for(self._asking):
             self._asking = None  # nobody may make it any more (the first trick went round): the question lapses
             self._state = None
-        return self.state
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trumps :attr:`state` shows (named for this deal, or before a hand scan), without the snapshot."""
+        game = self._history.game
+        return game.deal.trump if game.deal is not None else game.pending_trump
 
     # --- the game, the deal, where we are ----------------------------------------------------------------------
 
@@ -533,6 +563,46 @@ class Table:
         self._crosstalk[event.seat] = self._warn(
             report.crosstalk(self._where(), event.seat, event.card, event.uid, event.holder)
         )
+
+    # --- by hand (docs/table.md, "By hand") ----------------------------------------------------------------
+
+    def _on_hand(self, event: HandEvent) -> None:
+        """A gesture made on the screen instead of with cards: journaled like any event, undoable like a play."""
+        try:
+            if isinstance(event, CardEntered):
+                self._enter_card(event)
+            elif isinstance(event, DealEntered):
+                self._do(EnterDeal(event.entry))
+            elif isinstance(event, CorrectionProposed):
+                self._do(ProposeCorrection(event.deal, event.entry))
+            elif isinstance(event, CorrectionAnswered):
+                self._do(AnswerCorrection(event.team, event.accept))
+            elif isinstance(event, PlayersSeated):
+                self._do(SeatPlayers(event.names))
+            else:
+                self._do(ChooseDealer(event.seat))
+        except RulesError as err:
+            seat = getattr(event, "seat", None)
+            self._warn(report.hand_refused(self._where(), seat if isinstance(seat, Seat) else None, err,
+                                           getattr(event, "card", None)))
+
+    def _enter_card(self, event: CardEntered) -> None:
+        """A card by hand for the seat to play: played as if laid (the rules referee it the same), nothing on the
+        zone. A card lying tentatively on that zone is laid first: the hand entry is the next card after it."""
+        seat, deal = event.seat, self._deal()
+        if self._history.game.phase is not TablePhase.PLAY or deal is None:
+            raise RulesError("a card is entered by hand while tricks are being played", code=RulesCode.NOT_PLAYING)
+        self._lay_for(seat, because_place=True)  # as a card laid: it settles the card before it
+        for zc in list(self._zones.cards[seat]):
+            if zc.status is ZoneCardStatus.TENTATIVE:
+                self._lay(seat, zc)
+        if deal.to_play is not seat:
+            raise RulesError(f"{seat} enters {event.card.display} by hand, but {deal.to_play} is to play (rule 12)",
+                             code=RulesCode.OUT_OF_TURN, seat=seat, card=event.card, rule=12)
+        trick_before = len(deal.completed_tricks)
+        self._do(PlayCard(seat, event.card, by_hand=True))
+        if len(deal.completed_tricks) > trick_before:
+            self._trick_closed()
 
     # --- actions and undo --------------------------------------------------------------------------------------
 

@@ -174,3 +174,9 @@ def reader_down(where: Where, seat: Seat, state: ReaderState, detail: str) -> Ta
     return TableWarning(WarningCode.READER_OFFLINE, None, seat, where.trick,
                         f"The reader of {seat}'s zone is {state.value}{extra}: use the touch screen or check it",
                         where.deal, reader=state, detail=detail)
+
+
+def hand_refused(where: Where, seat: Seat | None, err: RulesError, card: Card | None = None) -> TableWarning:
+    """A gesture by hand (a card, a deal, a correction, a seating) the rules refuse now."""
+    return TableWarning(WarningCode.HAND_REFUSED, err.rule, seat, where.trick, str(err), where.deal,
+                        card=card, refusal=err.code)

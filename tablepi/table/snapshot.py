@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
+from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 from tablepi.table.events import ButtonName
@@ -17,6 +18,8 @@ from tablepi.table.game import Game
 from tablepi.table.ledger import WarningLedger
 from tablepi.table.possible import possible_now
 from tablepi.table.state import (
+    CorrectionView,
+    HistoryRow,
     Prompt,
     PromptCode,
     TableConfig,
@@ -64,8 +67,10 @@ def build_state(
     to_play = None
     trick_number = 1
     if deal is not None:
+        key = (len(game.matches), game.deal_number)
         tricks = tuple(
-            TrickView(i + 1, t.leader, tuple((p.seat, p.card) for p in t.plays), t.winner, t.points)
+            TrickView(i + 1, t.leader, tuple((p.seat, p.card) for p in t.plays), t.winner, t.points,
+                      tuple(p.seat for p in t.plays if (*key, p.seat, p.card) in game.by_hand))
             for i, t in enumerate(deal.tricks)
         )
         announcements = tuple(deal.announcements)
@@ -109,7 +114,23 @@ def build_state(
         config=config,
         possible=possible_now(game, warnings=bool(ledger), can_undo=can_undo),
         voided=voided,
+        names=tuple((seat, game.names[seat]) for seat in Seat if seat in game.names),
+        proposal=None if game.proposal is None else CorrectionView(
+            game.proposal.number, game.proposal.entry, tuple(t for t in Team if t in game.proposal.accepted)),
+        history=evening(game),
     )
+
+
+def evening(game: Game) -> tuple[HistoryRow, ...]:
+    """Every scored deal of every match at this table, in order."""
+    rows: list[HistoryRow] = []
+    hand_deals = {(match, deal) for match, deal, _, _ in game.by_hand}
+    for number, match in enumerate(game.matches, start=1):
+        for entry, source in match.scored():
+            trumps = source.trumps if isinstance(source, DealEntry) else source.forehand
+            by_hand = isinstance(source, DealEntry) or (number, entry.number) in hand_deals
+            rows.append(HistoryRow(number, entry, trumps, by_hand, entry.number in match.corrected))
+    return tuple(rows)
 
 
 def prompt(game: Game, zones: Zones, rules: HouseRules, asking: ButtonName | None) -> Prompt:

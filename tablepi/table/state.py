@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from tablepi.errors import ConfigError
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Announcement, DealResult
+from tablepi.rules.entry import DealEntry
 from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import Line, SlateEntry
 from tablepi.table.events import ButtonName, ReaderState
@@ -178,12 +179,37 @@ class TrickView:
     plays: tuple[tuple[Seat, Card], ...]
     winner: Seat | None
     points: int
+    by_hand: tuple[Seat, ...] = ()  # seats whose card in this trick was entered by hand (nothing lay on the zone)
 
     def card_of(self, seat: Seat) -> Card | None:
         for who, card in self.plays:
             if who is seat:
                 return card
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One scored deal of the evening: which match, its slate entry, who named trumps, how it was scored."""
+
+    match: int
+    entry: SlateEntry
+    trumps: Seat | None
+    by_hand: bool = False  # told by hand, or some of its cards entered by hand
+    corrected: bool = False  # corrected afterwards, both teams agreeing
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionView:
+    """A correction waiting for both teams: deal ``number`` should be scored from ``entry``."""
+
+    number: int
+    entry: DealEntry
+    accepted: tuple[Team, ...] = ()
+
+    @property
+    def waiting(self) -> tuple[Team, ...]:
+        return tuple(team for team in Team if team not in self.accepted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +244,9 @@ class TableState:
     config: TableConfig = field(default_factory=TableConfig)
     possible: Possible = field(default_factory=Possible)
     voided: tuple[tuple[Seat, Announcement], ...] = ()  # announcements this deal that evidence proved false
+    names: tuple[tuple[Seat, str], ...] = ()  # who sits where (seated by touch, tag or the tournament)
+    proposal: CorrectionView | None = None  # a correction waiting for both teams' answer
+    history: tuple[HistoryRow, ...] = ()  # every scored deal of the evening (all matches of this journal)
 
     def zone(self, seat: Seat) -> Zone:
         return self.zones[_SEAT_INDEX[seat]]

@@ -45,15 +45,21 @@ class JournalFeed:
     previous_time: float = 0.0
     matches: list[PlayedMatch] = field(default_factory=list)
     broken: str = ""  # an event that does not parse: the journal stops there (shown on the dashboard)
+    version: int = 0  # counts the changes the standings see (header, a match begun, a deal scored or undone)
 
     @property
     def state(self) -> TableState | None:
         return None if self.table is None else self.table.state
 
+    def knows(self, seq: int) -> bool:
+        if seq == 0:
+            return self.header is not None or self.broken.startswith("header")
+        return seq <= self.applied or seq in self.pending
+
     def add(self, seq: int, message: dict[str, Any]) -> bool:
         """Take one message (seq 0: the header). True if it was new."""
         if seq == 0:
-            if self.header is not None:
+            if self.knows(0):
                 return False
             try:
                 self.header = parse_header(message["header"], 0)
@@ -63,6 +69,7 @@ class JournalFeed:
             self.index = int(message.get("index", 0) or 0)
             h = self.header
             self.table = Table(h.house_rules, h.dealer, h.table)
+            self.version += 1
             return True
         if seq <= self.applied or seq in self.pending:
             return False
@@ -85,19 +92,26 @@ class JournalFeed:
                 return scored
             self.previous_time = event.time
             before = len(self.matches[-1].slate) if self.matches else 0
-            state = self.table.apply(event)
+            # The table's own code, one event at a time; the snapshot (TableState) is built only when a page
+            # asks for it: what the standings need is read from the match itself.
+            self.table.advance(event)
             self.applied = seq
-            while len(self.matches) < state.match_number:
+            played = self.table.matches
+            while len(self.matches) < len(played):
                 self.matches.append(PlayedMatch(len(self.matches) + 1))
                 before = 0
-            match = self.matches[state.match_number - 1]
-            if not match.started and state.trump is not None:
+            match = self.matches[len(played) - 1]
+            if not match.started and self.table.trump is not None:
                 match.started = True
                 match.round = tag if isinstance(tag, int) and not isinstance(tag, bool) else None
-            if len(state.slate) > before:
-                scored += len(state.slate) - before
-            match.slate = state.slate
-            match.over = state.match_winner is not None
+                self.version += 1
+            slate = played[-1].slate
+            if len(slate.history) > before:
+                scored += len(slate.history) - before
+            if len(slate.history) != len(match.slate) or (slate.winner is not None) != match.over:
+                self.version += 1
+            match.slate = tuple(slate.history)
+            match.over = slate.winner is not None
         return scored
 
     @property
@@ -117,6 +131,11 @@ class TableFeed:
     last_event: float = 0.0  # wall clock when the last new event arrived
     scored_at: float = 0.0  # wall clock when the server applied the last deal scored here
 
+    def knows(self, jid: str, seq: int) -> bool:
+        """Whether message ``seq`` of journal ``jid`` has been received already (applied or waiting)."""
+        journal = self.journals.get(jid)
+        return journal is not None and journal.knows(seq)
+
     def receive(self, message: dict[str, Any], now: float) -> tuple[bool, int]:
         """One events-topic message; (new, deals scored)."""
         self.last_message = now
@@ -132,6 +151,11 @@ class TableFeed:
         if seq > 0:
             self.last_event = now
         return True, journal.advance()
+
+    @property
+    def version(self) -> int:
+        """Changes the standings see, over all this table's journals (a cache of its scores keys on it)."""
+        return sum(j.version for j in self.journals.values())
 
     def latest(self) -> JournalFeed | None:
         """The journal the table is playing in now (the highest index with a header)."""

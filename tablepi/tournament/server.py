@@ -39,15 +39,23 @@ from tablepi.tournament.seating import (
     swiss_pairs,
     swiss_players,
 )
-from tablepi.tournament.standings import Adjustment, Score, Standing, TableRound, csv_text, standings, table_scores
+from tablepi.tournament.standings import Adjustment, Score, Scored, Standing, TableRound, csv_text, rank, table_scores
 from tablepi.tournament.store import Store
 
 log = logging.getLogger(__name__)
 
 #: The broker keeps the server's session (its subscriptions and what arrives meanwhile) this long while it is down.
 SESSION_SECONDS = 7 * 24 * 3600
-#: Each table's live view is refreshed at most this often (seconds).
-TABLE_INTERVAL = 0.25
+#: Each table's live view is refreshed at most this often (seconds): a view is a whole snapshot of the table,
+#: and 200 tables' views four times a second cost more than their events.
+TABLE_INTERVAL = 1.0
+#: The standings are recomputed and published at most this often (seconds) while deals are being scored: a
+#: scored deal is on the projector within this (plus a poll of the page), however many tables score at once.
+STANDINGS_INTERVAL = 0.2
+#: The director's dashboard is refreshed at most this often while tables change (seconds), while it is open.
+DIRECTOR_INTERVAL = 2.0
+#: A page that read a channel this recently is watching it (seconds; an open stream reads it every 0.1 s).
+WATCHED = 30.0
 #: How long the overlay's delayed view reaches back, at most (seconds beyond the configured delay).
 HISTORY_SLACK = 60.0
 
@@ -63,7 +71,13 @@ class Hub:
         self._lock = threading.Lock()
         self._data: dict[str, tuple[int, str]] = {}
         self._history: dict[str, deque[tuple[float, str]]] = {}
+        self._read: dict[str, float] = {}  # channel -> when a page last read it (monotonic)
         self.keep = keep
+
+    def watched(self, channel: str, within: float = WATCHED) -> bool:
+        """Whether a page has read ``channel`` lately: a table's view is only made while someone looks."""
+        with self._lock:
+            return time.monotonic() - self._read.get(channel, -1e9) <= within
 
     def put(self, channel: str, text: str, now: float | None = None) -> None:
         with self._lock:
@@ -82,11 +96,18 @@ class Hub:
 
     def get(self, channel: str) -> tuple[int, str]:
         with self._lock:
+            self._read[channel] = time.monotonic()
+            return self._data.get(channel, (0, "{}"))
+
+    def peek(self, channel: str) -> tuple[int, str]:
+        """:meth:`get` without counting as a reader (tests, the server itself)."""
+        with self._lock:
             return self._data.get(channel, (0, "{}"))
 
     def as_of(self, channel: str, when: float) -> tuple[float, str]:
         """The text the channel had at wall time ``when`` (the overlay's delay); (0, "{}") before anything."""
         with self._lock:
+            self._read[channel] = time.monotonic()
             found: tuple[float, str] = (0.0, "{}")
             for stamp, text in self._history.get(channel, ()):
                 if stamp > when:
@@ -116,6 +137,10 @@ class TournamentServer:
         self._director_sent = 0.0
         self._dirty_tables: set[str] = set()
         self._tables_sent = 0.0
+        self._standings_dirty = False
+        self._standings_sent = 0.0
+        # (round, table) -> (the table's feed version, its scored round): recomputed only when the table changed
+        self._scored: dict[tuple[int, str], tuple[int, Scored]] = {}
         self._load()
 
     # --- start, stop -------------------------------------------------------------------------------------------
@@ -176,8 +201,11 @@ class TournamentServer:
     def _run(self) -> None:
         while not self._stop.is_set():
             batch: list[tuple[Any, ...]] = []
+            wait = 0.2
+            if self._standings_dirty:  # wake up when the standings are due, even if nothing more arrives
+                wait = min(wait, max(0.005, STANDINGS_INTERVAL - (self.clock() - self._standings_sent)))
             try:
-                batch.append(self._queue.get(timeout=0.2))
+                batch.append(self._queue.get(timeout=wait))
                 deadline = time.monotonic() + 0.02
                 while len(batch) < 500 and time.monotonic() < deadline:
                     batch.append(self._queue.get_nowait())
@@ -191,9 +219,10 @@ class TournamentServer:
                             self.client.ack(mid, qos)
                 else:
                     with self.lock:
+                        self._flush_standings()
                         self._flush_tables()
-                        if self.clock() - self._director_sent >= 2.0:
-                            self._publish_director()
+                        if self.clock() - self._director_sent >= DIRECTOR_INTERVAL:
+                            self._publish_director(only_watched=True)
             except Exception:
                 log.exception("tournament: error while handling %d messages", len(batch))
 
@@ -218,40 +247,45 @@ class TournamentServer:
                 continue
             if kind != "events" or obj.get("table") != table:
                 continue  # a table speaks only for itself (the ACL makes sure of it too)
-            seq = obj.get("seq")
-            if isinstance(seq, bool) or not isinstance(seq, int) or not isinstance(obj.get("journal"), str):
+            seq, journal = obj.get("seq"), obj.get("journal")
+            if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0 or not isinstance(journal, str) \
+                    or not journal:
                 continue
-            rows.append((table, obj["journal"], seq, payload.decode("utf-8"), now))
+            rows.append((table, journal, seq, payload.decode("utf-8"), now))
             decoded.append((table, obj, now))
         self.received += len(batch)
-        new = self.store.add_messages(rows) if rows else []
+        with self.lock:
+            # The feeds know every stored message (they are rebuilt from the store at start): only the new ones
+            # are written, and they are stored before they are applied.
+            rows = [row for row in rows if not self._feed(row[0]).knows(row[1], row[2])]
+        if rows:
+            self.store.add_messages(rows)
         with self.lock:
             changed: set[str] = set()
             standings_changed = False
-            for (table, obj, now), is_new in zip(decoded, new, strict=True):
+            for table, obj, now in decoded:
                 feed = self._feed(table)
                 feed.last_message = now
-                if not is_new:
+                fresh, scored = feed.receive(obj, now)
+                if not fresh:
                     self.duplicates += 1
                     continue
-                fresh, scored = feed.receive(obj, now)
                 if scored:
                     feed.scored_at = now
-                if fresh:
-                    self.applied += 1
-                    changed.add(table)
-                    standings_changed = standings_changed or scored > 0 or obj.get("seq") == 0
+                self.applied += 1
+                changed.add(table)
+                standings_changed = standings_changed or scored > 0 or obj.get("seq") == 0
             for table, online, now in statuses:
                 feed = self._feed(table)
                 feed.online = online
                 feed.last_message = max(feed.last_message, now)
                 changed.add(table)
-            if standings_changed:
-                self._publish_standings()
+            self._standings_dirty = self._standings_dirty or standings_changed
+            self._flush_standings()
             self._dirty_tables |= changed
             self._flush_tables()
-            if changed and self.clock() - self._director_sent >= 0.5:
-                self._publish_director()
+            if changed and self.clock() - self._director_sent >= DIRECTOR_INTERVAL:
+                self._publish_director(only_watched=True)
 
     def _feed(self, table: str) -> TableFeed:
         feed = self.feeds.get(table)
@@ -270,39 +304,56 @@ class TournamentServer:
                 for a in self.audit if a["what"] == "adjust"]
 
     def table_rounds(self) -> list[TableRound]:
-        assigned = self._assigned()
-        out: list[TableRound] = []
-        for number, seating in enumerate(self.rounds, start=1):
-            for ts in seating:
-                feed = self.feeds.get(ts.table)
-                found = feed.for_round(number, assigned) if feed is not None else None
-                if found is None or found[0].header is None:
-                    out.append(TableRound(number, ts.table, ts.team_map(), (), 9, False))
-                    continue
-                journal, match = found
-                assert journal.header is not None
-                out.append(TableRound(number, ts.table, ts.team_map(), match.slate,
-                                      journal.header.house_rules.start_lines, match.over))
-        return out
+        return [item for item, _, _ in self.scored_rounds()]
 
-    def standings(self, played: list[TableRound] | None = None) -> list[Standing]:
+    def scored_rounds(self) -> list[Scored]:
+        """Every table's round, scored. A table's score is recomputed only when its feed changed since (its
+        version), so the standings cost little more than ranking however many tables there are."""
         with self.lock:
+            assigned: dict[str, int] | None = None
             c = self.config
-            return standings(c.entrant_names, self.table_rounds() if played is None else played, c.round_length,
-                             c.deals, c.drop_worst, self._adjustments())
+            out: list[Scored] = []
+            for number, seating in enumerate(self.rounds, start=1):
+                for ts in seating:
+                    feed = self.feeds.get(ts.table)
+                    version = -1 if feed is None else feed.version
+                    hit = self._scored.get((number, ts.table))
+                    if hit is not None and hit[0] == version:
+                        out.append(hit[1])
+                        continue
+                    if assigned is None:
+                        assigned = self._assigned()
+                    item = self._table_round(number, ts, feed, assigned)
+                    value: Scored = (item, *table_scores(item, c.round_length, c.deals))
+                    self._scored[(number, ts.table)] = (version, value)
+                    out.append(value)
+            return out
+
+    def _table_round(self, number: int, ts: TableSeating, feed: TableFeed | None,
+                     assigned: dict[str, int]) -> TableRound:
+        found = feed.for_round(number, assigned) if feed is not None else None
+        if found is None or found[0].header is None:
+            return TableRound(number, ts.table, ts.team_map(), (), 9, False)
+        journal, match = found
+        assert journal.header is not None
+        return TableRound(number, ts.table, ts.team_map(), match.slate, journal.header.house_rules.start_lines,
+                          match.over)
+
+    def standings(self, scored: list[Scored] | None = None) -> list[Standing]:
+        with self.lock:
+            return rank(self.config.entrant_names, self.scored_rounds() if scored is None else scored,
+                        self.config.drop_worst, self._adjustments())
 
     def standings_csv(self) -> str:
         return csv_text(self.standings(), max(len(self.rounds), 1))
 
-    def round_progress(self, played: list[TableRound] | None = None) -> dict[str, dict[str, Any]]:
+    def round_progress(self, scored: list[Scored] | None = None) -> dict[str, dict[str, Any]]:
         """Per table, in the current round: deals counted, whether the round is complete there, and when the
         server applied the last deal scored (wall clock: the benchmark splits the latency with it)."""
-        c = self.config
         out: dict[str, dict[str, Any]] = {}
         current = len(self.rounds)
-        for item in self.table_rounds() if played is None else played:
+        for item, _, complete in self.scored_rounds() if scored is None else scored:
             if item.round == current:
-                _, complete = table_scores(item, c.round_length, c.deals)
                 feed = self.feeds.get(item.table)
                 out[item.table] = {"deals": len(item.entries), "complete": complete,
                                    "scored_at": feed.scored_at if feed is not None else 0.0}
@@ -315,11 +366,17 @@ class TournamentServer:
                 self._publish_table(table)
             self._publish_director()
 
+    def _flush_standings(self) -> None:
+        if self._standings_dirty and self.clock() - self._standings_sent >= STANDINGS_INTERVAL:
+            self._publish_standings()
+
     def _publish_standings(self) -> None:
-        played = self.table_rounds()
+        self._standings_dirty = False
+        self._standings_sent = self.clock()
+        scored = self.scored_rounds()
         body = {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
                 "format": self.config.entrants.value, "updated": self.clock(),
-                "standings": [s.to_json() for s in self.standings(played)], "tables": self.round_progress(played)}
+                "standings": [s.to_json() for s in self.standings(scored)], "tables": self.round_progress(scored)}
         self.hub.put("standings", json.dumps(body, ensure_ascii=False))
 
     def table_view(self, table: str) -> dict[str, Any]:
@@ -332,20 +389,29 @@ class TournamentServer:
                 "online": bool(feed and feed.online), "state": None if state is None else summary(state)}
 
     def _flush_tables(self, every: float = TABLE_INTERVAL) -> None:
-        """Publish the live views of the tables that changed, at most every ``every`` seconds (a card is on the
-        table's page within that; 200 tables' views per batch would cost more than the events themselves)."""
+        """Publish the live views of the tables that changed and that a page is watching (a table's page, its
+        overlay), at most every ``every`` seconds: a card is on the table's page within that. A view is a whole
+        snapshot of the table; 200 tables' views made for nobody would cost more than their events. The others
+        stay marked and are made when someone looks (the dashboard makes them all)."""
         now = self.clock()
         if self._dirty_tables and now - self._tables_sent >= every:
             self._tables_sent = now
-            dirty, self._dirty_tables = self._dirty_tables, set()
-            for table in dirty:
+            for table in [t for t in self._dirty_tables if self.hub.watched(f"table/{t}")]:
+                self._dirty_tables.discard(table)
                 self._publish_table(table)
+
+    def _refresh_views(self) -> None:
+        """Every table's view up to date (the dashboard's rows are made from them)."""
+        dirty, self._dirty_tables = self._dirty_tables, set()
+        for table in dirty:
+            self._publish_table(table)
 
     def _publish_table(self, table: str) -> None:
         view = self._views[table] = self.table_view(table)
         self.hub.put(f"table/{table}", json.dumps(view, ensure_ascii=False), self.clock())
 
     def dashboard(self) -> dict[str, Any]:
+        self._refresh_views()
         now = self.clock()
         progress = self.round_progress()
         rows = []
@@ -381,7 +447,9 @@ class TournamentServer:
                 "tables": rows, "unfinished": self.unfinished(), "audit": self.audit[-50:],
                 "received": self.received, "duplicates": self.duplicates}
 
-    def _publish_director(self) -> None:
+    def _publish_director(self, only_watched: bool = False) -> None:
+        if only_watched and not self.hub.watched("director"):
+            return
         self._director_sent = self.clock()
         self.hub.put("director", json.dumps(self.dashboard(), ensure_ascii=False))
 
@@ -485,6 +553,7 @@ class TournamentServer:
             entry = self.store.audit(who, "assign", why.strip(), {"table": table, "journal": matching[0],
                                                                  "match": match, "round": number})
             self.audit.append(entry)
+            self._scored.clear()  # which match is which round changed
             self._publish_all()
             return entry
 

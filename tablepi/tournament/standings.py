@@ -107,9 +107,21 @@ def standings(
     adjustments: Iterable[Adjustment] = (),
 ) -> list[Standing]:
     """Everyone ranked; equal scores share a rank (listed by name)."""
+    scored = [(item, *table_scores(item, length, deals)) for item in played]
+    return rank(entrants, scored, drop_worst, adjustments)
+
+
+#: One table's round with each team's score there and whether it is complete (what :func:`table_scores` gives).
+Scored = tuple[TableRound, Mapping[Team, Score], bool]
+
+
+def rank(
+    entrants: Sequence[str], scored: Iterable[Scored], drop_worst: bool = False,
+    adjustments: Iterable[Adjustment] = (),
+) -> list[Standing]:
+    """:func:`standings` from rounds already scored (the server keeps each table's scores until it changes)."""
     table = {name: Standing(name) for name in entrants}
-    for item in played:
-        scores, complete = table_scores(item, length, deals)
+    for item, scores, complete in scored:
         for team, names in item.teams.items():
             for name in names:
                 if name in table:

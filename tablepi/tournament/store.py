@@ -32,19 +32,15 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
 
-    def add_messages(self, rows: list[tuple[str, str, int, str, float]]) -> list[bool]:
-        """Store messages in one transaction; for each, whether it was new."""
-        new: list[bool] = []
+    def add_messages(self, rows: list[tuple[str, str, int, str, float]]) -> None:
+        """Store messages in one transaction; one already stored is left as it is."""
         self.db.execute("BEGIN")
         try:
-            for row in rows:
-                cur = self.db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?, ?)", row)
-                new.append(cur.rowcount == 1)
+            self.db.executemany("INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?, ?)", rows)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-        return new
 
     def messages(self) -> Iterator[tuple[str, dict[str, Any], float]]:
         for tbl, body, received in self.db.execute(

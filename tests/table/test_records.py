@@ -103,8 +103,8 @@ def test_malformed_lines_name_the_line_and_the_fault(line: str, message: str) ->
 
 
 def test_header_errors() -> None:
-    with pytest.raises(RecordError, match="line 1: record version 2 is not supported"):
-        read_record(['{"format": "tablepi-record", "version": 2}'])
+    with pytest.raises(RecordError, match="line 1: record version 3 is not supported"):
+        read_record(['{"format": "tablepi-record", "version": 3}'])
     with pytest.raises(RecordError, match="line 1: not a tablepi record"):
         read_record(['{"format": "pgn", "version": 1}'])
     with pytest.raises(RecordError, match=r"house_rules\.tie"):

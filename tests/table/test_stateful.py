@@ -32,6 +32,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from tablepi.rules import (
     DECK,
+    Announcement,
     Card,
     Deal,
     DealResult,
@@ -44,6 +45,7 @@ from tablepi.rules import (
     settle,
     trick_winner,
 )
+from tablepi.rules.entry import DealEntry
 from tablepi.table import (
     Button,
     ButtonName,
@@ -60,7 +62,8 @@ from tablepi.table import (
     Tick,
     ZoneCardStatus,
 )
-from tablepi.table.game import Announce, Claim, NameTrump, PlayCard
+from tablepi.table.events import CardEntered, CorrectionAnswered, CorrectionProposed, DealEntered, PlayersSeated
+from tablepi.table.game import Announce, Claim, EnterDeal, NameTrump, PlayCard
 
 DECK_NAME = "blue"
 WINDOW = 1.0
@@ -100,6 +103,26 @@ seats = st.sampled_from(list(Seat))
 # Every button; those that end the match in play come up less often, so that deals get finished.
 buttons = st.sampled_from([b for b in ButtonName if b not in (ButtonName.NEW_MATCH, ButtonName.REVANCHE)] * 4
                           + [ButtonName.NEW_MATCH, ButtonName.REVANCHE])
+
+
+@st.composite
+def deal_entries(draw: st.DrawFn) -> DealEntry:
+    """Any deal players could tell by hand: the rules core's own check refuses the rest."""
+    winner = draw(st.sampled_from([Team.NS, Team.EW, None]))
+    kapo = winner is not None and draw(st.booleans())
+    points = None if winner is None or kapo else draw(st.none() | st.integers(21, 40))
+    matt = draw(st.none() | seats)
+    konter = draw(st.none() | seats)
+    announcements: list[tuple[Seat, Announcement]] = []
+    if matt is not None and matt is konter:
+        announcements.append((matt, Announcement.KONTER_A_MATT))
+    else:
+        announcements += [(s, a) for s, a in ((matt, Announcement.MATT), (konter, Announcement.KONTER)) if s]
+    claimed = winner if winner is not None and draw(st.booleans()) else None
+    return DealEntry(draw(seats), winner, points, kapo, claimed, tuple(announcements))
+
+
+entries = deal_entries()
 
 
 def strip_clock(state: TableState) -> TableState:
@@ -160,6 +183,7 @@ class TableAtTheBar(RuleBasedStateMachine):
         self.dealer = Seat.N
         self.steps = 0
         self.hands: dict[Seat, set[Card | None]] = {seat: set() for seat in Seat}  # what the model scanned
+        self.by_hand: set[tuple[int, int, Seat, Card]] = set()  # plays entered on the screen (never on a zone)
 
     @initialize(
         penalty=st.sampled_from(["warn", "lose_deal"]),
@@ -351,7 +375,7 @@ class TableAtTheBar(RuleBasedStateMachine):
         action = self.table.last_action
         before = strip_clock(self.table.state)
         acknowledged = set(self.table.warning_log) - set(before.warnings)
-        if isinstance(action, PlayCard):
+        if isinstance(action, PlayCard) and not action.by_hand:
             thing = BY_CARD[action.card]
             lying = self.table.state.zone(action.seat).cards
             if self.truth[action.seat] != [thing] or lying[0].status is not ZoneCardStatus.PLAYED:
@@ -360,6 +384,12 @@ class TableAtTheBar(RuleBasedStateMachine):
             self.take(thing, action.seat, 0.5)
             self.put(thing, action.seat, 0.5)
             self.feed(Tick(self.later(WINDOW + 0.1)))
+        elif isinstance(action, PlayCard) and action.by_hand:
+            self.feed(Button(self.later(0.5), ButtonName.UNDO))
+            self.feed(CardEntered(self.later(0.5), action.seat, action.card))
+        elif isinstance(action, EnterDeal):
+            self.feed(Button(self.later(0.5), ButtonName.UNDO))
+            self.feed(DealEntered(self.later(0.5), action.entry))
         elif isinstance(action, NameTrump) and action.card is None:
             self.feed(Button(self.later(0.5), ButtonName.UNDO))
             self.feed(Button(self.later(0.5), ButtonName.trump(action.suit)))
@@ -378,6 +408,40 @@ class TableAtTheBar(RuleBasedStateMachine):
         assert again <= acknowledged, f"undo then {action} again raised {again}"
         kept = tuple(w for w in after.warnings if w not in again)
         assert dataclasses.replace(after, warnings=kept) == before, f"undo then {action} again changed the table"
+
+    # --- by hand (the screen instead of the cards) ---------------------------------------------------------------
+
+    @precondition(lambda self: self.table.state.phase is TablePhase.PLAY)
+    @rule(data=st.data(), delay=delays)
+    def a_card_by_hand(self, data: st.DataObject, delay: float) -> None:
+        """A card entered on the screen: by the seat to play (most often) or any other, any card not yet played."""
+        state = self.table.state
+        to_play = state.to_play
+        assert to_play is not None
+        seat = data.draw(st.sampled_from([to_play] * 3 + list(Seat)))
+        played = {card for trick in state.tricks for _, card in trick.plays}
+        card = data.draw(st.sampled_from([c for c in DECK if c not in played]))
+        match = len(self.table.matches) - 1
+        deal = len(self.table.matches[-1].deals) - 1
+        self.feed(CardEntered(self.later(delay), seat, card))
+        self.by_hand.add((match, deal, seat, card))
+
+    @precondition(lambda self: self.table.state.phase is not TablePhase.MATCH_OVER)
+    @rule(entry=entries, delay=delays)
+    def a_deal_by_hand(self, entry: DealEntry, delay: float) -> None:
+        self.feed(DealEntered(self.later(delay), entry))
+
+    @precondition(lambda self: bool(self.table.state.slate))
+    @rule(data=st.data(), entry=entries, delay=delays)
+    def a_correction_is_answered(self, data: st.DataObject, entry: DealEntry, delay: float) -> None:
+        number = data.draw(st.integers(1, len(self.table.state.slate)))
+        self.feed(CorrectionProposed(self.later(delay), number, entry))
+        for team in data.draw(st.permutations(list(Team))):
+            self.feed(CorrectionAnswered(self.later(0.5), team, data.draw(st.booleans())))
+
+    @rule(seat=seats, name=st.sampled_from(["Jang", "Marie", "Anna", "Guillaume"]), delay=delays)
+    def a_player_sits_down(self, seat: Seat, name: str, delay: float) -> None:
+        self.feed(PlayersSeated(self.later(delay), ((seat, name),)))
 
     # --- invariants ----------------------------------------------------------------------------------------------
 
@@ -433,9 +497,14 @@ class TableAtTheBar(RuleBasedStateMachine):
         state = self.table.state
         match = self.table.matches[-1]
         slate = Slate(self.rules)
-        for deal in match.deals:
-            if deal.is_over:
-                slate.record(result_of(replay_deal(deal, self.rules), deal))
+        for scored, source in match.scored():
+            if scored.number in match.corrected:
+                result = match.corrected[scored.number].result()
+            elif isinstance(source, DealEntry):
+                result = source.result()
+            else:
+                result = result_of(replay_deal(source, self.rules), source)
+            slate.record(result)
         for team in Team:
             assert state.open_lines_of(team) >= 0
             assert state.open_lines_of(team) == slate.open_lines(team)
@@ -460,7 +529,7 @@ class TableAtTheBar(RuleBasedStateMachine):
             for trick in deal.tricks
             for play in trick.plays
         }
-        for _, _, seat, card in plays - self.plays:
+        for _, _, seat, card in plays - self.plays - self.by_hand:
             thing = BY_CARD[card]
             assert thing in self.before[seat] or thing in self.touched[seat], f"{seat} played {card} from nowhere"
         self.plays = plays

@@ -230,6 +230,7 @@ def test_a_card_placed_after_multi_clears_the_readers_warning(rec: Rec) -> None:
 def test_crosstalk_a_zone_hearing_another_zones_card_is_a_warning_never_a_play(rec: Rec) -> None:
     """Protocol: one card in one place. The reader kept W's card on W's zone and reported that S's antenna
     heard it; the table tells the owner (space the antennas, lower the gain) and plays nothing for S."""
+    rec.header["version"] = 2  # the crosstalk event came with record version 2
     rec.trumps().place("W", "KH")
     rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "uid": "04D30BA1B2C3D4", "holder": "W"})
     state = rec.state()
@@ -244,6 +245,7 @@ def test_crosstalk_a_zone_hearing_another_zones_card_is_a_warning_never_a_play(r
 
 
 def test_crosstalk_is_shown_once_per_zone_until_confirmed(rec: Rec) -> None:
+    rec.header["version"] = 2
     rec.trumps().place("W", "KH")
     for _ in range(3):
         rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "holder": "W"})
@@ -260,6 +262,9 @@ def test_crosstalk_is_shown_once_per_zone_until_confirmed(rec: Rec) -> None:
 
 
 def test_crosstalk_events_round_trip_through_records() -> None:
+    import pytest
+
+    from tablepi.errors import RecordError
     from tablepi.record import RecordHeader, event_to_json, parse_event
     from tablepi.table import ReaderCrosstalk
 
@@ -268,3 +273,5 @@ def test_crosstalk_events_round_trip_through_records() -> None:
         ReaderCrosstalk(2.0, Seat.N, None, "04DEADBEEF0042", None),
     ):
         assert parse_event(event_to_json(event), RecordHeader(), 2) == event
+    with pytest.raises(RecordError, match="a crosstalk event needs record version 2"):
+        parse_event(event_to_json(event), RecordHeader(version=1), 2)

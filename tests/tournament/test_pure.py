@@ -152,3 +152,58 @@ def test_feed_config_refuses_topic_breaking_ids() -> None:
     with pytest.raises(ConfigError, match="feed.table"):
         FeedConfig.from_mapping({"enabled": True}, Path("."))
     assert FeedConfig.from_mapping({"enabled": True, "table": "7", "tls": True}, Path(".")).port == 8883
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_the_incremental_replay_sees_what_the_whole_snapshot_says_after_every_event(seed: int) -> None:
+    """The server applies events one by one without building the table's snapshot: after every event its match
+    (slate, over, begun) is what the snapshot of a table that applied the same events says."""
+    messages, _ = feed_messages(seed)
+    feed = TableFeed("1")
+    reference = Table()
+    header = RecordHeader(HouseRules(), Seat.N, TableConfig())
+    from tablepi.record import parse_event
+
+    previous = 0.0
+    feed.receive(messages[0], 0.0)
+    for seq, message in enumerate(messages[1:], start=1):
+        feed.receive(message, 0.0)
+        event = parse_event(message["event"], header, seq, previous)
+        previous = event.time
+        state = reference.apply(event)
+        match = feed.journals["j1"].matches[state.match_number - 1]
+        assert (match.slate, match.over) == (state.slate, state.match_winner is not None)
+        if state.trump is not None:
+            assert match.started
+        assert feed.journals["j1"].table is not None and feed.journals["j1"].table.trump == state.trump
+
+
+def test_the_server_keeps_each_tables_scores_until_the_table_changes(tmp_path: object) -> None:
+    """Standings from the server's kept scores equal those computed afresh, batch after batch, in any order."""
+    from pathlib import Path
+
+    from tablepi.tournament.server import TournamentServer
+
+    assert isinstance(tmp_path, Path)
+    config = parse_tournament_config(
+        '[tournament]\nformat = "pairs"\nround = "deals"\ndeals = 3\nrounds = 1\n'
+        'pairs = [["A", "B"], ["C", "D"], ["E", "F"], ["G", "H"]]\n[broker]\npassword = "x"\n',
+        tmp_path / "t.toml")
+    server = TournamentServer(config)
+    try:
+        server.start_next_round("test")
+        items = []
+        for table, seed in (("1", 6), ("2", 7)):
+            for message in feed_messages(seed)[0]:
+                body = dict(message, table=table, journal=f"j{table}")
+                items.append((f"tablepi/v1/tables/{table}/events", json.dumps(body).encode(), 0, 1, 0.0))
+        rng = random.Random(3)
+        rng.shuffle(items)
+        for start in range(0, len(items), 97):
+            server.receive(items[start:start + 97])
+            kept = [(s.name, s.total) for s in server.standings()]
+            server._scored.clear()
+            assert kept == [(s.name, s.total) for s in server.standings()]
+        assert any(s.total.points for s in server.standings())
+    finally:
+        server.close()

@@ -1,0 +1,225 @@
+"""The screen's hand entry, as the app runs it: which panel is open, what opens one, what a finished one does.
+
+The panels themselves are pure values (:mod:`tablepi.display.panels`); the console holds the one that is open
+(UI state, never journaled: only the gesture a finished panel makes is a table event, so a power cut loses at
+most a half-typed name). It opens:
+
+- the card picker on a touch on a seat's zone, when that seat is to play (its reader offline, or a misread);
+- the menu on a touch on the header: a deal by hand, a correction, the evening's deals, names, first dealer;
+- the keyboard for each seat in turn from the menu's "players' names", with earlier names offered first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from tablepi.display import texts as tx
+from tablepi.display.i18n import Translator, translator
+from tablepi.display.panels import (
+    Answer,
+    Answering,
+    CardPicker,
+    ChooseDealer,
+    DealerChoice,
+    DealForm,
+    EnterCard,
+    EnterDeal,
+    Gesture,
+    HistoryPanel,
+    Keyboard,
+    Menu,
+    Open,
+    Panel,
+    SeatPlayer,
+    earlier_names_first,
+    press,
+)
+from tablepi.display.view import View
+from tablepi.rules.cards import DECK, Card
+from tablepi.rules.seats import Seat
+from tablepi.table.events import (
+    CardEntered,
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    DealerChosen,
+    PlayersSeated,
+    SeatingSource,
+    TableEvent,
+)
+from tablepi.table.state import HistoryRow, TablePhase, TableState
+
+#: Touch names the screen sends for the console (beside the table's own button names).
+MENU = "open:menu"
+ZONE = "zone:"  # + a seat letter: a touch on that seat's zone
+KEY = "key:"  # + a key id: a key of the open panel
+
+
+def possible_cards(state: TableState, seat: Seat) -> tuple[Card, ...]:
+    """Cards that may still be in ``seat``'s hand: not played this deal, not seen in another hand. With the hand
+    scanned (or all of it shown), only those."""
+    played = {card for trick in state.tricks for _, card in trick.plays}
+    shown = dict(state.shown)
+    elsewhere = {card for who, cards in shown.items() if who is not seat for card in cards}
+    own = [c for c in shown.get(seat, ()) if c not in played]
+    mine_known = len(own) + sum(1 for t in state.tricks if t.card_of(seat) is not None)
+    if own and mine_known >= 6:
+        return tuple(c for c in DECK if c in own)
+    return tuple(c for c in DECK if c not in played and c not in elsewhere)
+
+
+class Console:
+    """The open panel and what to do with a touch. ``act`` hands a finished gesture to the app."""
+
+    def __init__(self, act: Callable[[Gesture], None], language: str = "en",
+                 earlier: Callable[[], Sequence[str]] = tuple, known: Callable[[], Sequence[str]] = tuple) -> None:
+        self.act = act
+        self.language = language
+        self.earlier = earlier
+        self.known = known
+        self.panel: Panel | None = None
+        self._seating: list[Seat] = []  # seats still to be named, after the one on the keyboard
+
+    def touch(self, name: str, state: TableState) -> bool:
+        """Whether ``name`` was the console's (a key, the menu, a zone); acts on it."""
+        if name.startswith(KEY):
+            if self.panel is None and state.proposal is not None:
+                self.panel = answering(state)
+            if self.panel is not None:
+                self._press(name.removeprefix(KEY), state)
+            return True
+        if name == MENU:
+            self.panel = self.menu(state)
+            return True
+        if name.startswith(ZONE):
+            seat = Seat.parse(name.removeprefix(ZONE))
+            if self.can_enter_card(state, seat):
+                self.panel = CardPicker(seat, possible_cards(state, seat))
+            return True
+        return False
+
+    def close(self) -> None:
+        self.panel = None
+        self._seating = []
+
+    def over(self, view: View, state: TableState, settings: Any) -> View:
+        """``view`` with the open panel's sheet over it (the screen calls this on every show). A correction
+        waiting for the teams' answers is up whenever no other panel is."""
+        if isinstance(self.panel, Answering):
+            self.panel = None  # rebuilt from the state: who has answered changes
+        if self.panel is None and state.proposal is not None:
+            self.panel = answering(state)
+        if self.panel is None:
+            return view
+        from tablepi.display.sheet import sheet_for
+
+        tr = translator(settings.language)
+        names = {**dict(settings.names), **dict(_names(state))}
+        if isinstance(self.panel, HistoryPanel):
+            self.panel = replace(self.panel, rows=len(history_rows(state)))
+        return replace(view, sheet=sheet_for(self.panel, tr, names, history_lines(state, tr, names)))
+
+    # --- what may be opened now -----------------------------------------------------------------------------
+
+    @staticmethod
+    def can_enter_card(state: TableState, seat: Seat) -> bool:
+        """A card by hand for the seat to play, once trumps are named, with nothing of his lying tentatively."""
+        return state.phase is TablePhase.PLAY and state.to_play is seat and not state.zone(seat).cards
+
+    @staticmethod
+    def menu(state: TableState) -> Menu:
+        first = not state.slate and not state.tricks and state.trump is None
+        return Menu(can_enter=state.phase is not TablePhase.MATCH_OVER or bool(state.slate),
+                    can_correct=bool(state.slate),
+                    can_choose_dealer=first and state.phase is TablePhase.TRUMPS)
+
+    # --- keys -----------------------------------------------------------------------------------------------
+
+    def _press(self, key: str, state: TableState) -> None:
+        assert self.panel is not None
+        step = press(self.panel, key)
+        self.panel = step.panel
+        gesture = step.gesture
+        if gesture is None:
+            if self.panel is None:
+                self._seating = []
+            return
+        if isinstance(gesture, Open):
+            self._open(gesture.what, state)
+            return
+        self.act(gesture)
+        if isinstance(gesture, SeatPlayer) and self._seating:
+            self.panel = self._keyboard(self._seating.pop(0), state)
+
+    def _open(self, what: str, state: TableState) -> None:
+        if what == "history":
+            self.panel = HistoryPanel(rows=len(history_rows(state)))
+        elif what == "players":
+            order = list(Seat)
+            self._seating = order[1:]
+            self.panel = self._keyboard(order[0], state)
+        elif what == "dealer":
+            self.panel = DealerChoice()
+        elif what == "deal":
+            self.panel = DealForm(state.forehand)
+        elif what == "correct" and state.slate:
+            last = state.slate[-1]
+            self.panel = DealForm(state.forehand, correct=last.number)
+
+    def _keyboard(self, seat: Seat, state: TableState) -> Keyboard:
+        names = earlier_names_first(self.earlier(), self.known())
+        taken = {n.casefold() for _, n in _names(state)}
+        return Keyboard(seat, self.language, names=tuple(n for n in names if n.casefold() not in taken))
+
+
+def gesture_event(gesture: object, time: float) -> TableEvent | None:
+    """The table event a finished panel's gesture makes (None: not a gesture of the table's)."""
+    if isinstance(gesture, EnterCard):
+        return CardEntered(time, gesture.seat, gesture.card)
+    if isinstance(gesture, SeatPlayer):
+        return PlayersSeated(time, ((gesture.seat, gesture.name),), SeatingSource.TOUCH)
+    if isinstance(gesture, ChooseDealer):
+        return DealerChosen(time, gesture.seat)
+    if isinstance(gesture, EnterDeal):
+        if gesture.correct is not None:
+            return CorrectionProposed(time, gesture.correct, gesture.entry)
+        return DealEntered(time, gesture.entry)
+    if isinstance(gesture, Answer):
+        return CorrectionAnswered(time, gesture.team, gesture.accept)
+    return None
+
+
+def answering(state: TableState) -> Answering | None:
+    proposal = state.proposal
+    if proposal is None:
+        return None
+    return Answering(proposal.number, proposal.entry, proposal.waiting)
+
+
+def _names(state: TableState) -> tuple[tuple[Seat, str], ...]:
+    return state.names
+
+
+def history_rows(state: TableState) -> tuple[HistoryRow, ...]:
+    """The evening's deals, every match of this journal."""
+    return state.history
+
+
+def history_lines(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> tuple[str, ...]:
+    """Each deal of the evening as one line: number, who named trumps, the result, the stake, by hand or not."""
+    from tablepi.display.viewmodel import result_text
+
+    rows = history_rows(state)
+    several = len({row.match for row in rows}) > 1
+    lines = []
+    for row in rows:
+        entry = row.entry
+        who = tx.seat_name(tr, row.trumps, names) if row.trumps is not None else \
+            tx.team_label(tr, entry.result.trump_team, names)
+        result = result_text(tr, entry, names).split("\n")[0]
+        prefix = f"{row.match}." if several else ""
+        lines.append(prefix + tx.history_line(tr, entry.number, who, result, entry.stake, by_hand=row.by_hand,
+                                              corrected=row.corrected))
+    return tuple(lines)

@@ -1,0 +1,228 @@
+"""The game goes on by hand: cards entered on the screen, deals told as on a chalk slate, corrections both teams
+accept, players seated by name. Every gesture is a journaled event, replays exactly and can be undone."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tablepi.record import read_record, write_record
+from tablepi.rules import Announcement, Card, Seat, Slate, Team
+from tablepi.rules.entry import DealEntry
+from tablepi.rules.slate import Match
+from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, ReaderState, ReaderStatus, Table, TableEvent
+from tablepi.table.events import (
+    CardEntered,
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    DealerChosen,
+    PlayersSeated,
+    SeatingSource,
+)
+from tablepi.table.simulate import simulate_match
+from tablepi.table.state import TablePhase
+
+MATT = Card.parse("QS")
+
+
+def results(slate: Slate) -> list[tuple[object, ...]]:
+    return [(e.result.winner, e.stake, dict(e.struck), dict(e.added)) for e in slate.history]
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_reader_dies_at_trick_2_of_deal_3_and_the_match_ends_by_hand(seed: int) -> None:
+    script = simulate_match(seed, claims=False)
+    assert script.match is not None and script.deals >= 3
+    seat = Seat.E
+    events = _kill(script.events, script, seat)
+    table = Table(script.rules, script.dealer, script.config)
+    for event in events:
+        table.apply(event)
+    assert results(table.matches[0].slate) == results(script.match.slate)
+    state = table.state
+    assert state.phase is TablePhase.MATCH_OVER and state.zone(seat).reader is ReaderState.OFFLINE
+    assert not state.zone(seat).cards  # the zone stays the truth: nothing ever lay there again
+    entered = sum(1 for e in events if isinstance(e, CardEntered))
+    assert entered >= 5
+    assert [row.by_hand for row in state.history][:2] == [False, False]
+    assert all(row.by_hand for row in state.history[2:])
+    assert Table.replay(events, script.rules, script.dealer, script.config).state == state
+
+
+def _kill(events: list[TableEvent], script: object, seat: Seat) -> list[TableEvent]:
+    out: list[TableEvent] = []
+    table = Table(script.rules, script.dealer, script.config)  # type: ignore[attr-defined]
+    dead = False
+    for i, event in enumerate(events):
+        state = table.state
+        if not dead and state.deal_number == 3 and state.phase is TablePhase.PLAY and state.trick_number == 2 \
+                and all(zone.is_clear for zone in state.zones):  # trick 1 swept, trick 2 not begun
+            dead = True
+            out.append(ReaderStatus(event.time, seat, ReaderState.OFFLINE, "cable cut"))
+            table.apply(out[-1])
+        if dead and isinstance(event, CardPlaced | CardLifted) and event.seat is seat:
+            if isinstance(event, CardPlaced):
+                assert event.card is not None
+                nxt = next((e for e in events[i + 1:] if isinstance(e, CardPlaced | CardLifted)), None)
+                tap = isinstance(nxt, CardLifted) and nxt.seat is seat and nxt.card == event.card \
+                    and nxt.time - event.time < 1.0
+                made: TableEvent | None
+                if tap and state.phase is TablePhase.DEAL_OVER:
+                    # His card would have begun the deal: by touch, Confirm does (after acknowledging warnings).
+                    while table.state.phase is TablePhase.DEAL_OVER:
+                        out.append(Button(event.time, ButtonName.CONFIRM))
+                        table.apply(out[-1])
+                    state = table.state
+                if tap and state.phase is TablePhase.TRUMPS:
+                    made = Button(event.time, ButtonName.trump(event.card.suit))
+                elif tap and event.card == MATT:
+                    made = Button(event.time, ButtonName.ANNOUNCE_MATT, seat)
+                elif tap:
+                    made = None
+                else:
+                    made = CardEntered(event.time, seat, event.card)
+                if made is not None:
+                    out.append(made)
+                    table.apply(made)
+            continue
+        out.append(event)
+        table.apply(event)
+    return out
+
+
+def entries_of(match: Match) -> list[DealEntry]:
+    """The deals of a played match as the players would tell them by hand."""
+    out = []
+    for deal, scored in zip(match.deals, match.slate.history, strict=True):
+        result = scored.result
+        winner = result.winner
+        out.append(DealEntry(deal.forehand, winner, None if winner is None else result.points[winner],
+                             result.kapo, result.claimed_by, result.announcements))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_a_match_scored_entirely_by_hand_is_the_rules_cores_slate(seed: int) -> None:
+    script = simulate_match(seed)
+    assert script.match is not None
+    events: list[TableEvent] = [DealEntered(10.0 * (i + 1), entry) for i, entry in enumerate(entries_of(script.match))]
+    table = Table.replay(events, script.rules, script.dealer, script.config)
+    assert results(table.matches[0].slate) == results(script.match.slate)
+    state = table.state
+    assert state.phase is TablePhase.MATCH_OVER and state.match_winner is script.match.winner
+    assert [row.trumps for row in state.history] == [d.forehand for d in script.match.deals]
+    assert all(row.by_hand for row in state.history)
+    assert state.dealer is script.match.dealer or state.phase is TablePhase.MATCH_OVER
+
+
+def test_a_correction_takes_both_teams_and_a_refusal_drops_it() -> None:
+    table = Table()
+    first = DealEntry(Seat.W, Team.EW, 25)
+    second = DealEntry(Seat.S, Team.NS, 30, announcements=((Seat.N, Announcement.MATT),))
+    for i, entry in enumerate((first, second)):
+        table.apply(DealEntered(1.0 + i, entry))
+    before = table.state.open_lines
+    wrong = DealEntry(Seat.W, Team.NS, 22)  # deal 1 was won by N+S, not E+W
+    table.apply(CorrectionProposed(5.0, 1, wrong, Team.NS))
+    assert table.state.proposal is not None and table.state.proposal.waiting == (Team.NS, Team.EW)
+    table.apply(CorrectionAnswered(6.0, Team.NS, True))
+    table.apply(CorrectionAnswered(6.5, Team.NS, True))  # one accept per team: the same team twice is one
+    assert table.state.open_lines == before and table.state.proposal.waiting == (Team.EW,)  # type: ignore[union-attr]
+    table.apply(CorrectionAnswered(7.0, Team.EW, True))
+    expected = Slate()
+    for entry in (wrong, second):
+        expected.record(entry.result())
+    assert dict(table.state.open_lines) == {t: expected.open_lines(t) for t in Team}
+    assert table.state.proposal is None and [r.corrected for r in table.state.history] == [True, False]
+    # Undo takes the last accept back: the old slate, the proposal waiting for E+W again.
+    table.apply(Button(8.0, ButtonName.UNDO))
+    assert table.state.open_lines == before and table.state.proposal is not None
+    table.apply(CorrectionAnswered(9.0, Team.EW, False))  # E+W refuse: discarded
+    assert table.state.open_lines == before and table.state.proposal is None
+    table.apply(CorrectionAnswered(9.5, Team.EW, True))  # nothing to answer now: refused with a warning
+    assert table.state.warnings[-1].code.value == "hand_refused"
+
+
+def test_players_are_seated_and_the_first_dealer_chosen_before_the_first_trumps() -> None:
+    table = Table()
+    table.apply(PlayersSeated(1.0, ((Seat.N, "Jang"), (Seat.E, "Marie")), SeatingSource.TOUCH))
+    table.apply(PlayersSeated(2.0, ((Seat.S, "Guillaume"),), SeatingSource.TAG, "04AB12CD34EF56"))
+    table.apply(DealerChosen(3.0, Seat.E))
+    state = table.state
+    assert dict(state.names) == {Seat.N: "Jang", Seat.E: "Marie", Seat.S: "Guillaume"}
+    assert state.dealer is Seat.E and state.forehand is Seat.N  # anticlockwise: the dealer's right names trumps
+    table.apply(Button(4.0, ButtonName.TRUMP_HEARTS))
+    table.apply(DealerChosen(5.0, Seat.W))  # too late now
+    assert table.state.dealer is Seat.E and table.state.warnings[-1].code.value == "hand_refused"
+
+
+def test_a_card_by_hand_is_refereed_like_a_laid_one() -> None:
+    table = Table()
+    table.apply(Button(0.0, ButtonName.TRUMP_HEARTS))  # dealer N: forehand W
+    table.apply(CardEntered(1.0, Seat.N, Card.parse("AS")))  # not N's turn
+    assert table.state.warnings[-1].code.value == "hand_refused" and not table.state.tricks
+    table.apply(CardEntered(2.0, Seat.W, Card.parse("AS")))
+    assert table.state.tricks[0].plays == ((Seat.W, Card.parse("AS")),)
+    assert table.state.tricks[0].by_hand == (Seat.W,) and not table.state.zone(Seat.W).cards
+    table.apply(CardPlaced(3.0, Seat.S, Card.parse("AS")))  # the same card laid by another seat: already played
+    assert table.state.warnings[-1].code.value == "card_already_played"
+    table.apply(CardLifted(4.0, Seat.S, Card.parse("AS")))
+    table.apply(Button(5.0, ButtonName.UNDO))
+    assert not table.state.tricks or not table.state.tricks[0].plays
+
+
+def test_records_of_version_2_round_trip_and_version_1_still_reads() -> None:
+    from tablepi.record import RecordHeader
+
+    events: list[TableEvent] = [
+        PlayersSeated(0.5, ((Seat.N, "Jang"), (Seat.W, "Anna")), SeatingSource.TOURNAMENT),
+        DealerChosen(0.8, Seat.S),
+        Button(1.0, ButtonName.TRUMP_CLUBS),
+        CardEntered(2.0, Seat.E, Card.parse("9C")),
+        DealEntered(3.0, DealEntry(Seat.E, Team.EW, kapo=True, announcements=((Seat.W, Announcement.KONTER),))),
+        CorrectionProposed(4.0, 1, DealEntry(Seat.E, None), Team.NS),
+        CorrectionAnswered(5.0, Team.NS, True),
+    ]
+    out = io.StringIO()
+    write_record(out, RecordHeader(), events)
+    text = out.getvalue()
+    assert '"version": 2' in text.splitlines()[0]
+    again = read_record(text.splitlines())
+    assert list(again.events) == events
+    v1 = text.splitlines()[0].replace('"version": 2', '"version": 1')
+    from tablepi.errors import RecordError
+
+    with pytest.raises(RecordError, match="line 2: a seat event needs record version 2"):
+        read_record([v1, text.splitlines()[1]])
+
+
+def test_replay_export_and_screenshot_handle_a_record_played_by_hand(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from tablepi.cli import main
+    from tablepi.record import RecordHeader
+
+    script = simulate_match(3, claims=False)
+    events = _kill(script.events, script, Seat.E)
+    events.append(CorrectionProposed(events[-1].time + 1, 1, DealEntry(Seat.W, Team.NS, 30)))
+    events.append(CorrectionAnswered(events[-1].time + 1, Team.NS, True))
+    events.append(CorrectionAnswered(events[-1].time + 1, Team.EW, False))
+    path = tmp_path / "by_hand.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        write_record(out, RecordHeader(script.rules, script.dealer, script.config), events)
+    assert main(["replay", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["deals"]) == len(script.match.slate.history)  # type: ignore[union-attr]
+    assert main(["replay", str(path)]) == 0
+    assert "deal 3" in capsys.readouterr().out
+    assert main(["screenshot", str(path), "--out", str(tmp_path / "shots"), "--key-frames"]) == 0
+    assert list((tmp_path / "shots").glob("*.png"))
+    capsys.readouterr()
+    told = [DealEntered(float(i), DealEntry(Seat.W, Team.EW, 25)) for i in range(1, 3)]
+    with path.open("w", encoding="utf-8") as out:
+        write_record(out, RecordHeader(), told)
+    assert main(["replay", "--json", str(path)]) == 0
+    deals = json.loads(capsys.readouterr().out)["deals"]
+    assert [d["by_hand"] for d in deals] == [True, True] and deals[0]["forehand"] == "W" and deals[0]["tricks"] == []
