@@ -167,6 +167,8 @@ def event_to_json(event: TableEvent) -> dict[str, Any]:
             out["uid"] = event.uid
         if event.deck:
             out["deck"] = event.deck
+        if isinstance(event, CardLifted) and event.misread:
+            out["misread"] = True
         return out
     if isinstance(event, Button):
         out = {"type": "button", "t": event.time, "name": event.name.value}
@@ -217,7 +219,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
             return parse_hand_event(obj, kind, time, where)
     allowed = {
         "place": {"type", "t", "seat", "zone", "card", "uid", "deck"},
-        "lift": {"type", "t", "seat", "zone", "card", "uid", "deck"},
+        "lift": {"type", "t", "seat", "zone", "card", "uid", "deck", "misread"},
         "button": {"type", "t", "name", "seat"},
         "reader": {"type", "t", "seat", "zone", "state", "detail"},
         "crosstalk": {"type", "t", "seat", "zone", "card", "uid", "holder"},
@@ -265,7 +267,12 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
             deck = header.deck_name
     else:
         raise RecordError(f"{where}: a {kind} event needs \"card\" or \"uid\"")
-    return (CardPlaced if kind == "place" else CardLifted)(time, seat, card, uid, deck)
+    if kind == "place":
+        return CardPlaced(time, seat, card, uid, deck)
+    misread = obj.get("misread", False)
+    if not isinstance(misread, bool):
+        raise RecordError(f"{where}: \"misread\" must be true or false, got {shown(misread)}")
+    return CardLifted(time, seat, card, uid, deck, misread)
 
 
 def read_record(lines: Iterable[str]) -> Record:

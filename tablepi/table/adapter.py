@@ -69,8 +69,10 @@ def from_zone_event(
     found = deck.lookup(event.uid)
     card = found[1] if found is not None else None
     deck_name = found[0] if found is not None else ""
-    kind = CardPlaced if event.present else CardLifted
-    return kind(event.time + time_offset, seat, card, event.uid, deck_name)
+    if event.present:
+        return CardPlaced(event.time + time_offset, seat, card, event.uid, deck_name)
+    misread = bool(getattr(event, "misread", False))  # a reader's lift of a card it gave to another zone
+    return CardLifted(event.time + time_offset, seat, card, event.uid, deck_name, misread)
 
 
 class ZoneCrosstalkLike(Protocol):

@@ -38,13 +38,17 @@ class CardPlaced:
 
 @dataclass(frozen=True, slots=True)
 class CardLifted:
-    """A card (or an unknown tag) left ``seat``'s zone. Same fields as :class:`CardPlaced`."""
+    """A card (or an unknown tag) left ``seat``'s zone. Same fields as :class:`CardPlaced`, and ``misread``:
+    the card never lay there — the zone's antenna heard it on the neighbouring zone, and the reader gave it to
+    that zone (a card landing between two antennas): not a show, nothing happened at this seat.
+    """
 
     time: float
     seat: Seat
     card: Card | None
     uid: str = ""
     deck: str = ""
+    misread: bool = False
 
     def __str__(self) -> str:
         what = str(self.card) if self.card is not None else f"tag {self.uid}"

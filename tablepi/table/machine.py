@@ -396,7 +396,9 @@ class Table:
             self._fourth_card_was_swept(time)
         zone.remove(zc)
         self._ledger.resolve_all(zc.warnings)
-        if zc.status is ZoneCardStatus.TENTATIVE:
+        if event.misread and zc.status is not ZoneCardStatus.PLAYED:
+            self._misread(seat, zc)
+        elif zc.status is ZoneCardStatus.TENTATIVE:
             self._show(seat, zc)
         elif zc.status is ZoneCardStatus.PLAYED and self._in_current_trick(seat, zc.card):
             assert zc.card is not None
@@ -433,6 +435,18 @@ class Table:
             return False
         trick = deal.current_trick
         return trick is not None and trick.card_of(seat) == card
+
+    def _misread(self, seat: Seat, zc: LyingCard) -> None:
+        """The reader took back a card it had reported here: the zone's antenna heard it on the neighbouring zone
+        (a card landing between two antennas). Nothing happened at this seat: a tentative card is no show, and
+        what its placement did at once (forehand naming trumps, a card of a hand scan) is dropped while it is
+        still the last action. A card already played stays played (a play from the wrong seat: undo)."""
+        last = self._history.last
+        if zc.status is not ZoneCardStatus.SHOWN or last is None:
+            return
+        action = last.action
+        if getattr(action, "seat", None) is seat and getattr(action, "card", None) == zc.card:
+            self._history.drop_last(self._ledger)
 
     def _show(self, seat: Seat, zc: LyingCard) -> None:
         """A tap: the card was shown, not played. Matadors shown before one's first card announce (rule 10)."""

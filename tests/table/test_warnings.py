@@ -275,3 +275,24 @@ def test_crosstalk_events_round_trip_through_records() -> None:
         assert parse_event(event_to_json(event), RecordHeader(), 2) == event
     with pytest.raises(RecordError, match="a crosstalk event needs record version 2"):
         parse_event(event_to_json(event), RecordHeader(version=1), 2)
+
+
+def test_a_misread_lift_is_no_show_and_takes_back_what_the_placement_did(rec: Rec) -> None:
+    """The reader gave a card it had reported on W's zone to the neighbouring zone (``misread``): W did nothing."""
+    table = rec.place("W", "AH").lift("W", "AH", misread=True).table()
+    assert table.state.trump is None and table.state.zone(Seat.W).cards == ()  # forehand named no trumps
+    rec = Rec().trumps()
+    table = rec.place("W", "QS").lift("W", "QS", misread=True).table()  # W's ♠Q before his first card
+    assert table.state.tricks == () and table.state.announcements == ()
+    shown = Rec().trumps().place("W", "QS").lift("W", "QS").table()  # the same gesture, a real show: Matt
+    assert [seat for seat, _ in shown.state.announcements] == [Seat.W]
+
+
+def test_misread_lifts_round_trip_through_records() -> None:
+    from tablepi.record import RecordHeader, event_to_json, parse_event
+    from tablepi.table import CardLifted
+
+    event = CardLifted(3.0, Seat.W, Card.parse("QS"), "04D30BA1B2C3D4", "", misread=True)
+    assert event_to_json(event)["misread"] is True
+    assert parse_event(event_to_json(event), RecordHeader(), 2) == event
+    assert "misread" not in event_to_json(CardLifted(3.0, Seat.W, Card.parse("QS")))
