@@ -605,6 +605,12 @@ class JournaledTable:
         """Journal ``event`` (fsync), then apply it. During a storage fault the event is applied and waits in
         memory to be saved (see :class:`Journal`); a closed journal raises JournalError and the table is unchanged."""
         if self.table.would_change(event):
+            last = self.journal.last_time
+            if event.time < last:
+                # A device-dated event (protocol v2: the card's first or last answer) may be older than the
+                # last event journaled (a status or tick stamped on arrival). The table takes a clock that
+                # steps back as standing still; the journal says so too, or its record would go backwards.
+                event = replace(event, time=last)
             seq = self.journal.append(event)
             line = self.journal._lines[seq - 1]
             for listener in self.listeners:
