@@ -93,6 +93,8 @@ class DeckEnrolment:
         self._text = {**MESSAGES, **messages}
         self._session = _Session(list(cards))
         self.deck: Deck | None = None
+        #: The last two things said, as (MESSAGES key, fields): the screen says them in its own language.
+        self.said: tuple[tuple[str, dict[str, object]], ...] = ()
 
     @property
     def done(self) -> bool:
@@ -104,7 +106,7 @@ class DeckEnrolment:
 
     def _say(self, key: str, **fields: object) -> str:
         values: dict[str, object] = {"total": len(self._session.wanted), "deck": self.name, "path": self.out_path}
-        return self._text[key].format_map({**values, **fields})
+        return _said(self, self._text, key, {**values, **fields})
 
     def start(self) -> list[str]:
         return [self._say("ask", card=self._session.current.display, n=1)]
@@ -171,6 +173,7 @@ class PlayerEnrolment:
         self._registry = load_players_file(self.out_path)
         self._text = {**MESSAGES, **messages}
         self.uid: str | None = None
+        self.said: tuple[tuple[str, dict[str, object]], ...] = ()  # as DeckEnrolment.said
 
     @property
     def done(self) -> bool:
@@ -181,7 +184,7 @@ class PlayerEnrolment:
         return f"the player tag of {self.name!r}"
 
     def _say(self, key: str, **fields: object) -> str:
-        return self._text[key].format_map({"player": self.name, "path": self.out_path, **fields})
+        return _said(self, self._text, key, {"player": self.name, "path": self.out_path, **fields})
 
     def start(self) -> list[str]:
         return [self._say("player_ask")]
@@ -209,6 +212,13 @@ class PlayerEnrolment:
 
 
 Enrolment = DeckEnrolment | PlayerEnrolment
+
+
+def _said(session: Enrolment, text: Mapping[str, str], key: str, fields: dict[str, object]) -> str:
+    """The line for ``key`` (kept with its fields in ``session.said``, the last two)."""
+    values = {name: str(value) if isinstance(value, Path) else value for name, value in fields.items()}
+    session.said = (*session.said[-1:], (key, values))
+    return text[key].format_map(values)
 
 
 def run_enrolment(

@@ -603,7 +603,14 @@ class JournaledTable:
 
     def feed(self, event: TableEvent) -> TableState:
         """Journal ``event`` (fsync), then apply it. During a storage fault the event is applied and waits in
-        memory to be saved (see :class:`Journal`); a closed journal raises JournalError and the table is unchanged."""
+        memory to be saved (see :class:`Journal`); a closed journal raises JournalError and the table is unchanged.
+
+        An event dated before the last one journaled is journaled (and applied) at that last time: a reader that
+        dates its own events reports a lift after its quiet time, behind a later card on another zone, and a
+        record's clock never goes backwards (the journal would not read back)."""
+        last = self.journal.last_time
+        if event.time < last:
+            event = replace(event, time=last)
         if self.table.would_change(event):
             seq = self.journal.append(event)
             line = self.journal._lines[seq - 1]

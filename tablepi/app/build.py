@@ -79,8 +79,8 @@ def open_table(
         raise
     app.use_files(files)
     info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend}
-    app.desk = Desk(app, files, info)
-    _add_console(config, app, path)
+    add_console(app, config.display.language, path)
+    app.desk = Desk(app, files, info)  # after the console: its menu then offers the enrol mode
     running = RunningTable(app, parts)
     try:
         server = _open_control(config, app) if control else None
@@ -121,14 +121,15 @@ def open_feed(config: Config, app: TableApp) -> Any:
     return feed.start()
 
 
-def _add_console(config: Config, app: TableApp, journal: Path) -> None:
-    """The screen's hand-entry panels; earlier players' names kept beside the journal (names.txt)."""
+def add_console(app: TableApp, language: str, journal: Path) -> None:
+    """The screen's hand-entry panels in ``language``; earlier players' names kept beside the journal
+    (names.txt)."""
     from tablepi.app.console import Console
     from tablepi.app.names import RecentNames
 
     recent = RecentNames(journal.parent / "names.txt")
     app.recent_names = recent
-    console = Console(app.gesture, config.display.language, earlier=lambda: recent.names,
+    console = Console(app.gesture, language, earlier=lambda: recent.names,
                       known=lambda: app.players.names)
     app.console = console
     if app.screen is not None and hasattr(app.screen, "console"):

@@ -4,9 +4,12 @@ The panels themselves are pure values (:mod:`tablepi.display.panels`); the conso
 (UI state, never journaled: only the gesture a finished panel makes is a table event, so a power cut loses at
 most a half-typed name). It opens:
 
-- the card picker on a touch on a seat's zone, when that seat is to play (its reader offline, or a misread);
+- the card picker on a touch on a seat's zone, when that seat is to play (its reader offline, or a misread), or,
+  before trumps are named, on forehand's zone: the trump suit by hand (a Confirm ends each);
 - the menu on a touch on the header: a deal by hand, a correction, the evening's deals, names, first dealer;
-- the keyboard for each seat in turn from the menu's "players' names", with earlier names offered first.
+- the keyboard for each seat in turn from the menu's "players' names", with earlier names offered first;
+- the enrol menu (a deck, a player tag), whose keyboard names what to enrol; the enrol mode's sheet then stays up
+  while the table enrols (``enrolling``, set by the service's desk), its one key stopping it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from tablepi.display.panels import (
     ChooseDealer,
     DealerChoice,
     DealForm,
+    Enrolling,
+    EnrolMenu,
     EnterCard,
     EnterDeal,
     Gesture,
@@ -33,11 +38,14 @@ from tablepi.display.panels import (
     Open,
     Panel,
     SeatPlayer,
+    StopEnrol,
     earlier_names_first,
     press,
 )
 from tablepi.display.view import View
 from tablepi.rules.cards import DECK, Card
+from tablepi.rules.deal import Announcement
+from tablepi.rules.entry import TIE_POINTS
 from tablepi.rules.seats import Seat
 from tablepi.table.events import (
     CardEntered,
@@ -58,11 +66,12 @@ KEY = "key:"  # + a key id: a key of the open panel
 
 
 def possible_cards(state: TableState, seat: Seat) -> tuple[Card, ...]:
-    """Cards that may still be in ``seat``'s hand: not played this deal, not seen in another hand. With the hand
-    scanned (or all of it shown), only those."""
+    """Cards that may still be in ``seat``'s hand: not played this deal, not seen in another hand nor lying on
+    another zone. With the hand scanned (or all of it shown), only those."""
     played = {card for trick in state.tricks for _, card in trick.plays}
     shown = dict(state.shown)
     elsewhere = {card for who, cards in shown.items() if who is not seat for card in cards}
+    elsewhere |= {zc.card for zone in state.zones if zone.seat is not seat for zc in zone.cards if zc.card}
     own = [c for c in shown.get(seat, ()) if c not in played]
     mine_known = len(own) + sum(1 for t in state.tricks if t.card_of(seat) is not None)
     if own and mine_known >= 6:
@@ -81,9 +90,22 @@ class Console:
         self.known = known
         self.panel: Panel | None = None
         self._seating: list[Seat] = []  # seats still to be named, after the one on the keyboard
+        #: The running service hosts enrolment (its desk): the menu then offers it.
+        self.can_enrol = False
+        #: The enrol mode on screen while it runs (and its last word once over), set by the app's desk.
+        self.enrolling: Enrolling | None = None
 
     def touch(self, name: str, state: TableState) -> bool:
         """Whether ``name`` was the console's (a key, the menu, a zone); acts on it."""
+        if name.startswith(KEY) and self.enrolling is not None:
+            if name.removeprefix(KEY) in self.enrolling.key_ids():
+                over = self.enrolling.over
+                self.enrolling = None
+                if not over:
+                    self.act(StopEnrol())
+            return True
+        if self.enrolling is not None and (name == MENU or name.startswith(ZONE)):
+            return True  # the enrol mode's sheet is up: only its key acts
         if name.startswith(KEY):
             if self.panel is None and state.proposal is not None:
                 self.panel = answering(state)
@@ -96,7 +118,8 @@ class Console:
         if name.startswith(ZONE):
             seat = Seat.parse(name.removeprefix(ZONE))
             if self.can_enter_card(state, seat):
-                self.panel = CardPicker(seat, possible_cards(state, seat))
+                trumps = state.phase is not TablePhase.PLAY  # forehand names trumps (or begins the next deal)
+                self.panel = CardPicker(seat, () if trumps else possible_cards(state, seat), trumps=trumps)
             return True
         return False
 
@@ -107,6 +130,11 @@ class Console:
     def over(self, view: View, state: TableState, settings: Any) -> View:
         """``view`` with the open panel's sheet over it (the screen calls this on every show). A correction
         waiting for the teams' answers is up whenever no other panel is."""
+        if self.enrolling is not None:  # the enrol mode: the reader's cards are the enrolment's, not the game's
+            from tablepi.display.sheet import sheet_for
+
+            tr = translator(settings.language)
+            return replace(view, sheet=sheet_for(self.enrolling, tr))
         if isinstance(self.panel, Answering):
             self.panel = None  # rebuilt from the state: who has answered changes
         if self.panel is None and state.proposal is not None:
@@ -125,22 +153,26 @@ class Console:
 
     @staticmethod
     def can_enter_card(state: TableState, seat: Seat) -> bool:
-        """A card by hand for the seat to play, once trumps are named, with nothing of his lying tentatively."""
-        return state.phase is TablePhase.PLAY and state.to_play is seat and not state.zone(seat).cards
+        """A card by hand for the seat the table says may enter one (``Possible.by_hand``)."""
+        return seat in state.possible.by_hand
 
-    @staticmethod
-    def menu(state: TableState) -> Menu:
+    def menu(self, state: TableState) -> Menu:
         first = not state.slate and not state.tricks and state.trump is None
         return Menu(can_enter=state.phase is not TablePhase.MATCH_OVER or bool(state.slate),
                     can_correct=bool(state.slate),
-                    can_choose_dealer=first and state.phase is TablePhase.TRUMPS)
+                    can_choose_dealer=first and state.phase is TablePhase.TRUMPS,
+                    can_enrol=self.can_enrol)
 
     # --- keys -----------------------------------------------------------------------------------------------
 
     def _press(self, key: str, state: TableState) -> None:
         assert self.panel is not None
+        before = self.panel
         step = press(self.panel, key)
         self.panel = step.panel
+        if isinstance(before, DealForm) and isinstance(step.panel, DealForm) and step.panel.correct is not None \
+                and step.panel.correct != before.correct:
+            self.panel = correction_form(state, step.panel.correct)  # another deal: as it was scored
         gesture = step.gesture
         if gesture is None:
             if self.panel is None:
@@ -162,11 +194,16 @@ class Console:
             self.panel = self._keyboard(order[0], state)
         elif what == "dealer":
             self.panel = DealerChoice()
+        elif what == "enrol" and self.can_enrol:
+            self.panel = EnrolMenu()
+        elif what in ("enrol_deck", "enrol_player") and self.can_enrol:
+            kind = what.removeprefix("enrol_")
+            names = earlier_names_first(self.earlier(), ()) if kind == "player" else ()
+            self.panel = Keyboard(Seat.N, self.language, shift=kind == "player", names=names, enrol=kind)
         elif what == "deal":
             self.panel = DealForm(state.forehand)
         elif what == "correct" and state.slate:
-            last = state.slate[-1]
-            self.panel = DealForm(state.forehand, correct=last.number)
+            self.panel = correction_form(state, state.slate[-1].number)
 
     def _keyboard(self, seat: Seat, state: TableState) -> Keyboard:
         names = earlier_names_first(self.earlier(), self.known())
@@ -189,6 +226,23 @@ def gesture_event(gesture: object, time: float) -> TableEvent | None:
     if isinstance(gesture, Answer):
         return CorrectionAnswered(time, gesture.team, gesture.accept)
     return None
+
+
+def correction_form(state: TableState, number: int) -> DealForm:
+    """The deal form for correcting deal ``number`` of this match, filled in with what it was scored as."""
+    last = len(state.slate)
+    row = next((r for r in state.history if r.match == state.match_number and r.entry.number == number), None)
+    if row is None:
+        return DealForm(state.forehand, correct=number, last=last)
+    result = row.entry.result
+    trumps = row.trumps if row.trumps is not None else state.forehand
+    said = dict((a, seat) for seat, a in result.announcements)
+    matt = said.get(Announcement.MATT, said.get(Announcement.KONTER_A_MATT))
+    konter = said.get(Announcement.KONTER, said.get(Announcement.KONTER_A_MATT))
+    if result.winner is None:
+        return DealForm(trumps, None, TIE_POINTS, matt=matt, konter=konter, correct=number, last=last)
+    return DealForm(trumps, result.winner, max(21, result.points[result.winner]), kapo=result.kapo,
+                    claimed=result.claimed_by is not None, matt=matt, konter=konter, correct=number, last=last)
 
 
 def answering(state: TableState) -> Answering | None:

@@ -242,6 +242,8 @@ class TableApp:
             self._feed_message(item)
             return None
         if self.desk is not None and self.desk.take(item):
+            if self.console is not None and self.console.enrolling is not None:
+                self._refresh()  # the enrol mode's sheet says what to lay next
             return None  # a control request, or a card laid for the enrol mode: not the game's
         if isinstance(item, Touch) and item.name == ButtonName.REVIEW.value:
             self._toggle_review()  # the screen's own business: nothing happens at the table, nothing journaled
@@ -311,7 +313,27 @@ class TableApp:
     def gesture(self, gesture: object) -> None:
         """A finished hand-entry panel's gesture: as a table event, journaled and applied like any other."""
         from tablepi.app.console import gesture_event
+        from tablepi.display.panels import NameTrumps, StartEnrol, StopEnrol
 
+        if isinstance(gesture, StartEnrol | StopEnrol):
+            if self.desk is None:
+                log.warning("enrolment from the screen needs the running service: ignored")
+            elif isinstance(gesture, StartEnrol):
+                self.desk.begin_here(gesture.kind, gesture.name)
+            else:
+                self.desk.stop_here()
+            self._refresh()
+            return
+
+        if isinstance(gesture, NameTrumps):
+            # Forehand names trumps by hand. Between deals Confirm begins the next one first, as his card laid
+            # would (a first Confirm acknowledges the warnings on screen, as it always does).
+            for _ in range(3):
+                if self.table.state.phase is not TablePhase.DEAL_OVER:
+                    break
+                self.handle(Button(self.now, ButtonName.CONFIRM))
+            self.handle(Button(self.now, ButtonName.trump(gesture.suit), gesture.seat))
+            return
         event = gesture_event(gesture, self.now)
         if event is None:
             log.warning("hand entry %r is not a table event yet: ignored", gesture)

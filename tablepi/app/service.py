@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from tablepi.control import ControlCancel, ControlRequest
 from tablepi.deck import DeckRegistry, load_deck_file
+from tablepi.display.panels import Enrolling
 from tablepi.enroll import DeckEnrolment, Enrolment, PlayerEnrolment
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.players import PlayerRegistry, load_players_file
@@ -187,6 +188,9 @@ class Desk:
         self.files = files
         self.info = dict(info or {})
         self.mode: EnrolMode | None = None
+        self._screen = ("deck", "")  # what the screen's enrol sheet names (kind, name)
+        if app.console is not None:
+            app.console.can_enrol = True
 
     # --- what the app hands over ------------------------------------------------------------------------------
 
@@ -278,6 +282,40 @@ class Desk:
         log.info("enrol mode: %s", session.what)
         for line in session.start():
             self._say(line)
+        self._show()
+
+    def begin_here(self, kind: str, name: str) -> None:
+        """The enrol mode from the screen's enrol menu (``kind`` ``deck`` or ``player``): as a request of the
+        table's own, its lines on the screen. A name or file the enrolment refuses is the sheet's last word."""
+        request = ControlRequest("enroll_deck" if kind == "deck" else "enroll_player", {"name": name})
+        self._screen = (kind, name)
+        try:
+            self._begin(request)
+        except (TablepiError, OSError) as err:
+            log.warning("enrolment from the screen refused: %s", err)
+            self._show(None, over=True, error=str(err))
+            return
+        if self.mode is None or self.mode.request is not request:  # refused (another enrolment runs)
+            error = request.replies.get_nowait().get("error", "") if not request.replies.empty() else ""
+            self._show(None, over=True, error=str(error))
+
+    def stop_here(self) -> None:
+        """Stop on the screen: the enrolment ends, nothing written."""
+        if self.mode is not None:
+            self._end("stopped on the screen", ok=False)
+
+    def _show(self, session: Enrolment | None = None, over: bool = False, error: str = "") -> None:
+        """The enrol mode on the table's screen (the console's sheet), in the screen's language."""
+        console = self.app.console
+        if console is None:
+            return
+        session = session or (self.mode.session if self.mode is not None else None)
+        said: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+        if session is not None:
+            self._screen = ("deck" if isinstance(session, DeckEnrolment) else "player", session.name)
+            said = tuple((key, tuple((k, str(v)) for k, v in fields.items())) for key, fields in session.said)
+        kind, name = self._screen
+        console.enrolling = Enrolling(kind, name, said, over=over, error=error)
 
     def _lying_now(self) -> dict[int, set[str]]:
         zone_of = {seat: zone for zone, seat in self.app.seat_of_zone.items()}
@@ -298,6 +336,8 @@ class Desk:
             self._say(line)
         if mode.session.done:
             self._end("", ok=True)
+        elif lines:
+            self._show()
 
     def _say(self, line: str) -> None:
         log.info("enrol: %s", line)
@@ -312,6 +352,10 @@ class Desk:
         self.mode = None
         self.app.mode_text = ""
         session = mode.session
+        if self.app.console is not None:
+            self.app.console.enrolling = None
+            if ok or why != "stopped on the screen":
+                self._show(session, over=True, error="" if ok else why)
         if ok:
             self.files.poll(force=True)
             self.app.use_files(self.files)

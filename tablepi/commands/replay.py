@@ -42,7 +42,12 @@ def replay_report(table: Table) -> dict[str, Any]:
             if isinstance(source, DealEntry):
                 deals.append(_entered_report(match_number, match, source, entry))
             else:
-                deals.append(_deal_report(match_number, match, source, entry))
+                report = _deal_report(match_number, match, source, entry)
+                hand = {(seat, card) for m, d, seat, card in table.by_hand if (m, d) == (match_number, entry.number)}
+                report["by_hand"] = bool(hand)
+                for trick, deal_trick in zip(report["tricks"], source.tricks, strict=True):
+                    trick["by_hand"] = [p.seat.value for p in deal_trick.plays if (p.seat, p.card) in hand]
+                deals.append(report)
     current = table.matches[-1]
     state = table.state
     return {
@@ -141,7 +146,9 @@ def format_text(report: dict[str, Any]) -> str:
         for item in deal["announcements"]:
             out.append(f"  {item['seat']} announces {item['announcement']}")
         for number, trick in enumerate(deal["tricks"], start=1):
-            cards = ", ".join(_play_text(play) for play in trick["order"])
+            by_hand = set(trick.get("by_hand", ()))
+            cards = ", ".join(_play_text(play) + (" (by hand)" if play.partition(":")[0] in by_hand else "")
+                              for play in trick["order"])
             out.append(f"  trick {number}: {cards} -> {trick['winner']} ({trick['points']} points)")
         points = deal["points"]
         out.append(f"  points NS {points['NS']} EW {points['EW']}; {deal['result']}")

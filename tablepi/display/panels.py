@@ -8,14 +8,17 @@ next panel (or None: closed) and the gesture (or None) out, so every panel is un
 Panels:
 
 - :class:`CardPicker` — a card by hand for a seat whose reader is off or misreads: suit, then rank, offering
-  only the cards still possible for that seat (not played, not shown by another seat);
+  only the cards still possible for that seat (not played, not shown by another seat), then Confirm; for
+  forehand before trumps are named, the trump suit, then Confirm;
 - :class:`Keyboard` — a player's name, with the names of earlier matches offered first;
 - :class:`DealerChoice` — the first dealer of the match;
 - :class:`DealForm` — a whole deal by hand (who named trumps, announcements, the winner or a tie, points, Kapo,
-  claim), or the correction of a past deal;
+  claim), or the correction of a past deal (any deal of the match, chosen with ◀ ▶, filled in as it was scored);
 - :class:`HistoryPanel` — the evening's deals, scrollable;
 - :class:`Menu` — opened from the header: which of these can be opened now;
-- :class:`Answering` — a correction proposed: each team accepts or refuses it.
+- :class:`Answering` — a correction proposed: each team accepts or refuses it;
+- :class:`EnrolMenu` and :class:`Enrolling` — a deck or a player tag enrolled through the running table: the
+  name on the keyboard, then each card laid when asked (Stop ends it, writing nothing).
 
 Key ids are stable text (``suit:H``, ``card:QH``, ``char:a``, ``seat:N``, ``ok``, ``cancel``): the renderer
 draws keys, a touch sends the id back.
@@ -36,6 +39,7 @@ from tablepi.rules.seats import Seat, Team
 OK = "ok"
 CANCEL = "cancel"
 BACK = "back"
+CONFIRM = "confirm"
 
 #: Letters of the on-screen keyboard by language, row by row (the layouts players know from their phones).
 KEY_ROWS: dict[str, tuple[str, ...]] = {
@@ -55,6 +59,14 @@ SUGGESTIONS = 4
 class EnterCard:
     seat: Seat
     card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrumps:
+    """Forehand names trumps by hand (his reader is off): as the trump button, beginning the deal if need be."""
+
+    seat: Seat
+    suit: Suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +95,27 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
+class StartEnrol:
+    """The enrol mode, from the screen: ``kind`` ``deck`` (a deck of that name) or ``player`` (his keyring tag)."""
+
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class StopEnrol:
+    """Stop the enrolment on screen (nothing is written), or close its last word."""
+
+
+@dataclass(frozen=True, slots=True)
 class Open:
-    """The menu chose another panel: ``what`` is ``deal``, ``correct``, ``history``, ``players`` or ``dealer``."""
+    """The menu chose another panel: ``what`` is ``deal``, ``correct``, ``history``, ``players``, ``dealer``,
+    ``enrol`` (the enrol menu), ``enrol_deck`` or ``enrol_player`` (the keyboard for the deck's or player's name)."""
 
     what: str
 
 
-Gesture = EnterCard | SeatPlayer | ChooseDealer | EnterDeal | Answer | Open
+Gesture = EnterCard | NameTrumps | SeatPlayer | ChooseDealer | EnterDeal | Answer | StartEnrol | StopEnrol | Open
 
 
 # --- panels -----------------------------------------------------------------------------------------------------
@@ -97,19 +123,30 @@ Gesture = EnterCard | SeatPlayer | ChooseDealer | EnterDeal | Answer | Open
 
 @dataclass(frozen=True, slots=True)
 class CardPicker:
-    """Suit first, then rank; only ``possible`` cards are offered."""
+    """Suit first, then rank (only ``possible`` cards are offered), then Confirm: nothing is played by a stray
+    touch. With ``trumps`` (forehand, before trumps are named) the suit is the trump suit and there is no rank."""
 
     seat: Seat
     possible: tuple[Card, ...]
     suit: Suit | None = None
+    card: Card | None = None  # chosen, waiting for Confirm
+    trumps: bool = False
 
     def suits(self) -> tuple[Suit, ...]:
+        if self.trumps:
+            return tuple(Suit)
         return tuple(s for s in Suit if any(c.suit is s for c in self.possible))
 
     def cards(self) -> tuple[Card, ...]:
         return tuple(c for c in self.possible if c.suit is self.suit) if self.suit is not None else ()
 
+    @property
+    def confirming(self) -> bool:
+        return self.card is not None or (self.trumps and self.suit is not None)
+
     def key_ids(self) -> tuple[str, ...]:
+        if self.confirming:
+            return (CONFIRM, BACK, CANCEL)
         if self.suit is None:
             return (*(f"suit:{s.value}" for s in self.suits()), CANCEL)
         return (*(f"card:{c}" for c in self.cards()), BACK, CANCEL)
@@ -117,13 +154,15 @@ class CardPicker:
 
 @dataclass(frozen=True, slots=True)
 class Keyboard:
-    """A name being typed for ``seat``; ``names`` are earlier players, most recent first."""
+    """A name being typed for ``seat``; ``names`` are earlier players, most recent first. With ``enrol``
+    (``deck`` or ``player``) it names the deck or the player to enrol instead, and ``seat`` is not used."""
 
     seat: Seat
     language: str = "en"
     text: str = ""
     shift: bool = True  # a name starts with a capital
     names: tuple[str, ...] = ()
+    enrol: str | None = None
 
     def suggestions(self) -> tuple[str, ...]:
         typed = self.text.casefold()
@@ -159,6 +198,7 @@ class DealForm:
     matt: Seat | None = None
     konter: Seat | None = None
     correct: int | None = None  # correcting deal number ``correct``
+    last: int = 0  # correcting: the number of the last scored deal (``deal:-`` / ``deal:+`` choose among them)
 
     def announcements(self) -> tuple[tuple[Seat, Announcement], ...]:
         if self.matt is not None and self.matt is self.konter:
@@ -191,6 +231,10 @@ class DealForm:
         if self.winner is not None:
             keys += ["points:-", "points:+", "kapo", "claim"]
         keys += [*(f"matt:{s.value}" for s in Seat), *(f"konter:{s.value}" for s in Seat)]
+        if self.correct is not None and self.correct > 1:
+            keys.append("deal:-")
+        if self.correct is not None and self.correct < self.last:
+            keys.append("deal:+")
         if self.valid():
             keys.append(OK)
         keys.append(CANCEL)
@@ -221,6 +265,7 @@ class Menu:
     can_enter: bool = True
     can_correct: bool = False
     can_choose_dealer: bool = False
+    can_enrol: bool = False  # the running service hosts enrolment (a bare app does not)
 
     def key_ids(self) -> tuple[str, ...]:
         keys = ["open:history", "open:players"]
@@ -230,7 +275,33 @@ class Menu:
             keys.append("open:correct")
         if self.can_choose_dealer:
             keys.append("open:dealer")
+        if self.can_enrol:
+            keys.append("open:enrol")
         return (*keys, CANCEL)
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolMenu:
+    """Enrol a deck (its 24 cards, laid one by one as asked) or a player's keyring tag, through the table."""
+
+    def key_ids(self) -> tuple[str, ...]:
+        return ("open:enrol_deck", "open:enrol_player", CANCEL)
+
+
+@dataclass(frozen=True, slots=True)
+class Enrolling:
+    """The enrol mode runs (or has just ended): what it asks for now, as the enrolment's message keys and fields
+    (tablepi.enroll.MESSAGES), said in the screen's language. Stop ends it, writing nothing; once ``over``,
+    the key closes the sheet."""
+
+    kind: str  # deck or player
+    name: str
+    said: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    over: bool = False
+    error: str = ""  # why it ended without a result (a line of the service's, untranslated detail)
+
+    def key_ids(self) -> tuple[str, ...]:
+        return ("stop",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +317,7 @@ class Answering:
         return tuple(f"answer:{team.value}:{word}" for team in self.waiting for word in ("yes", "no"))
 
 
-Panel = CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu | Answering
+Panel = CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu | Answering | EnrolMenu | Enrolling
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,8 +342,10 @@ def press(panel: Panel, key: str) -> Step:
         return Step(None, ChooseDealer(Seat.parse(key.removeprefix("seat:"))))
     if isinstance(panel, DealForm):
         return _form(panel, key)
-    if isinstance(panel, Menu):
+    if isinstance(panel, Menu | EnrolMenu):
         return Step(None, Open(key.removeprefix("open:")))
+    if isinstance(panel, Enrolling):
+        return Step(None, StopEnrol())
     if isinstance(panel, Answering):
         _, team, word = key.split(":")
         return Step(None, Answer(Team.parse(team), word == "yes"))
@@ -280,21 +353,28 @@ def press(panel: Panel, key: str) -> Step:
 
 
 def _picker(panel: CardPicker, key: str) -> Step:
-    if key == BACK:
+    if key == BACK:  # one step back: from Confirm to the ranks (or suits), from the ranks to the suits
+        if panel.card is not None:
+            return Step(replace(panel, card=None))
         return Step(replace(panel, suit=None))
+    if key == CONFIRM:
+        if panel.card is not None:
+            return Step(None, EnterCard(panel.seat, panel.card))
+        assert panel.suit is not None
+        return Step(None, NameTrumps(panel.seat, panel.suit))
     kind, _, value = key.partition(":")
     if kind == "suit":
         return Step(replace(panel, suit=Suit(value)))
-    return Step(None, EnterCard(panel.seat, Card.parse(value)))
+    return Step(replace(panel, card=Card.parse(value)))
 
 
 def _keyboard(panel: Keyboard, key: str) -> Step:
     kind, _, value = key.partition(":")
     if kind == "name":
-        return Step(None, SeatPlayer(panel.seat, value))
+        return Step(None, _named(panel, value))
     if key == OK:
         name = " ".join(panel.text.split())
-        return Step(None, SeatPlayer(panel.seat, name)) if name else Step(panel)
+        return Step(None, _named(panel, name)) if name else Step(panel)
     text, shift = panel.text, panel.shift
     if kind == "char":
         text, shift = text + value, False
@@ -308,10 +388,17 @@ def _keyboard(panel: Keyboard, key: str) -> Step:
     return Step(replace(panel, text=text[:MAX_NAME], shift=shift))
 
 
+def _named(panel: Keyboard, name: str) -> SeatPlayer | StartEnrol:
+    return SeatPlayer(panel.seat, name) if panel.enrol is None else StartEnrol(panel.enrol, name)
+
+
 def _form(panel: DealForm, key: str) -> Step:
     if key == OK:
         return Step(None, EnterDeal(panel.entry(), panel.correct))
     kind, _, value = key.partition(":")
+    if kind == "deal":  # another deal to correct (the app fills the form in with what that deal was)
+        assert panel.correct is not None
+        return Step(replace(panel, correct=panel.correct + (1 if value == "+" else -1)))
     if kind == "trumps":
         return Step(replace(panel, trumps=Seat.parse(value)))
     if kind == "winner":

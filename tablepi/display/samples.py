@@ -253,6 +253,38 @@ def _picker_rank(tr: Translator) -> View:
     return _sheet_view(tr, CardPicker(Seat.E, cards, Suit.CLUBS))
 
 
+def _picker_confirm(tr: Translator) -> View:
+    from tablepi.display.panels import CardPicker
+
+    cards = tuple(parse_cards("AS KS JS 9S AH KH QH TH 9H AC QC JC TC 9C"))
+    return _sheet_view(tr, CardPicker(Seat.E, cards, Suit.CLUBS, _c("QC")))
+
+
+def _trumps_by_hand(tr: Translator) -> View:
+    from tablepi.display.panels import CardPicker
+
+    return _sheet_view(tr, CardPicker(Seat.W, (), Suit.HEARTS, trumps=True))
+
+
+def _enrol_menu(tr: Translator) -> View:
+    from tablepi.display.panels import EnrolMenu
+
+    return _sheet_view(tr, EnrolMenu())
+
+
+def _enrol_name(tr: Translator) -> View:
+    from tablepi.display.panels import Keyboard
+
+    return _sheet_view(tr, Keyboard(Seat.N, tr.language, "re", False, (), enrol="deck"))
+
+
+def _enrolling(tr: Translator) -> View:
+    from tablepi.display.panels import Enrolling
+
+    said = (("ok", (("card", "♥K"),)), ("ask", (("card", "♥Q"), ("n", "9"), ("total", "24"))))
+    return _sheet_view(tr, Enrolling("deck", "red", said))
+
+
 def _keyboard(tr: Translator) -> View:
     from tablepi.display.panels import Keyboard
 
@@ -274,7 +306,7 @@ def _deal_form(tr: Translator) -> View:
 def _correction(tr: Translator) -> View:
     from tablepi.display.panels import DealForm
 
-    return _sheet_view(tr, DealForm(Seat.N, None, correct=3))
+    return _sheet_view(tr, DealForm(Seat.N, None, correct=3, last=5))
 
 
 def _history(tr: Translator) -> View:
@@ -294,7 +326,7 @@ def _history(tr: Translator) -> View:
 def _menu(tr: Translator) -> View:
     from tablepi.display.panels import Menu
 
-    return _sheet_view(tr, Menu(can_enter=True, can_correct=True, can_choose_dealer=False))
+    return _sheet_view(tr, Menu(can_enter=True, can_correct=True, can_choose_dealer=False, can_enrol=True))
 
 
 def _answering(tr: Translator) -> View:
@@ -320,6 +352,11 @@ SHEET_SAMPLES: dict[str, Callable[[Translator], View]] = {
     "card_by_hand": _card_by_hand,
     "picker_suit": _picker_suit,
     "picker_rank": _picker_rank,
+    "picker_confirm": _picker_confirm,
+    "trumps_by_hand": _trumps_by_hand,
+    "enrol_menu": _enrol_menu,
+    "enrol_name": _enrol_name,
+    "enrolling": _enrolling,
     "keyboard": _keyboard,
     "dealer": _dealer,
     "deal_form": _deal_form,

@@ -18,11 +18,14 @@ from tablepi.display.layout import Rect, layout_for
 from tablepi.display.panels import (
     BACK,
     CANCEL,
+    CONFIRM,
     OK,
     Answering,
     CardPicker,
     DealerChoice,
     DealForm,
+    Enrolling,
+    EnrolMenu,
     HistoryPanel,
     Keyboard,
     Menu,
@@ -44,16 +47,34 @@ def sheet_for(
     cancel = KeyView(CANCEL, tr.gettext("Cancel"))
     if isinstance(panel, CardPicker):
         who = tx.seat_name(tr, panel.seat, names)
+        if panel.trumps:
+            title = tr.gettext("Trumps by hand for {seat}").format(seat=who)
+        else:
+            title = tr.gettext("Card by hand for {seat}").format(seat=who)
+        if panel.confirming:
+            if panel.card is not None:
+                line = tr.gettext("Play {card} for {seat}?").format(card=panel.card.display, seat=who)
+                confirm = KeyView(CONFIRM, tr.gettext("Confirm"), suit=panel.card.suit, weight=2)
+            else:
+                assert panel.suit is not None
+                line = tr.gettext("{suit} trumps: {seat} names them?").format(suit=panel.suit.symbol, seat=who)
+                confirm = KeyView(CONFIRM, tr.gettext("Confirm"), suit=panel.suit, weight=2)
+            return SheetView(title, (line,), ((confirm,), (KeyView(BACK, tr.gettext("Back")), cancel)))
         if panel.suit is None:
             suits = tuple(KeyView(f"suit:{s.value}", s.symbol, f"suit:{s.value}" in panel.key_ids(), suit=s)
                           for s in Suit)
-            return SheetView(tr.gettext("Card by hand for {seat}").format(seat=who),
-                             (tr.gettext("Which suit?"),), (suits, (cancel,)))
+            ask = tr.gettext("Which suit are trumps?") if panel.trumps else tr.gettext("Which suit?")
+            return SheetView(title, (ask,), (suits, (cancel,)))
         cards = tuple(KeyView(f"card:{c}", c.display, suit=c.suit) for c in panel.cards())
-        return SheetView(tr.gettext("Card by hand for {seat}").format(seat=who),
-                         (tr.gettext("Which card?"),),
+        return SheetView(title, (tr.gettext("Which card?"),),
                          (cards or (KeyView(BACK, "", live=False),),
                           (KeyView(BACK, tr.gettext("Back")), cancel)))
+    if isinstance(panel, EnrolMenu):
+        return SheetView(tr.gettext("Enrol"), (tr.gettext("Lay each card when asked."),),
+                         ((KeyView("open:enrol_deck", tr.gettext("Enrol a deck"), weight=2),
+                           KeyView("open:enrol_player", tr.gettext("Enrol a player tag"), weight=2)), (cancel,)))
+    if isinstance(panel, Enrolling):
+        return _enrolling(panel, tr)
     if isinstance(panel, Keyboard):
         who = tx.seat_letter(tr, panel.seat)
         typed = panel.text + "_"
@@ -63,7 +84,13 @@ def sheet_for(
                     KeyView(BACK, "⌫"), KeyView(OK, tr.gettext("OK"), live=bool(panel.text.strip()), weight=2),
                     KeyView(CANCEL, "✕"))
         rows = ((suggestions,) if suggestions else ()) + letters + (controls,)
-        return SheetView(tr.gettext("Name of the player at {seat}").format(seat=who), (typed,), rows)
+        if panel.enrol == "deck":
+            title = tr.gettext("Name of the deck to enrol")
+        elif panel.enrol == "player":
+            title = tr.gettext("Name of the player whose tag to enrol")
+        else:
+            title = tr.gettext("Name of the player at {seat}").format(seat=who)
+        return SheetView(title, (typed,), rows)
     if isinstance(panel, DealerChoice):
         seats = tuple(KeyView(f"seat:{s.value}", tx.seat_name(tr, s, names)) for s in Seat)
         return SheetView(tr.gettext("Who deals first?"), (tr.gettext("The next seat names trumps."),),
@@ -91,9 +118,23 @@ def sheet_for(
     assert isinstance(panel, Menu)
     labels = {"open:deal": tr.gettext("Enter a deal by hand"), "open:correct": tr.gettext("Correct a deal"),
               "open:history": tr.gettext("The evening's deals"), "open:players": tr.gettext("Players' names"),
-              "open:dealer": tr.gettext("First dealer")}
+              "open:dealer": tr.gettext("First dealer"), "open:enrol": tr.gettext("Enrol cards or tags")}
     entries = tuple(KeyView(k, labels[k], live=k in panel.key_ids()) for k in labels)
-    return SheetView(tr.gettext("Menu"), (), (entries[:2], entries[2:4], (entries[4], cancel)))
+    return SheetView(tr.gettext("Menu"), (), (entries[:2], entries[2:4], entries[4:6], (cancel,)))
+
+
+def _enrolling(panel: Enrolling, tr: Translator) -> SheetView:
+    if panel.kind == "deck":
+        title = tr.gettext("Enrolling deck '{deck}'").format(deck=panel.name)
+    else:
+        title = tr.gettext("Enrolling the player tag of {player}").format(player=panel.name)
+    lines = tuple(line for key, fields in panel.said if (line := tx.enrol_line(tr, key, dict(fields))))
+    if panel.over and panel.error:
+        lines = (*lines[-1:], tr.gettext("Not enrolled: {reason}").format(reason=panel.error))
+    elif not panel.over:
+        lines = lines or (tr.gettext("Lay each card when asked."),)
+    key = KeyView("stop", tr.gettext("Close") if panel.over else tr.gettext("Stop, write nothing"), weight=2)
+    return SheetView(title, lines, ((key,),))
 
 
 def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: KeyView) -> SheetView:
@@ -120,7 +161,9 @@ def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: Ke
     result = panel.entry().result() if panel.valid() else None
     lines = (tx.stake_text(tr, matt=panel.matt is not None, konter=panel.konter is not None,
                            kapo=panel.kapo and panel.winner is not None, lines=result.stake),) if result else ()
-    done = (KeyView(OK, tr.gettext("OK"), live=OK in live, weight=2), cancel)
+    done: tuple[KeyView, ...] = (KeyView(OK, tr.gettext("OK"), live=OK in live, weight=2), cancel)
+    if panel.correct is not None:  # which deal to correct: the title says its number
+        done = (KeyView("deal:-", "◀", live="deal:-" in live), KeyView("deal:+", "▶", live="deal:+" in live), *done)
     return SheetView(title, lines, (seat_row("trumps", tr.gettext("Trumps"), panel.trumps), winner, points,
                                     seat_row("matt", "Matt", panel.matt), seat_row("konter", "Konter", panel.konter),
                                     done))

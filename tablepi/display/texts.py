@@ -417,3 +417,40 @@ def history_line(tr: Translator, number: int, trumps: str, result: str, stake: i
         number=number, seat=trumps, result=result, lines=lines_label(tr, stake))
     marks = [m for m, on in ((tr.gettext("by hand"), by_hand), (tr.gettext("corrected"), corrected)) if on]
     return ", ".join([line, *marks])
+
+
+#: The enrol mode's messages on the screen, by tablepi.enroll.MESSAGES key (same fields; the service's log and
+#: ``tablepi enroll`` say them in English).
+ENROL_TEXTS: Mapping[str, str] = {
+    "ask": N_("Lay {card} on any zone ({n}/{total})."),
+    "ok": N_("{card} enrolled."),
+    "other_deck": N_("This tag is already {other} of deck '{deck}'. Lay {card}."),
+    "already": N_("This tag is already enrolled as {other}. Lay {card}."),
+    "undo": N_("Took back {other}."),
+    "zone": N_("Zone {zone}: {detail}."),
+    "done": N_("Deck '{deck}' complete: {total} cards saved."),
+    "player_tag": N_("This tag is {player}'s player tag, not a card. Lay {card}."),
+    "player_ask": N_("Lay {player}'s player tag on any zone."),
+    "player_card": N_("This tag is {other} of deck '{deck}', not a player tag. Lay {player}'s tag."),
+    "player_was": N_("This tag was {other}'s; it is {player}'s now."),
+    "player_done": N_("Player tag of {player} saved."),
+}
+
+
+def enrol_line(tr: Translator, key: str, fields: Mapping[str, str]) -> str:
+    """One thing the enrol mode says, in the screen's language (an unknown key: nothing)."""
+    template = ENROL_TEXTS.get(key)
+    if template is None:
+        return ""
+    try:
+        return tr.gettext(template).format_map(dict(fields))
+    except (KeyError, ValueError, IndexError):
+        return template.format_map(_Blank(fields))
+
+
+class _Blank(dict[str, str]):
+    def __init__(self, fields: Mapping[str, str]) -> None:
+        super().__init__(fields)
+
+    def __missing__(self, key: str) -> str:
+        return "?"

@@ -133,6 +133,11 @@ class Table:
         return tuple(self._history.game.matches)
 
     @property
+    def by_hand(self) -> frozenset[tuple[int, int, Seat, Card]]:
+        """The cards entered by hand: (match number, deal number, seat, card), numbers from 1."""
+        return frozenset(self._history.game.by_hand)
+
+    @property
     def warning_log(self) -> tuple[TableWarning, ...]:
         """Every warning raised so far, in order (acknowledged and resolved ones included, undone ones not)."""
         return self._ledger.log

@@ -6,7 +6,7 @@ first (docs/table.md, "Prompts").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
@@ -112,13 +112,38 @@ def build_state(
         match_winner=match.winner,
         can_undo=can_undo,
         config=config,
-        possible=possible_now(game, warnings=bool(ledger), can_undo=can_undo),
+        possible=replace(possible_now(game, warnings=bool(ledger), can_undo=can_undo),
+                         by_hand=by_hand_seats(game, zones, rules)),
         voided=voided,
         names=tuple((seat, game.names[seat]) for seat in Seat if seat in game.names),
         proposal=None if game.proposal is None else CorrectionView(
             game.proposal.number, game.proposal.entry, tuple(t for t in Team if t in game.proposal.accepted)),
         history=evening(game),
     )
+
+
+def by_hand_seats(game: Game, zones: Zones, rules: HouseRules) -> tuple[Seat, ...]:
+    """Who may enter a card by hand now (docs/by-hand.md): the seat to play when nothing lies on his zone; while
+    the card of the seat to play still lies there tentatively (it may yet be a show), the next seat, whose card
+    settles it as a card laid on his zone would. Before trumps are named (and between deals, once the last deal's
+    cards are gathered), forehand, who names them by hand."""
+    deal = game.deal
+    if game.phase is TablePhase.TRUMPS:
+        return (game.forehand,)
+    if game.phase is TablePhase.DEAL_OVER and not game.match.is_over and all(not zones.cards[s] for s in Seat):
+        return (game.forehand,)
+    if game.phase is not TablePhase.PLAY or deal is None or deal.to_play is None:
+        return ()
+    seat = deal.to_play
+    lying = zones.cards[seat]
+    if not lying:
+        return (seat,)
+    trick = deal.current_trick
+    if all(c.status is ZoneCardStatus.TENTATIVE for c in lying) and (trick is None or len(trick.plays) < 3):
+        after = rules.direction.next(seat)
+        if not zones.cards[after]:
+            return (after,)
+    return ()
 
 
 def evening(game: Game) -> tuple[HistoryRow, ...]:

@@ -153,12 +153,16 @@ class Possible:
 
     ``announce``: per seat that may still announce, the announcements it may make (rule 10); ``claim``: the team
     that may claim (rule 21, house rule ``claims``), None when none may; ``buttons``: every button the table acts
-    on now, per seat where the touch acts for a seat. A consumer draws this and derives no rule of its own.
+    on now, per seat where the touch acts for a seat; ``by_hand``: who may enter a card by hand. A consumer draws
+    this and derives no rule of its own.
     """
 
     announce: tuple[tuple[Seat, tuple[Announcement, ...]], ...] = ()
     claim: Team | None = None
     buttons: tuple[Target, ...] = ()
+    #: The seats that may enter a card by hand now (the seat to play; or the next one, while the card of the seat
+    #: to play lies tentatively on his zone: entering settles it as laid, as the next card laid would).
+    by_hand: tuple[Seat, ...] = ()
 
     def live(self, name: ButtonName, seat: Seat | None = None) -> bool:
         """Whether pressing ``name`` (for ``seat``) would be acted on now."""

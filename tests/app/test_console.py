@@ -86,6 +86,8 @@ def test_a_touch_on_the_zone_of_the_seat_to_play_opens_the_card_picker(
     assert set(picker.possible) == set(DECK)  # the shown AH is W's own: still possible for him
     table.handle(Touch("key:suit:H"))
     table.handle(Touch("key:card:KH"))
+    assert made == []  # nothing yet: a stray touch plays nothing
+    table.handle(Touch("key:confirm"))
     assert made == [EnterCard(Seat.W, Card.parse("KH"))]
     assert possible_cards(state, Seat.N) == tuple(c for c in DECK if c != Card.parse("AH"))
 
@@ -145,7 +147,7 @@ def test_a_card_and_a_deal_entered_by_hand_reach_the_table(live: TableApp) -> No
 
     live.handle(Touch("trump_spades"))
     live.handle(Touch("zone:W"))
-    for key in ("suit:H", "card:AH"):
+    for key in ("suit:H", "card:AH", "confirm"):
         live.handle(Touch(f"key:{key}"))
     state = live.table.state
     assert state.tricks[0].plays == ((Seat.W, Card.parse("AH")),) and state.tricks[0].by_hand == (Seat.W,)

@@ -22,7 +22,7 @@ from tablepi.journal import JournaledTable
 from tablepi.players import PlayerRegistry, load_players_file, write_players_file
 from tablepi.readers.events import ZoneEvent, ZoneState, ZoneStatus
 from tablepi.record import RecordHeader
-from tablepi.rules import DECK, Seat
+from tablepi.rules import DECK, Card, Seat
 from tablepi.table import CardPlaced
 from tablepi.table.state import TablePhase
 
@@ -317,7 +317,10 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
         # (the journal's lock names the running table's pid; the control socket says it runs)
         assert second.returncode == 2 and ("another table already runs" in err or f"in use by pid {table.pid}" in err)
 
-        # 1. a game card on N's zone: forehand is W, so it lies there as a stray card
+        # 1. the game under way: W (forehand) names hearts by showing AH; a card on N's zone before W leads
+        lay("place 3 AH")
+        lay("lift 3")
+        _wait_status(sock, lambda s: s["phase"] == "play")
         lay("place 0 9C")
         # 2. enrol deck 'red' through the running table: a person lays each card asked for
         enrol = _tablepi("enroll", "red", "--config", str(config), "--timeout", "60", stdout=subprocess.PIPE,
@@ -349,6 +352,9 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
         assert enrol.wait(timeout=30) == 0
         assert load_players_file(tmp_path / "players.toml").lookup(KEYRING) == "Jang"
 
+        status = ask(sock)
+        assert (status["phase"], status["deal"], status["mode"]) == ("play", 1, None)  # the game went on under it
+
         # 4. doctor asks the table what it uses (and does not open its reader)
         doctor = subprocess.run([sys.executable, "-m", "tablepi", "doctor", "--config", str(config)],
                                 capture_output=True, text=True, timeout=60, cwd=tmp_path)
@@ -360,6 +366,9 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
         # 5. the deck file replaced under the running table; then a broken one
         write_deck_file(tmp_path / "decks.toml", [BLUE])
         status = _wait_status(sock, lambda s: [d["name"] for d in s["decks"]] == ["blue"], seconds=10)
+        doctor = subprocess.run([sys.executable, "-m", "tablepi", "doctor", "--config", str(config)],
+                                capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert "the running table uses deck 'blue': 24 cards" in doctor.stdout  # the new deck, no restart
         (tmp_path / "decks.toml").write_text("this is not a deck file\n", encoding="utf-8")
         time.sleep(4 * POLL_SECONDS)
         assert [d["name"] for d in ask(sock)["decks"]] == ["blue"]
@@ -373,5 +382,5 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
     # The table's journal holds the game card and not one card of the enrolment.
     with JournaledTable(tmp_path / "j.sqlite3") as journaled:
         uids = {e.uid for e in journaled.journal.events() if isinstance(e, CardPlaced)}
-    assert virtual_deck().uid_of(DECK[23]) in uids
+    assert virtual_deck().uid_of(DECK[23]) in uids and virtual_deck().uid_of(Card.parse("AH")) in uids
     assert not uids & set(RED.values()) and KEYRING not in uids

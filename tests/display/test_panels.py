@@ -16,10 +16,11 @@ from tablepi.display.panels import (
     EnterDeal,
     HistoryPanel,
     Keyboard,
+    NameTrumps,
     SeatPlayer,
     press,
 )
-from tablepi.rules import Announcement, Card, Seat, Team, parse_cards
+from tablepi.rules import Announcement, Card, Seat, Suit, Team, parse_cards
 from tablepi.rules.entry import DealEntry
 
 
@@ -37,9 +38,19 @@ def test_the_card_picker_offers_suit_then_only_possible_ranks() -> None:
     halfway, gesture = run(picker, "suit:H")
     assert gesture is None and halfway.key_ids() == ("card:AH", "card:KH", "back", CANCEL)  # type: ignore[union-attr]
     assert run(picker, "suit:H", "back") == (picker, None)
-    assert run(picker, "suit:H", "card:KH") == (None, EnterCard(Seat.E, Card.parse("KH")))
+    chosen, gesture = run(picker, "suit:H", "card:KH")
+    assert gesture is None and chosen.key_ids() == ("confirm", "back", CANCEL)  # type: ignore[union-attr]
+    assert run(picker, "suit:H", "card:KH", "back") == (halfway, None)
+    assert run(picker, "suit:H", "card:KH", "confirm") == (None, EnterCard(Seat.E, Card.parse("KH")))
     assert run(picker, "suit:D") == (picker, None)  # a stale touch on a key not shown changes nothing
     assert run(picker, CANCEL) == (None, None)
+
+
+def test_the_trumps_picker_offers_every_suit_then_confirm() -> None:
+    picker = CardPicker(Seat.W, (), trumps=True)
+    assert picker.key_ids() == ("suit:S", "suit:H", "suit:D", "suit:C", CANCEL)
+    assert run(picker, "suit:D", "confirm") == (None, NameTrumps(Seat.W, Suit.DIAMONDS))
+    assert run(picker, "suit:D", "back") == (picker, None)
 
 
 def test_the_keyboard_types_a_name_or_takes_an_earlier_one() -> None:

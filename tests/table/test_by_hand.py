@@ -36,7 +36,7 @@ def test_a_reader_dies_at_trick_2_of_deal_3_and_the_match_ends_by_hand(seed: int
     script = simulate_match(seed, claims=False)
     assert script.match is not None and script.deals >= 3
     seat = Seat.E
-    events = _kill(script.events, script, seat)
+    events = kill_reader(script.events, script, seat)
     table = Table(script.rules, script.dealer, script.config)
     for event in events:
         table.apply(event)
@@ -51,7 +51,9 @@ def test_a_reader_dies_at_trick_2_of_deal_3_and_the_match_ends_by_hand(seed: int
     assert Table.replay(events, script.rules, script.dealer, script.config).state == state
 
 
-def _kill(events: list[TableEvent], script: object, seat: Seat) -> list[TableEvent]:
+def kill_reader(events: list[TableEvent], script: object, seat: Seat) -> list[TableEvent]:
+    """``events`` of a played match with ``seat``'s reader dying once trick 1 of deal 3 is swept: from then on
+    his cards are entered by hand, his taps are the buttons (trumps, Matt) and Confirm begins a deal for him."""
     out: list[TableEvent] = []
     table = Table(script.rules, script.dealer, script.config)  # type: ignore[attr-defined]
     dead = False
@@ -205,7 +207,7 @@ def test_replay_export_and_screenshot_handle_a_record_played_by_hand(tmp_path, c
     from tablepi.record import RecordHeader
 
     script = simulate_match(3, claims=False)
-    events = _kill(script.events, script, Seat.E)
+    events = kill_reader(script.events, script, Seat.E)
     events.append(CorrectionProposed(events[-1].time + 1, 1, DealEntry(Seat.W, Team.NS, 30)))
     events.append(CorrectionAnswered(events[-1].time + 1, Team.NS, True))
     events.append(CorrectionAnswered(events[-1].time + 1, Team.EW, False))
@@ -226,3 +228,31 @@ def test_replay_export_and_screenshot_handle_a_record_played_by_hand(tmp_path, c
     assert main(["replay", "--json", str(path)]) == 0
     deals = json.loads(capsys.readouterr().out)["deals"]
     assert [d["by_hand"] for d in deals] == [True, True] and deals[0]["forehand"] == "W" and deals[0]["tricks"] == []
+
+
+@pytest.mark.parametrize("name", ["full_match.jsonl", "hand_scan_match.jsonl"])
+def test_version_1_records_read_unchanged(name: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The shipped version-1 records read as before: their header says version 1, their events replay to the same
+    table, and written back they are still version 1, event for event; nothing in them is by hand."""
+    import json
+    from pathlib import Path
+
+    from tablepi.cli import main
+    from tablepi.record import load_record
+
+    path = Path(__file__).parents[1] / "records" / name
+    record = load_record(path)
+    assert record.header.version == 1
+    assert not any(isinstance(e, (CardEntered, DealEntered, CorrectionProposed, CorrectionAnswered, PlayersSeated,
+                                  DealerChosen)) for e in record.events)
+    out = io.StringIO()
+    write_record(out, record.header, record.events)
+    again = read_record(out.getvalue().splitlines())
+    assert again.header.version == 1 and again.events == record.events  # written back as it was
+    header = record.header
+    state = Table.replay(record.events, header.house_rules, header.dealer, header.table).state
+    assert Table.replay(again.events, header.house_rules, header.dealer, header.table).state == state
+    assert main(["replay", "--json", str(path)]) == 0
+    deals = json.loads(capsys.readouterr().out)["deals"]
+    assert deals and not any(d["by_hand"] or d["corrected"] for d in deals)
+    assert all(trick["by_hand"] == [] for d in deals for trick in d["tricks"])

@@ -71,6 +71,23 @@ def test_a_tick_that_changes_nothing_is_not_journaled(tmp_path: Path) -> None:
         assert len(session.journal) == 4
 
 
+def test_a_lift_reported_after_a_later_card_is_journaled_at_the_last_time_and_reads_back(tmp_path: Path) -> None:
+    """A reader with a quiet time reports W's lift (dated 0.96) after N's card (0.98): the journal keeps one clock,
+    so the lift is journaled at 0.98, and the journal reads back after a restart to the same table."""
+    ah, nc = Card.parse("AH"), Card.parse("9C")
+    path = tmp_path / "j.sqlite3"
+    with JournaledTable(path, RecordHeader()) as session:
+        session.feed(CardPlaced(0.50, Seat.W, ah))  # W names hearts by showing AH
+        session.feed(CardPlaced(0.98, Seat.N, nc))
+        session.feed(CardLifted(0.96, Seat.W, ah))
+        live = session.state
+    with JournaledTable(path, RecordHeader()) as again:
+        times = [e.time for e in again.journal.events()]
+        assert again.state == live
+    assert times == [0.50, 0.98, 0.98]
+    assert not live.zone(Seat.W).cards and live.trump is not None
+
+
 def test_a_new_journal_needs_a_header(tmp_path: Path) -> None:
     with pytest.raises(JournalError, match="needs a header"):
         Journal(tmp_path / "j.sqlite3")

@@ -62,8 +62,25 @@ from tablepi.table import (
     Tick,
     ZoneCardStatus,
 )
-from tablepi.table.events import CardEntered, CorrectionAnswered, CorrectionProposed, DealEntered, PlayersSeated
-from tablepi.table.game import Announce, Claim, EnterDeal, NameTrump, PlayCard
+from tablepi.table.events import (
+    CardEntered,
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    DealerChosen,
+    PlayersSeated,
+)
+from tablepi.table.game import (
+    Announce,
+    AnswerCorrection,
+    ChooseDealer,
+    Claim,
+    EnterDeal,
+    NameTrump,
+    PlayCard,
+    ProposeCorrection,
+    SeatPlayers,
+)
 
 DECK_NAME = "blue"
 WINDOW = 1.0
@@ -390,6 +407,18 @@ class TableAtTheBar(RuleBasedStateMachine):
         elif isinstance(action, EnterDeal):
             self.feed(Button(self.later(0.5), ButtonName.UNDO))
             self.feed(DealEntered(self.later(0.5), action.entry))
+        elif isinstance(action, ProposeCorrection):
+            self.feed(Button(self.later(0.5), ButtonName.UNDO))
+            self.feed(CorrectionProposed(self.later(0.5), action.number, action.entry))
+        elif isinstance(action, AnswerCorrection):
+            self.feed(Button(self.later(0.5), ButtonName.UNDO))
+            self.feed(CorrectionAnswered(self.later(0.5), action.team, action.accept))
+        elif isinstance(action, SeatPlayers):
+            self.feed(Button(self.later(0.5), ButtonName.UNDO))
+            self.feed(PlayersSeated(self.later(0.5), action.names))
+        elif isinstance(action, ChooseDealer):
+            self.feed(Button(self.later(0.5), ButtonName.UNDO))
+            self.feed(DealerChosen(self.later(0.5), action.seat))
         elif isinstance(action, NameTrump) and action.card is None:
             self.feed(Button(self.later(0.5), ButtonName.UNDO))
             self.feed(Button(self.later(0.5), ButtonName.trump(action.suit)))
@@ -438,6 +467,11 @@ class TableAtTheBar(RuleBasedStateMachine):
         self.feed(CorrectionProposed(self.later(delay), number, entry))
         for team in data.draw(st.permutations(list(Team))):
             self.feed(CorrectionAnswered(self.later(0.5), team, data.draw(st.booleans())))
+
+    @rule(seat=seats, delay=delays)
+    def the_first_dealer_is_chosen(self, seat: Seat, delay: float) -> None:
+        """Refused (a warning, nothing changes) once the match's first trumps are named."""
+        self.feed(DealerChosen(self.later(delay), seat))
 
     @rule(seat=seats, name=st.sampled_from(["Jang", "Marie", "Anna", "Guillaume"]), delay=delays)
     def a_player_sits_down(self, seat: Seat, name: str, delay: float) -> None:
@@ -532,7 +566,7 @@ class TableAtTheBar(RuleBasedStateMachine):
         for _, _, seat, card in plays - self.plays - self.by_hand:
             thing = BY_CARD[card]
             assert thing in self.before[seat] or thing in self.touched[seat], f"{seat} played {card} from nowhere"
-        self.plays = plays
+        self.plays |= plays  # every play seen stays known: undoing a deal entered by hand brings its plays back
         self.before = {seat: list(things) for seat, things in self.told.items()}
         self.touched = {seat: set() for seat in Seat}
 
