@@ -460,7 +460,8 @@ class TournamentServer:
                 "progress": progress.get(table), "attention": attention,
             })
         return {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
-                "byes": list(self.byes[-1]) if self.byes else [], "tables": rows, "unfinished": self.unfinished(), "audit": self.audit[-50:],
+                "byes": list(self.byes[-1]) if self.byes else [], "tables": rows, "unfinished": self.unfinished(),
+                "audit": self.audit[-50:],
                 "received": self.received, "duplicates": self.duplicates}
 
     def _publish_director(self, only_watched: bool = False) -> None:
