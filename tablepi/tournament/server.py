@@ -527,8 +527,11 @@ class TournamentServer:
         if self.client is None or not self.rounds:
             return
         number = len(self.rounds)
+        c = self.config
+        roster = tuple(sorted(c.players if c.entrants is Entrants.INDIVIDUALS
+                              else (p for pair in c.pairs for p in pair.players), key=str.casefold))
         for ts in self.rounds[-1]:
-            message = Seating(number, ts.table, ts.seats)
+            message = Seating(number, ts.table, ts.seats, roster)
             self.client.publish(seating_topic(self.config.broker.prefix, ts.table), encode(message.to_json()),
                                 qos=1, retain=True)
 

@@ -48,6 +48,8 @@ def test_two_rounds_of_pairs_standings_equal_the_journals(make_tournament: Calla
     # Five pairs: one sits out each round (scored as docs/tournament.md says), another one in round 2.
     (first,), (second,) = t.server.byes
     assert first != second
+    seating = t.tables["1"].app.seating  # the roster comes with the seating: the names a player may pick
+    assert seating is not None and len(seating.roster) == 10 and "Zoe" in seating.roster
     ranked = t.server.standings()
     assert sum(s.total.match_points for s in ranked) == 2 * 2 * 2 + 2 * 2  # 2 tables x 2 rounds x 2, 2 byes x 2
     assert all(s.total.points > 0 for s in ranked)
