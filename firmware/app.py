@@ -61,6 +61,7 @@ class App:
                 cfg.RX_GAIN,
                 clock.sleep_ms,
                 cfg.RESET_MS,
+                cfg.NEAR_GAIN,
             )
             for cs in cs_pins
         ]

@@ -26,6 +26,7 @@ SPI_BAUDRATE = 4_000_000  # MFRC522 allows 10 MHz; 4 MHz is safe with ~30 cm of 
 # init is the real test that the chip answers on the bus. hw/README.md (pitfalls: cloned chips) explains.
 CHIP_VERSIONS = (0x91, 0x92, 0x88, 0x89, 0xB2, 0x12)
 RX_GAIN = 0x70  # RFCfgReg RxGain: 0x70 = 48 dB, the maximum (short range antennas under a table top)
+NEAR_GAIN = 0x50  # RxGain of a near read (38 dB) when two zones read one card: its own antenna still hears it
 TIMEOUT_TICKS = 40  # chip timer reload, 25 us per tick: 40 = 1 ms without an answer ends a command
 POLL_LIMIT = 500  # ComIrqReg reads before a command counts as hung (chip not answering: FAULT TIMEOUT)
 RESET_MS = 5  # wait after SoftReset before the chip is set up (the datasheet gives no figure)
@@ -40,7 +41,7 @@ VERIFY_MS = 1000  # a resting tag's full UID is read again at least this often (
 HEALTH_MS = 1000  # each reader's VersionReg and timer setup are checked this often
 FAULT_RETRY_MS = 1000  # a faulty reader is re-initialised this often until it passes its self-test
 REINIT_MS = 250  # an empty zone's reader is re-initialised this often (modules go deaf after hours of use)
-RECHECK_MS = 10  # before a LIFT the reader is re-initialised, then looked at again this long (tag power-up)
+RECHECK_MS = 8  # before a LIFT the reader is re-initialised, then looked at again this long (tag power-up: <= 5 ms)
 
 # --- outputs -----------------------------------------------------------------------------------------
 LED_FLASH_MS = 80  # zone LED flash on a good read (and for the host's LED FLASH)

@@ -80,6 +80,15 @@ _HIST = const(0x3F)  # the last 6 scans
 _SWAP_MISSES = const(2)
 # RESCAN reads every zone once: two zones that read the same UID each read it this many times more.
 _CONTEST_READS = const(3)
+# A CROSS zone that hears the card cleanly asks for it at the near gain (MFRC522.near), and the holder too:
+# if only the CROSS zone reads it there, the card lies on its antenna (it landed between two antennas and the
+# neighbour's faint read was confirmed first). Each asks _NEAR_READS times; a CROSS zone does so every
+# _NEAR_FAST_MS in the first _NEAR_FOR_MS after it began to hear the card (the landing race), then every
+# _NEAR_SLOW_MS (a card pushed across later).
+_NEAR_READS = const(2)
+_NEAR_FAST_MS = const(50)
+_NEAR_FOR_MS = const(1000)
+_NEAR_SLOW_MS = const(1000)
 
 # Recheck stages of a PRESENT zone whose card went quiet (see _judge).
 _RECHECK_NONE = const(0)
@@ -115,6 +124,8 @@ class Zone:
         self.streak = 0  # scans in a row that confirmed ``last``
         self.hist = 0  # PRESENT / CROSS: one bit per scan of the last 6, set when the card answered
         self.since = 0  # CROSS: ticks_ms when the zone began to hear the card (the time of a PLACE if it moves)
+        self.near_at = 0  # CROSS: ticks_ms of the next near read (see _NEAR_READS)
+        self.near = False  # the last confirmed new UID was read at the near gain too (see _confirm)
         self.noisy = False  # it heard a neighbour's card lately: presence by full reads until noisy_until
         self.noisy_until = 0
         self.scans = 0  # scans since boot (FAULT retries excluded)
@@ -420,11 +431,28 @@ class Scanner:
         return _SEEN_HUNG if r.halt() == HUNG else _SEEN_OTHER
 
     def _confirm(self, z: Zone) -> int:
-        """A UID new to the zone: read it once more; OTHER only if both reads agree to the bit."""
+        """A UID new to the zone: read it once more; OTHER only if both reads agree to the bit.
+
+        The second read is made at the near gain (MFRC522.near) first: a card lying on z's antenna still
+        answers there, and ``z.near`` says it did. Only if that read does not agree is it made again at the
+        scanning gain (a neighbour's card heard faintly, a card still sliding in, a top too thick for the near
+        gain): ``z.near`` is then False and _claim is more careful.
+        """
         r = z.reader
         n = r.uid_len
         for i in range(n):
             z.cand[i] = r.uid[i]
+        r.near(True)
+        st = self._again(z, n)
+        r.near(False)
+        z.near = st == _SEEN_OTHER
+        if st == _SEEN_OTHER or st == _SEEN_SAME or st == _SEEN_HUNG:
+            return st
+        return self._again(z, n)
+
+    def _again(self, z: Zone, n: int) -> int:
+        """The second read of _confirm: OTHER if it returns z.cand[:n] again."""
+        r = z.reader
         st = r.wupa()
         if st == HUNG:
             return _SEEN_HUNG
@@ -433,6 +461,11 @@ class Scanner:
         st = self._read(r)
         if st != _SEEN_OTHER:
             return st
+        if (z.state == PRESENT or z.state == CROSS) and self._is_own(z):
+            # The zone's own tag answered this time: the first read was a neighbour's tag that answered the
+            # WUPA while ours, left READY by a neighbour reader's read, dropped back to HALT instead.
+            z.verify_at = self._clock.ticks_add(self._clock.ticks_ms(), self._verify)
+            return _SEEN_SAME
         if r.uid_len != n:
             return _SEEN_NOISE
         for i in range(n):
@@ -460,7 +493,9 @@ class Scanner:
             z.last_seen = now
             z.recheck = _RECHECK_NONE
             z.hist = ((z.hist << 1) | 1) & _HIST
-            if z.state == CROSS and z.hist == _HIST and self._misses(self.zones[z.holder]) >= _SWAP_MISSES:
+            if z.state == CROSS and (
+                (z.hist == _HIST and self._misses(self.zones[z.holder]) >= _SWAP_MISSES) or self._nearer(z, now)
+            ):
                 self._swap(z, now)
             elif z.state == CROSS:
                 h = self.zones[z.holder]
@@ -472,6 +507,7 @@ class Scanner:
                     z.state = EMPTY
                     z.uid_len = 0
                     z.streak = _CLAIM_STREAK  # it has heard the card cleanly all along
+                    z.near = False
                     self._claim(z, now, now, n)
         elif seen == _SEEN_NOTHING or seen == _SEEN_NOISE:
             z.streak = 0
@@ -545,13 +581,17 @@ class Scanner:
         """z read a UID new to it twice (in z.cand): PLACE it, unless another zone has the better claim.
 
         A neighbour's antenna can hear a card faintly and cleanly (crosstalk). If another zone holds the same
-        UID, the card stays there and z only tracks it (CROSS, reported once). If another zone heard something
-        in its last scan too (a card landing between two antennas, heard by both while it slides in), z waits
-        until ``_CLAIM_STREAK`` scans in a row confirmed the UID, and two more than the other zone's run of
-        it: the zone the card lies on reads it on every scan once it rests, a neighbour only now and then.
+        UID, the card stays there and z only tracks it (CROSS, reported once). Otherwise z asks once at the near
+        gain (MFRC522.near): a card on z's own antenna answers there, a neighbour's heard faintly does not.
+        Read near, the card is placed at once unless another zone that heard something in its last scan (a
+        card landing between two antennas, heard by both) reads it near too. Not read near (a card still
+        sliding in, or a table top too thick for the near gain), z waits until ``_CLAIM_STREAK`` scans in a
+        row confirmed the UID, and two more than the other zone's run of it: the zone the card lies on reads
+        it on every scan once it rests, a neighbour only now and then.
         """
-        if z.noisy and z.streak < _CLAIM_STREAK:
-            # This antenna has heard a neighbour's cards lately: a card must answer it scan after scan first.
+        near = z.near
+        if not near and z.streak < _CLAIM_STREAK:
+            # Not on this antenna (yet): a card must answer it scan after scan first.
             z.heard = True
             z.heard_at = t
             return
@@ -565,6 +605,8 @@ class Scanner:
                 continue  # its own card captures its receiver, or it tracks another zone's card
             rival = o.streak if self._same(o.last, o.last_len, z.cand, n) else 0
             if (o.heard and z.streak < _CLAIM_STREAK) or (rival and z.streak < rival + 2):
+                if near and not self._near_answer(o):
+                    continue  # it lies on z's antenna, not on o's
                 z.heard = True  # not yet: the next scans decide, the PLACE still dated from the first answer
                 z.heard_at = t
                 return
@@ -594,6 +636,44 @@ class Scanner:
                 misses += 1
             bits >>= 1
         return misses
+
+    def _nearer(self, z: Zone, now: int) -> bool:
+        """CROSS z, hearing its card: is the card on z's antenna rather than the holder's? (near reads)"""
+        clock = self._clock
+        if clock.ticks_diff(now, z.near_at) < 0:
+            return False
+        fast = clock.ticks_diff(now, z.since) < _NEAR_FOR_MS
+        z.near_at = clock.ticks_add(now, _NEAR_FAST_MS if fast else _NEAR_SLOW_MS)
+        h = self.zones[z.holder]
+        if h.state != PRESENT or not self._same(h.uid, h.uid_len, z.uid, z.uid_len):
+            return False
+        if self._near_reads(z, z.uid, z.uid_len) < _NEAR_READS:
+            return False
+        return self._near_reads(h, z.uid, z.uid_len) == 0
+
+    def _near_answer(self, z: Zone) -> bool:
+        """Does a tag answer WUPA at the near gain on z? (one command: the cheap check before a PLACE)
+
+        z has just read a UID twice, and a tag of its own would capture its receiver: an answer at the near
+        gain is that card lying on z's antenna; silence, a card heard from a neighbour's (or still sliding in).
+        """
+        r = z.reader
+        r.near(True)
+        st = r.wupa()
+        if st == OK or st == COLL:
+            r.halt()  # it answered from HALT or IDLE: back to sleep, as every read leaves it
+        r.near(False)
+        return st == OK or st == COLL
+
+    def _near_reads(self, z: Zone, uid: bytearray, n: int) -> int:
+        """How many of _NEAR_READS reads at the near gain return ``uid`` on z (the gain set back after)."""
+        r = z.reader
+        r.near(True)
+        hits = 0
+        for _ in range(_NEAR_READS):
+            hits += self._reads(z, uid, n)
+        r.near(False)
+        return hits
 
     def _swap(self, z: Zone, now: int) -> None:
         """The card z tracked as CROSS lies on z: the holder only heard it faintly. Move it, dated."""
@@ -658,6 +738,7 @@ class Scanner:
         z.holder = holder.index
         z.hist = 1
         z.since = now
+        z.near_at = now
         z.last_seen = now
         z.heard = False
         z.recheck = _RECHECK_NONE

@@ -41,6 +41,7 @@ from tablepi.table.events import (
     DealerChosen,
     HandEvent,
     PlayersSeated,
+    ReaderCrosstalk,
     ReaderState,
     ReaderStatus,
     SeatingSource,
@@ -56,7 +57,7 @@ VERSIONS = (1, 2)
 
 #: Event types of version 2: the gestures by hand (docs/records.md).
 _HAND_TYPES = ("hand_card", "deal_entry", "correction", "answer", "seat", "dealer")
-_EVENT_TYPES = ("place", "lift", "button", "reader", "tick", *_HAND_TYPES)
+_EVENT_TYPES = ("place", "lift", "button", "reader", "crosstalk", "tick", *_HAND_TYPES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +167,8 @@ def event_to_json(event: TableEvent) -> dict[str, Any]:
             out["uid"] = event.uid
         if event.deck:
             out["deck"] = event.deck
+        if isinstance(event, CardLifted) and event.misread:
+            out["misread"] = True
         return out
     if isinstance(event, Button):
         out = {"type": "button", "t": event.time, "name": event.name.value}
@@ -178,6 +181,15 @@ def event_to_json(event: TableEvent) -> dict[str, Any]:
         out = {"type": "reader", "t": event.time, "seat": event.seat.value, "state": event.state.value}
         if event.detail:
             out["detail"] = event.detail
+        return out
+    if isinstance(event, ReaderCrosstalk):
+        out = {"type": "crosstalk", "t": event.time, "seat": event.seat.value}
+        if event.card is not None:
+            out["card"] = str(event.card)
+        if event.uid:
+            out["uid"] = event.uid
+        if event.holder is not None:
+            out["holder"] = event.holder.value
         return out
     return {"type": "tick", "t": event.time}
 
@@ -200,15 +212,17 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
     if time < previous_time:
         raise RecordError(f"{where}: time goes backwards ({time} after {previous_time})")
     time = float(time)
-    if kind in _HAND_TYPES:
+    if kind in _HAND_TYPES or kind == "crosstalk":
         if header.version < 2:
             raise RecordError(f"{where}: a {kind} event needs record version 2 (the header says {header.version})")
-        return parse_hand_event(obj, kind, time, where)
+        if kind != "crosstalk":
+            return parse_hand_event(obj, kind, time, where)
     allowed = {
         "place": {"type", "t", "seat", "zone", "card", "uid", "deck"},
-        "lift": {"type", "t", "seat", "zone", "card", "uid", "deck"},
+        "lift": {"type", "t", "seat", "zone", "card", "uid", "deck", "misread"},
         "button": {"type", "t", "name", "seat"},
         "reader": {"type", "t", "seat", "zone", "state", "detail"},
+        "crosstalk": {"type", "t", "seat", "zone", "card", "uid", "holder"},
         "tick": {"type", "t"},
     }[kind]
     unknown = sorted(set(obj) - allowed)
@@ -237,6 +251,12 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
         return ReaderStatus(time, seat, reader_state, _text(detail, "detail", where))
     uid = obj.get("uid", "")
     uid = _text(uid, "uid", where).upper() if uid else ""
+    if kind == "crosstalk":
+        holder = _seat(obj["holder"], where) if obj.get("holder") is not None else None
+        heard = _card(obj["card"], "card", where) if obj.get("card") is not None else header.card_of_uid(uid)
+        if heard is None and not uid:
+            raise RecordError(f"{where}: a crosstalk event needs \"card\" or \"uid\"")
+        return ReaderCrosstalk(time, seat, heard, uid, holder)
     deck = _text(obj.get("deck", ""), "deck", where)
     card: Card | None = None
     if obj.get("card") is not None:
@@ -247,7 +267,12 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
             deck = header.deck_name
     else:
         raise RecordError(f"{where}: a {kind} event needs \"card\" or \"uid\"")
-    return (CardPlaced if kind == "place" else CardLifted)(time, seat, card, uid, deck)
+    if kind == "place":
+        return CardPlaced(time, seat, card, uid, deck)
+    misread = obj.get("misread", False)
+    if not isinstance(misread, bool):
+        raise RecordError(f"{where}: \"misread\" must be true or false, got {shown(misread)}")
+    return CardLifted(time, seat, card, uid, deck, misread)
 
 
 def read_record(lines: Iterable[str]) -> Record:

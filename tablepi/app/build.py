@@ -130,7 +130,7 @@ def add_console(app: TableApp, language: str, journal: Path) -> None:
     recent = RecentNames(journal.parent / "names.txt")
     app.recent_names = recent
     console = Console(app.gesture, language, earlier=lambda: recent.names,
-                      known=lambda: app.players.names)
+                      known=lambda: (*app.players.names, *(app.seating.roster if app.seating else ())))
     app.console = console
     if app.screen is not None and hasattr(app.screen, "console"):
         app.screen.console = console

@@ -39,6 +39,7 @@ from tablepi.table import (
     CardLifted,
     CardPlaced,
     DeckLookup,
+    ReaderCrosstalk,
     ReaderState,
     ReaderStatus,
     TableEvent,
@@ -46,7 +47,7 @@ from tablepi.table import (
     TableState,
     Tick,
 )
-from tablepi.table.adapter import from_zone_event, from_zone_status, lifts_for_snapshot
+from tablepi.table.adapter import from_zone_crosstalk, from_zone_event, from_zone_status, lifts_for_snapshot
 from tablepi.table.events import PlayersSeated, SeatingSource
 from tablepi.table.machine import HAND_EVENTS
 from tablepi.table.warnings import WarningCode
@@ -144,9 +145,11 @@ class TableApp:
         self.unhandled = 0
         self._last_beat = 0.0
         self._closed = False
-        # Zones not yet heard from since start: seat -> (when to settle, UIDs reported lying there).
-        self._heard: set[Seat] = set()
-        self._resync: dict[Seat, tuple[float, set[str]]] = {}
+        # Zones not yet settled since start: the UIDs reported lying there (a device's STATE brings its places
+        # before the ONLINE statuses, so they count from the start), and when to settle, from the zone's first ONLINE.
+        self._settled: set[Seat] = set()
+        self._lying: dict[Seat, set[str]] = {}
+        self._resync: dict[Seat, float] = {}
         self._logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
         self._last_retry = clock()
         self._notices = table.notices
@@ -192,7 +195,7 @@ class TableApp:
         """One inbox item as a table event; None (logged) for something the table does not take."""
         if isinstance(item, ZoneCrosstalk):
             self._crosstalk(item)
-            return None
+            return from_zone_crosstalk(item, self.seat_of_zone, self.deck, self.offset)
         if isinstance(item, ZoneEvent) and item.zone in self.seat_of_zone and self.players.lookup(item.uid):
             # A player's own tag tapped on his zone seats him there; it is no card, so its lift is nothing.
             if not item.present:
@@ -203,14 +206,13 @@ class TableApp:
                                  SeatingSource.TAG, normalise_uid(item.uid))
         if isinstance(item, ZoneEvent):
             event = from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
-            if item.present and event.seat in self._resync:
-                self._resync[event.seat][1].add(event.uid)
+            if item.present and event.seat not in self._settled:
+                self._lying.setdefault(event.seat, set()).add(event.uid)
             return event
         if isinstance(item, ZoneStatus):
             status = from_zone_status(item, self.seat_of_zone, self.offset)
-            if status.state is ReaderState.ONLINE and status.seat not in self._heard:
-                self._heard.add(status.seat)
-                self._resync[status.seat] = (self.now + RESYNC_SECONDS, set())
+            if status.state is ReaderState.ONLINE and status.seat not in self._settled:
+                self._resync.setdefault(status.seat, self.now + RESYNC_SECONDS)
             return status
         if isinstance(item, ControlEvent | Touch):
             name = item.name
@@ -229,7 +231,7 @@ class TableApp:
             except ValueError:
                 log.warning("unknown button %r ignored", name)
                 return None
-        if isinstance(item, (CardPlaced, CardLifted, Button, ReaderStatus, Tick, *HAND_EVENTS)):
+        if isinstance(item, (CardPlaced, CardLifted, Button, ReaderStatus, ReaderCrosstalk, Tick, *HAND_EVENTS)):
             return item  # already a table event (the demo, a replay, a future remote control)
         log.warning("ignored an inbox item the table does not understand: %r", item)
         return None
@@ -301,10 +303,12 @@ class TableApp:
     def settle_zones(self) -> None:
         """Lift what lay on a zone before a restart but is gone now (see the module's docstring)."""
         now = self.now
-        for seat, (deadline, present) in list(self._resync.items()):
+        for seat, deadline in list(self._resync.items()):
             if now < deadline:
                 continue
             del self._resync[seat]
+            self._settled.add(seat)
+            present = self._lying.pop(seat, set())
             for lift in lifts_for_snapshot(self.table.state, {seat: present}, now):
                 if lift.seat is seat:
                     log.info("zone %s: %s was taken away while the table was off", seat, lift.card or lift.uid)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,9 @@ from tablepi.notices import Notice
 from tablepi.rules.seats import Seat
 from tablepi.table import TableState
 from tablepi.table.state import PromptCode, TablePhase
+
+#: How long the director's announcement stays in the warning bar (seconds).
+ANNOUNCE_SECONDS = 120.0
 
 
 class WindowClosed(Exception):
@@ -148,6 +152,8 @@ class PygameScreen:
         self.review_open = False
         self._state: TableState | None = None
         self._notices: tuple[Notice, ...] = ()
+        self._seating: Any = None  # this round's seating from the tournament (tablepi.feed.Seating)
+        self._announcement: tuple[Any, float] | None = None  # the director's last announcement, and when it came
 
     def _present(self) -> None:
         """Turn the drawing onto the panel and show it."""
@@ -168,11 +174,46 @@ class PygameScreen:
         """What the journal tells the players (tablepi.notices), shown from the next :meth:`show` on."""
         self._notices = tuple(notices)
 
+    def show_seating(self, seating: Any) -> None:
+        """The feed's hook: this round's seating, shown in the warning bar (when no game warning needs it) until
+        the match's first trumps are named: "Round 3 — table 7: N Anna, E Jos, S Marie, W Pit"."""
+        self._seating = seating
+        if self._state is not None:
+            self.show(self._state)
+
+    def show_notice(self, notice: Any) -> None:
+        """The feed's hook: the director's announcement (or the feed's own warning), shown in the warning bar for
+        :data:`ANNOUNCE_SECONDS` (when no game warning needs it)."""
+        self._announcement = (notice, time.monotonic())
+        if self._state is not None:
+            self.show(self._state)
+
+    def _with_feed(self, view: Any, state: TableState) -> Any:
+        """The tournament's lines (an announcement, else the seating before play) in a free warning bar."""
+        if view.warning is not None:
+            return view
+        from dataclasses import replace
+
+        from tablepi.display import texts as tx
+        from tablepi.display.i18n import translator
+        from tablepi.display.view import WarningBanner
+
+        tr = translator(self.settings.language)
+        if self._announcement is not None and time.monotonic() - self._announcement[1] < ANNOUNCE_SECONDS:
+            text = str(self._announcement[0].text)
+            return replace(view, warning=WarningBanner("announcement", tx.announcement_text(tr, text)))
+        seating = self._seating
+        if seating is not None and state.trump is None and not state.slate:
+            text = tx.seating_text(tr, seating.round, seating.table, seating.names)
+            return replace(view, warning=WarningBanner("seating", text))
+        return view
+
     def show(self, state: TableState) -> None:
         from tablepi.display.viewmodel import build_view
 
         self._state = state
         view = build_view(state, self.settings, self.review, self.review_open, notices=self._notices)
+        view = self._with_feed(view, state)
         if self.console is not None:
             view = self.console.over(view, state, self.settings)
         drew = self.display.show(view)

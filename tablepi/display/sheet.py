@@ -209,7 +209,8 @@ def line_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[Rect, ...]:
 def key_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, Rect], ...]:
     """Each key of ``sheet`` and its rectangle; a line that is touched (``line_keys``) is a key without a label
     over the line (the line is drawn as text)."""
-    lines = tuple((KeyView(key, ""), rect) for key, rect in zip(sheet.line_keys, line_rects(sheet, size), strict=False) if key)
+    rects = line_rects(sheet, size)
+    lines = tuple((KeyView(key, ""), rect) for key, rect in zip(sheet.line_keys, rects, strict=False) if key)
     return lines + _row_rects(sheet, size)
 
 

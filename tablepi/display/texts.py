@@ -11,7 +11,7 @@ sent, so a warning is never lost for want of a translation.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from tablepi.display.i18n import N_, Translator
 from tablepi.display.view import Action, Button, CardView, SeatView
@@ -38,6 +38,7 @@ WARNING_TEMPLATES: dict[str, str] = {
     "claim_refused": N_("No claim yet: a team needs 21 points."),
     "not_now": N_("That button does nothing now."),
     "reader_offline": N_("The card reader at {seat} is not answering. Check its cable."),
+    "crosstalk": N_("The reader at {seat} hears other zones' cards. Owner: space the antennas or lower the gain."),
     "hand_refused": N_("That cannot be entered now. Undo, or enter it again."),
 }
 
@@ -370,6 +371,17 @@ def fixed_buttons(tr: Translator, actions: tuple[Action, ...], live: set[Action]
 
 def idle_title(tr: Translator) -> str:
     return tr.gettext("Konter a Matt")
+
+
+def seating_text(tr: Translator, number: int, table: str, names: Sequence[tuple[Seat, str]]) -> str:
+    """A tournament round's seating at this table: "Round 3 — table 7: N Anna, E Jos, S Marie, W Pit"."""
+    seats = ", ".join(f"{seat_letter(tr, seat)} {name}" for seat, name in names)
+    return tr.format("Round {round} — table {table}: {seats}", round=number, table=table, seats=seats)
+
+
+def announcement_text(tr: Translator, text: str) -> str:
+    """The tournament director's announcement to every table."""
+    return tr.format("Announcement: {text}", text=text)
 
 
 # ---- the review of the last deal (tablepi.analysis) -----------------------------------------------------------

@@ -53,10 +53,11 @@ class ManualClock(_Ticks):
 
 
 class WallClock(_Ticks):
-    """Real time, as ticks_ms."""
+    """Real time, as ticks_ms. ``slept_ms`` counts what the firmware asked to sleep (reset waits)."""
 
     def __init__(self) -> None:
         self._t0 = time.monotonic()
+        self.slept_ms = 0
 
     def ticks_ms(self) -> int:
         return int((time.monotonic() - self._t0) * 1000) % TICKS_PERIOD
@@ -65,6 +66,7 @@ class WallClock(_Ticks):
         return (time.monotonic() - self._t0) * 1e6
 
     def sleep_ms(self, ms: int) -> None:
+        self.slept_ms += ms
         time.sleep(ms / 1000)
 
 

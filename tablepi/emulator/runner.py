@@ -26,6 +26,7 @@ import logging
 import os
 import sys
 import threading
+import time
 import tty
 from pathlib import Path
 from types import SimpleNamespace, TracebackType
@@ -154,6 +155,16 @@ class FirmwareRunner:
         return self.board.chips[zone]
 
     # --- running --------------------------------------------------------------------------------------
+    def own_time(self) -> float:
+        """Seconds of the firmware's own time so far: its thread's CPU time, the air time the chips slept and
+        the waits it asked for. Time spent waiting for a CPU (a loaded machine) is not in it, so a scan rate
+        over it depends on the firmware and the emulator, not on what else this computer runs."""
+        thread = self._thread
+        if thread is None or thread.ident is None:
+            return 0.0
+        cpu = time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+        return cpu + self.board.air_time_us / 1e6 + self.clock.slept_ms / 1000
+
     def start(self) -> Self:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="firmware", daemon=True)

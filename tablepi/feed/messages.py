@@ -81,6 +81,7 @@ class Seating:
     round: int
     table: str
     names: tuple[tuple[Seat, str], ...]
+    roster: tuple[str, ...] = ()  # every player of the tournament: the names a player may pick at the table
 
     def name(self, seat: Seat) -> str:
         return dict(self.names).get(seat, "")
@@ -90,8 +91,11 @@ class Seating:
         return f"Round {self.round} — table {self.table}: {seats}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"round": self.round, "table": self.table, "seats": {s.value: n for s, n in self.names},
-                "text": self.text()}
+        out: dict[str, Any] = {"round": self.round, "table": self.table,
+                               "seats": {s.value: n for s, n in self.names}, "text": self.text()}
+        if self.roster:
+            out["roster"] = list(self.roster)
+        return out
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Seating:
@@ -101,7 +105,10 @@ class Seating:
             number = obj["round"]
             if isinstance(number, bool) or not isinstance(number, int) or number < 1:
                 raise FeedError(f"seating: round must be a number from 1, got {number!r}")
-            return cls(number, str(obj["table"]), names)
+            roster = obj.get("roster", [])
+            if not isinstance(roster, list):
+                raise FeedError(f"seating: roster must be a list of names, got {roster!r}")
+            return cls(number, str(obj["table"]), names, tuple(str(name) for name in roster))
         except (KeyError, TypeError, AttributeError) as error:
             raise FeedError(f"seating: missing or malformed field {error}") from None
 

@@ -19,6 +19,10 @@ everything that must be the same for every kind of hardware:
   a zone that holds a known card is a garbled read, not a second card: the known card stays, the unknown one
   is a ZoneCrosstalk with no holder. A lift of a known card is held ``garble_window`` seconds for that, since
   the device sends ``LIFT`` of the old card and ``PLACE`` of the new one back to back.
+- **a card between two antennas**: a device that gave a card to one zone and then moves it to the neighbour
+  sends that zone's ``LIFT`` and the neighbour's ``PLACE`` back to back, the PLACE dated (v2) from when the
+  neighbour first heard it. Dated before the lift, the card was heard on both at once: the lift is marked
+  ``misread`` (the first zone never had it), so the table takes it for no gesture there, not a show.
 
 A backend implements :meth:`Reader._recv_internal` (wait up to ``timeout`` for one item) and optionally
 :meth:`Reader._close_internal`.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import abc
 import collections
+import dataclasses
 import logging
 import threading
 import time
@@ -268,7 +273,13 @@ class Reader(abc.ABC):
         if leaving is not None and leaving.event.uid == event.uid:
             # The card's lift there is only being held (debounce, garble window): it moved. Lift, then place.
             del self._pending[holder]  # type: ignore[arg-type]
-            self._emit_lift(leaving.event)
+            lift = leaving.event
+            if event.time <= lift.time:
+                # Heard here before it was last heard there (device times): the card lay between the two
+                # antennas and the device gave it to this zone. The other zone never had it: a misread there.
+                lift = dataclasses.replace(lift, misread=True)
+                self._count("misread_moved")
+            self._emit_lift(lift)
             holder = None
         if holder is not None:
             self._crosstalk(event, holder)

@@ -73,10 +73,14 @@ class ZoneEvent:
     uid: str
     present: bool
     time: float
+    #: A lift of a card that never lay on this zone: its antenna heard the card lying on another zone, which
+    #: the reader now reports it on (a card landing between two antennas). Not a gesture at this seat.
+    misread: bool = False
 
     def __str__(self) -> str:
         sign = "+" if self.present else "-"
-        return f"zone {self.zone}: {sign}{self.uid} @{self.time:.3f}"
+        extra = " (misread)" if self.misread else ""
+        return f"zone {self.zone}: {sign}{self.uid} @{self.time:.3f}{extra}"
 
 
 @dataclass(frozen=True, slots=True)

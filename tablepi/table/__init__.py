@@ -5,12 +5,19 @@ is the rules core's (:mod:`tablepi.rules`); this package adds what a real table 
 sweeping, misreads, readers going offline, undo. It imports neither readers nor display.
 """
 
-from tablepi.table.adapter import DeckLookup, from_zone_event, from_zone_status, lifts_for_snapshot
+from tablepi.table.adapter import (
+    DeckLookup,
+    from_zone_crosstalk,
+    from_zone_event,
+    from_zone_status,
+    lifts_for_snapshot,
+)
 from tablepi.table.events import (
     Button,
     ButtonName,
     CardLifted,
     CardPlaced,
+    ReaderCrosstalk,
     ReaderState,
     ReaderStatus,
     TableEvent,
@@ -41,6 +48,7 @@ __all__ = [
     "Possible",
     "Prompt",
     "PromptCode",
+    "ReaderCrosstalk",
     "ReaderState",
     "ReaderStatus",
     "Table",
@@ -57,6 +65,7 @@ __all__ = [
     "Zone",
     "ZoneCard",
     "ZoneCardStatus",
+    "from_zone_crosstalk",
     "from_zone_event",
     "from_zone_status",
     "lifts_for_snapshot",

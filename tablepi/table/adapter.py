@@ -12,7 +12,7 @@ from typing import Protocol
 from tablepi.errors import ConfigError
 from tablepi.rules.cards import Card
 from tablepi.rules.seats import Seat
-from tablepi.table.events import CardLifted, CardPlaced, ReaderState, ReaderStatus
+from tablepi.table.events import CardLifted, CardPlaced, ReaderCrosstalk, ReaderState, ReaderStatus
 from tablepi.table.state import TableState
 
 
@@ -69,8 +69,32 @@ def from_zone_event(
     found = deck.lookup(event.uid)
     card = found[1] if found is not None else None
     deck_name = found[0] if found is not None else ""
-    kind = CardPlaced if event.present else CardLifted
-    return kind(event.time + time_offset, seat, card, event.uid, deck_name)
+    if event.present:
+        return CardPlaced(event.time + time_offset, seat, card, event.uid, deck_name)
+    misread = bool(getattr(event, "misread", False))  # a reader's lift of a card it gave to another zone
+    return CardLifted(event.time + time_offset, seat, card, event.uid, deck_name, misread)
+
+
+class ZoneCrosstalkLike(Protocol):
+    @property
+    def zone(self) -> int: ...
+    @property
+    def uid(self) -> str: ...
+    @property
+    def holder(self) -> int | None: ...
+    @property
+    def time(self) -> float: ...
+
+
+def from_zone_crosstalk(
+    notice: ZoneCrosstalkLike, seat_of_zone: Mapping[int, Seat], deck: DeckLookup, time_offset: float = 0.0
+) -> ReaderCrosstalk:
+    """A reader's crosstalk notice as a table event: the seat that heard it, the card, the seat that holds it."""
+    seat = _seat(notice.zone, seat_of_zone)
+    holder = _seat(notice.holder, seat_of_zone) if notice.holder is not None else None
+    found = deck.lookup(notice.uid)
+    return ReaderCrosstalk(notice.time + time_offset, seat, found[1] if found is not None else None, notice.uid,
+                           holder)
 
 
 def from_zone_status(

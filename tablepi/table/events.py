@@ -38,13 +38,17 @@ class CardPlaced:
 
 @dataclass(frozen=True, slots=True)
 class CardLifted:
-    """A card (or an unknown tag) left ``seat``'s zone. Same fields as :class:`CardPlaced`."""
+    """A card (or an unknown tag) left ``seat``'s zone. Same fields as :class:`CardPlaced`, and ``misread``:
+    the card never lay there — the zone's antenna heard it on the neighbouring zone, and the reader gave it to
+    that zone (a card landing between two antennas): not a show, nothing happened at this seat.
+    """
 
     time: float
     seat: Seat
     card: Card | None
     uid: str = ""
     deck: str = ""
+    misread: bool = False
 
     def __str__(self) -> str:
         what = str(self.card) if self.card is not None else f"tag {self.uid}"
@@ -137,6 +141,28 @@ class ReaderStatus:
 
     def __str__(self) -> str:
         return f"@{self.time:.3f} reader {self.seat} {self.state.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderCrosstalk:
+    """The reader under ``seat``'s zone heard a tag that is no card laid there: crosstalk between antennas.
+
+    ``holder`` is the seat whose zone holds that card (the card stays there: one card, one place), or None when
+    the zone read an unknown tag where a known card lies (a garbled read); ``card`` is the card the tag stands
+    for (None for an unknown tag). Never a play: the table only tells the owner to space the antennas or lower
+    the readers' gain.
+    """
+
+    time: float
+    seat: Seat
+    card: Card | None
+    uid: str = ""
+    holder: Seat | None = None
+
+    def __str__(self) -> str:
+        what = str(self.card) if self.card is not None else f"tag {self.uid}"
+        where = f" of {self.holder}" if self.holder is not None else " (garbled)"
+        return f"@{self.time:.3f} crosstalk {self.seat} hears {what}{where}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,4 +269,4 @@ HandEvent = CardEntered | DealEntered | CorrectionProposed | CorrectionAnswered 
 
 
 #: Everything the table state machine consumes.
-TableEvent = CardPlaced | CardLifted | Button | ReaderStatus | Tick | HandEvent
+TableEvent = CardPlaced | CardLifted | Button | ReaderStatus | ReaderCrosstalk | Tick | HandEvent

@@ -41,6 +41,7 @@ from tablepi.table.events import (
     DealerChosen,
     HandEvent,
     PlayersSeated,
+    ReaderCrosstalk,
     ReaderState,
     ReaderStatus,
     TableEvent,
@@ -96,6 +97,7 @@ class Table:
         self._history = History(self.rules, dealer, self.config.hand_scan)
         self._zones = Zones()
         self._ledger = WarningLedger()
+        self._crosstalk: dict[Seat, int] = {}  # the standing crosstalk warning of each zone that heard one
         self._asking: ButtonName | None = None  # a seatless touch waiting for its seat
         self._deck = self.config.deck
         self._time = 0.0
@@ -184,6 +186,8 @@ class Table:
             self._on_button(event)
         elif isinstance(event, ReaderStatus):
             self._on_reader(event)
+        elif isinstance(event, ReaderCrosstalk):
+            self._on_crosstalk(event)
         elif isinstance(event, HAND_EVENTS):
             self._on_hand(event)
         elif not isinstance(event, Tick):
@@ -397,7 +401,9 @@ class Table:
             self._fourth_card_was_swept(time)
         zone.remove(zc)
         self._ledger.resolve_all(zc.warnings)
-        if zc.status is ZoneCardStatus.TENTATIVE:
+        if event.misread and zc.status is not ZoneCardStatus.PLAYED:
+            self._misread(seat, zc)
+        elif zc.status is ZoneCardStatus.TENTATIVE:
             self._show(seat, zc)
         elif zc.status is ZoneCardStatus.PLAYED and self._in_current_trick(seat, zc.card):
             assert zc.card is not None
@@ -434,6 +440,18 @@ class Table:
             return False
         trick = deal.current_trick
         return trick is not None and trick.card_of(seat) == card
+
+    def _misread(self, seat: Seat, zc: LyingCard) -> None:
+        """The reader took back a card it had reported here: the zone's antenna heard it on the neighbouring zone
+        (a card landing between two antennas). Nothing happened at this seat: a tentative card is no show, and
+        what its placement did at once (forehand naming trumps, a card of a hand scan) is dropped while it is
+        still the last action. A card already played stays played (a play from the wrong seat: undo)."""
+        last = self._history.last
+        if zc.status is not ZoneCardStatus.SHOWN or last is None:
+            return
+        action = last.action
+        if getattr(action, "seat", None) is seat and getattr(action, "card", None) == zc.card:
+            self._history.drop_last(self._ledger)
 
     def _show(self, seat: Seat, zc: LyingCard) -> None:
         """A tap: the card was shown, not played. Matadors shown before one's first card announce (rule 10)."""
@@ -554,6 +572,16 @@ class Table:
         elif event.state is ReaderState.MULTI:
             wid = self._warn(report.two_cards(self._where(), seat, None, event.detail))
             zones.reader_warnings[seat].append(wid)
+
+    def _on_crosstalk(self, event: ReaderCrosstalk) -> None:
+        """A zone heard another zone's card (or a garbled tag): tell the owner once, until confirmed. Nothing
+        else happens: the reader kept the card where it lies, and a card heard is never a card played."""
+        wid = self._crosstalk.get(event.seat)
+        if wid is not None and self._ledger.get(wid) is not None:
+            return  # still on screen: one warning per zone is enough
+        self._crosstalk[event.seat] = self._warn(
+            report.crosstalk(self._where(), event.seat, event.card, event.uid, event.holder)
+        )
 
     # --- by hand (docs/table.md, "By hand") ----------------------------------------------------------------
 

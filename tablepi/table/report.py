@@ -159,6 +159,16 @@ def not_now(where: Where, seat: Seat | None, button: ButtonName, why: str) -> Ta
                         button=button)
 
 
+def crosstalk(where: Where, seat: Seat, card: Card | None, uid: str, holder: Seat | None) -> TableWarning:
+    """A zone's reader heard a card that lies on ``holder``'s zone, or read a garbled tag (holder None)."""
+    what = str(card) if card is not None else f"tag {uid}"
+    heard = f"{what}, which lies on {holder}'s zone" if holder is not None else f"a garbled tag ({what})"
+    return TableWarning(WarningCode.CROSSTALK, None, seat, where.trick,
+                        f"The reader of {seat}'s zone hears {heard}: the antennas hear each other; space them "
+                        "further apart or lower the readers' gain (hw/README.md)",
+                        where.deal, card=card, holder=holder, uid=uid)
+
+
 def reader_down(where: Where, seat: Seat, state: ReaderState, detail: str) -> TableWarning:
     extra = f" ({detail})" if detail else ""
     return TableWarning(WarningCode.READER_OFFLINE, None, seat, where.trick,

@@ -40,6 +40,7 @@ class WarningCode(enum.Enum):
     CLAIM_REFUSED = "claim_refused"  # rule 21
     NOT_NOW = "not_now"  # a button that means nothing at this moment
     READER_OFFLINE = "reader_offline"  # protocol: a zone's reader is offline or faulty
+    CROSSTALK = "crosstalk"  # protocol: a zone's antenna hears another zone's card: space them, lower the gain
     HAND_REFUSED = "hand_refused"  # a gesture by hand the rules refuse now (``refusal`` says why)
 
 

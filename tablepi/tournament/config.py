@@ -37,6 +37,7 @@ class WebConfig:
     director_password: str = ""
     overlay_token: str = ""
     overlay_delay: float = 30.0
+    language: str = "en"  # of the pages (lb, de, fr, en); a visitor may choose another with ?lang=
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,11 @@ class TournamentConfig:
     @property
     def per_table(self) -> int:
         return 2 if self.entrants is Entrants.PAIRS else 4
+
+    @property
+    def byes_per_round(self) -> int:
+        """Entrants who sit out each round: what does not fill a table (docs/tournament.md, "Byes")."""
+        return len(self.entrant_names) % self.per_table
 
     def table_ids(self) -> tuple[str, ...]:
         needed = len(self.entrant_names) // self.per_table
@@ -138,10 +144,9 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
         count, per = len(players), 4
     if len(set(people)) != len(people):
         raise ConfigError("tournament: a player is listed twice")
-    if count == 0 or count % per:
+    if count < per:
         what = "pairs" if per == 2 else "players"
-        raise ConfigError(f"tournament.{what}: {count} {what} do not fill tables of four players exactly "
-                          f"(byes are not supported: add or remove {what})")
+        raise ConfigError(f"tournament.{what}: {count} {what} do not fill one table of four players")
     if tables and len(tables) < count // per:
         raise ConfigError(f"tournament.tables: {count // per} tables needed, {len(tables)} listed")
     store = t.get("store", "tournament.sqlite3")
@@ -151,7 +156,10 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
     broker.setdefault("username", SERVER_USER)
     broker_config = FeedConfig.from_mapping(broker, base, "broker")
     w = _table(data, "web")
-    _no_unknown(w, {"host", "port", "director_password", "overlay_token", "overlay_delay"}, "web")
+    _no_unknown(w, {"host", "port", "director_password", "overlay_token", "overlay_delay", "language"}, "web")
+    language = w.get("language", "en")
+    if language not in ("lb", "de", "fr", "en"):
+        raise ConfigError(f"web.language: {language!r} is not one of 'lb', 'de', 'fr', 'en'")
     delay = w.get("overlay_delay", 30.0)
     if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= 3600:
         raise ConfigError(f"web.overlay_delay: expected seconds between 0 and 3600, got {delay!r}")
@@ -160,7 +168,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
     if not isinstance(password, str) or not isinstance(token, str):
         raise ConfigError("web.director_password and web.overlay_token must be text")
     web = WebConfig(str(w.get("host", "127.0.0.1")), _int(w.get("port", 8080), "web.port", 0, 65535), password,
-                    token, float(delay))
+                    token, float(delay), language)
     path = Path(store).expanduser()
     return TournamentConfig(
         name=str(t.get("name", "Konter a Matt")), entrants=entrants, round_length=length, deals=deals,

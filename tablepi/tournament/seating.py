@@ -17,6 +17,21 @@ from tablepi.rules.seats import Seat, Team
 from tablepi.tournament.config import Pair
 
 
+def choose_byes(ranked: Sequence[str], count: int, had: Mapping[str, int], seed: int | None = None) -> list[str]:
+    """Who sits out this round (docs/tournament.md, "Byes"): the ``count`` entrants with the fewest byes so far;
+    among equals the lowest placed in ``ranked`` (the standings; the Swiss convention), or, with ``seed`` (round 1,
+    no standings yet), drawn at random. Nobody has a second bye before everyone has had one.
+
+    >>> choose_byes(["A", "B", "C"], 1, {"C": 1})
+    ['B']
+    """
+    order = list(ranked)
+    if seed is not None:
+        random.Random(seed).shuffle(order)
+    place = {name: i for i, name in enumerate(order)}
+    return sorted(order, key=lambda n: (had.get(n, 0), -place[n]))[:count]
+
+
 @dataclass(frozen=True, slots=True)
 class TableSeating:
     """One table in one round: the names per seat and the entrants each team is credited to."""

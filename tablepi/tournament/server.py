@@ -13,7 +13,7 @@ import logging
 import queue
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -34,12 +34,23 @@ from tablepi.tournament.replay import TableFeed
 from tablepi.tournament.seating import (
     History,
     TableSeating,
+    choose_byes,
     first_round_pairs,
     first_round_players,
     swiss_pairs,
     swiss_players,
 )
-from tablepi.tournament.standings import Adjustment, Score, Scored, Standing, TableRound, csv_text, rank, table_scores
+from tablepi.tournament.standings import (
+    Adjustment,
+    Score,
+    Scored,
+    Standing,
+    TableRound,
+    bye_rounds,
+    csv_text,
+    rank,
+    table_scores,
+)
 from tablepi.tournament.store import Store
 
 log = logging.getLogger(__name__)
@@ -124,6 +135,7 @@ class TournamentServer:
         self.hub = Hub(keep=config.web.overlay_delay + HISTORY_SLACK)
         self.feeds: dict[str, TableFeed] = {}
         self.rounds: list[list[TableSeating]] = []
+        self.byes: list[tuple[str, ...]] = []  # per round, the entrants who sit it out (docs/tournament.md)
         self.audit: list[dict[str, Any]] = []
         self._views: dict[str, dict[str, Any]] = {}  # each table's live view, as last published
         self.lock = threading.RLock()
@@ -148,7 +160,9 @@ class TournamentServer:
     def _load(self) -> None:
         """Everything from the store: rounds, the director's acts, every message (replayed)."""
         for _, seating, _, _ in self.store.rounds():
-            self.rounds.append([TableSeating.from_json(t) for t in seating])
+            tables, byes = (seating, []) if isinstance(seating, list) else (seating["tables"], seating["byes"])
+            self.rounds.append([TableSeating.from_json(t) for t in tables])
+            self.byes.append(tuple(str(name) for name in byes))
         self.audit = self.store.audit_log()
         for table, message, received in self.store.messages():
             self._feed(table).receive(message, received)
@@ -341,7 +355,8 @@ class TournamentServer:
 
     def standings(self, scored: list[Scored] | None = None) -> list[Standing]:
         with self.lock:
-            return rank(self.config.entrant_names, self.scored_rounds() if scored is None else scored,
+            scored = self.scored_rounds() if scored is None else scored
+            return rank(self.config.entrant_names, [*scored, *bye_rounds(self.byes)],
                         self.config.drop_worst, self._adjustments())
 
     def standings_csv(self) -> str:
@@ -376,7 +391,8 @@ class TournamentServer:
         scored = self.scored_rounds()
         body = {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
                 "format": self.config.entrants.value, "updated": self.clock(),
-                "standings": [s.to_json() for s in self.standings(scored)], "tables": self.round_progress(scored)}
+                "standings": [s.to_json() for s in self.standings(scored)], "tables": self.round_progress(scored),
+                "byes": list(self.byes[-1]) if self.byes else []}
         self.hub.put("standings", json.dumps(body, ensure_ascii=False))
 
     def table_view(self, table: str) -> dict[str, Any]:
@@ -444,7 +460,8 @@ class TournamentServer:
                 "progress": progress.get(table), "attention": attention,
             })
         return {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
-                "tables": rows, "unfinished": self.unfinished(), "audit": self.audit[-50:],
+                "byes": list(self.byes[-1]) if self.byes else [], "tables": rows, "unfinished": self.unfinished(),
+                "audit": self.audit[-50:],
                 "received": self.received, "duplicates": self.duplicates}
 
     def _publish_director(self, only_watched: bool = False) -> None:
@@ -483,19 +500,23 @@ class TournamentServer:
             tables = c.table_ids()
             number = len(self.rounds) + 1
             seed = c.seed * 1000 + number
+            had = Counter(name for names in self.byes for name in names)
+            ranked = list(c.entrant_names) if number == 1 else [s.name for s in self.standings()]
+            byes = choose_byes(ranked, c.byes_per_round, had, seed if number == 1 else None)
+            playing = [name for name in ranked if name not in byes]
             if number == 1:
-                seating = (first_round_pairs(c.pairs, tables, seed) if c.entrants is Entrants.PAIRS
-                           else first_round_players(c.players, tables, seed))
+                seating = (first_round_pairs([p for p in c.pairs if p.name in playing], tables, seed)
+                           if c.entrants is Entrants.PAIRS else first_round_players(playing, tables, seed))
             else:
-                ranked = [s.name for s in self.standings()]
                 history = History.of(self.rounds)
                 if c.entrants is Entrants.PAIRS:
                     by_name = {p.name: p for p in c.pairs}
-                    seating = swiss_pairs([by_name[n] for n in ranked], tables, history)
+                    seating = swiss_pairs([by_name[n] for n in playing], tables, history)
                 else:
-                    seating = swiss_players(ranked, tables, history)
-            self.store.add_round(number, [t.to_json() for t in seating], who)
+                    seating = swiss_players(playing, tables, history)
+            self.store.add_round(number, {"tables": [t.to_json() for t in seating], "byes": byes}, who)
             self.rounds.append(seating)
+            self.byes.append(tuple(byes))
             self.audit.append(self.store.audit(who, "round", f"round {number} started", {"round": number}))
             self._publish_all()
         self.send_seatings()
@@ -506,8 +527,11 @@ class TournamentServer:
         if self.client is None or not self.rounds:
             return
         number = len(self.rounds)
+        c = self.config
+        roster = tuple(sorted(c.players if c.entrants is Entrants.INDIVIDUALS
+                              else (p for pair in c.pairs for p in pair.players), key=str.casefold))
         for ts in self.rounds[-1]:
-            message = Seating(number, ts.table, ts.seats)
+            message = Seating(number, ts.table, ts.seats, roster)
             self.client.publish(seating_topic(self.config.broker.prefix, ts.table), encode(message.to_json()),
                                 qos=1, retain=True)
 

@@ -30,7 +30,7 @@ from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.tournament.config import TournamentConfig
 from tablepi.tournament.seating import TableSeating
-from tablepi.tournament.standings import Standing, TableRound, standings
+from tablepi.tournament.standings import Standing, TableRound, bye_rounds, rank, table_scores
 
 
 @dataclass
@@ -188,9 +188,11 @@ def journal_matches(path: Path, cursor: Cursor) -> list[tuple[int, int, int | No
 
 
 def standings_from_journals(
-    config: TournamentConfig, rounds: Sequence[Sequence[TableSeating]], tables: Iterable[SimulatedTable]
+    config: TournamentConfig, rounds: Sequence[Sequence[TableSeating]], tables: Iterable[SimulatedTable],
+    byes: Sequence[Sequence[str]] = (),
 ) -> list[Standing]:
-    """The standings from the tables' own journals and cursors, not from anything the server received."""
+    """The standings from the tables' own journals and cursors, not from anything the server received (and the
+    rounds' byes, scored as docs/tournament.md says)."""
     by_table = {t.name: t for t in tables}
     played: list[TableRound] = []
     for number, seating in enumerate(rounds, start=1):
@@ -204,4 +206,5 @@ def standings_from_journals(
                 continue
             _, _, _, start, slate, over = max(candidates, key=lambda m: (len(m[4]), m[0], m[1]))
             played.append(TableRound(number, ts.table, ts.team_map(), slate, start, over))  # type: ignore[arg-type]
-    return standings(config.entrant_names, played, config.round_length, config.deals, config.drop_worst)
+    scored = [(item, *table_scores(item, config.round_length, config.deals)) for item in played]
+    return rank(config.entrant_names, [*scored, *bye_rounds(byes)], config.drop_worst)

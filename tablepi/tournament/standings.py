@@ -16,6 +16,8 @@ from tablepi.rules.slate import SlateEntry
 from tablepi.tournament.config import RoundLength
 
 WIN, TIE = 2, 1
+#: Table id of the entrants who sit out a round (never a real table's: it is not a valid table id).
+BYE = "(bye)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,21 @@ def rank(
     for i, st in enumerate(ranked):
         st.rank = ranked[i - 1].rank if i and ranked[i - 1].total.key == st.total.key else i + 1
     return ranked
+
+
+def bye_score() -> Score:
+    """What a bye is worth (docs/tournament.md, "Byes"): a won round's match points, nothing for the tie-breaks."""
+    return Score(WIN, 0, 0)
+
+
+def bye_rounds(byes: Sequence[Sequence[str]]) -> list[Scored]:
+    """The byes of every round (``byes[0]``: round 1) as complete rounds scored :func:`bye_score` each."""
+    out: list[Scored] = []
+    for number, names in enumerate(byes, start=1):
+        if names:
+            item = TableRound(number, BYE, {Team.NS: tuple(names)}, (), 0, True)
+            out.append((item, {Team.NS: bye_score(), Team.EW: Score()}, True))
+    return out
 
 
 def csv_text(ranked: Sequence[Standing], rounds: int) -> str:

@@ -47,10 +47,11 @@ class Store:
                 "SELECT tbl, body, received FROM messages ORDER BY tbl, journal, seq"):
             yield tbl, json.loads(body), received
 
-    def add_round(self, number: int, seating: list[dict[str, Any]], who: str) -> None:
+    def add_round(self, number: int, seating: dict[str, Any], who: str) -> None:
+        """Round ``number``: ``{"tables": [...], "byes": [...]}`` (a store from before byes has the list only)."""
         self.db.execute("INSERT INTO rounds VALUES (?, ?, ?, ?)", (number, json.dumps(seating), time.time(), who))
 
-    def rounds(self) -> list[tuple[int, list[dict[str, Any]], float, str]]:
+    def rounds(self) -> list[tuple[int, Any, float, str]]:
         return [(n, json.loads(s), t, w) for n, s, t, w in
                 self.db.execute("SELECT number, seating, started, who FROM rounds ORDER BY number")]
 

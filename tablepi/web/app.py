@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import html
 import json
+import re
 import secrets
 import time
 import urllib.parse
@@ -32,19 +33,48 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
+from tablepi.display.i18n import LANGUAGES
 from tablepi.tournament.server import TournamentError, TournamentServer
 from tablepi.tournament.standings import Score
+from tablepi.web.texts import texts, texts_json
 
 #: Seconds between two looks at the hub by an open stream.
 POLL = 0.1
 #: A comment line this often keeps proxies from closing a quiet stream.
 KEEPALIVE = 15.0
 COOKIE = "tablepi_director"
+#: The language a visitor chose with ``?lang=`` (kept for the pages he opens next).
+LANG_COOKIE = "tablepi_lang"
+_MARK = re.compile(r"\[\[(\w+)\]\]")
 _TYPES = {"css": "text/css", "js": "text/javascript", "html": "text/html"}
 
 
 def page(name: str) -> str:
     return resources.files("tablepi.web").joinpath("pages", name).read_text(encoding="utf-8")
+
+
+def language(request: Request, default: str) -> str:
+    """The page's language: ``?lang=`` (lb, de, fr, en), else the one chosen before (a cookie), else the config's."""
+    for choice in (request.query_params.get("lang", ""), request.cookies.get(LANG_COOKIE, "")):
+        if choice in LANGUAGES:
+            return choice
+    return default
+
+
+def translated(name: str, lang: str) -> str:
+    """Page ``name`` with its ``[[key]]`` marks replaced by the texts of ``lang`` (``[[texts]]``: all of them, for
+    its script; ``[[lang]]``: the language code)."""
+    words = texts(lang)
+
+    def one(match: re.Match[str]) -> str:
+        key = match.group(1)
+        if key == "texts":
+            return texts_json(lang)
+        if key == "lang":
+            return lang
+        return html.escape(words[key])
+
+    return _MARK.sub(one, page(name))
 
 
 class Auth:
@@ -74,6 +104,16 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
     """The ASGI app of ``server``. ``stopping`` tells open streams to end (so uvicorn can stop at once)."""
     web = server.config.web
     auth = Auth(web.director_password)
+
+    def html_page(request: Request, name: str, status: int = 200, **fields: str) -> HTMLResponse:
+        lang = language(request, web.language)
+        text = translated(name, lang)
+        for key, value in fields.items():
+            text = text.replace("{" + key + "}", value)
+        response = HTMLResponse(text, status_code=status)
+        if request.query_params.get("lang", "") in LANGUAGES:
+            response.set_cookie(LANG_COOKIE, lang, samesite="lax")
+        return response
 
     async def stream(request: Request, produce: Callable[[], tuple[Any, str]]) -> AsyncIterator[str]:
         sent: Any = None
@@ -108,7 +148,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         return RedirectResponse("/standings", status_code=303)
 
     async def standings_page(request: Request) -> Response:
-        return HTMLResponse(page("standings.html"))
+        return html_page(request, "standings.html")
 
     async def standings_json(request: Request) -> Response:
         return Response(server.hub.get("standings")[1], media_type="application/json")
@@ -117,17 +157,23 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         return sse(request, lambda: server.hub.get("standings"))
 
     async def printable(request: Request) -> Response:
+        lang = language(request, web.language)
+        t = {key: html.escape(value) for key, value in texts(lang).items()}
         ranked = server.standings()
         rows = "".join(
             f"<tr><td>{s.rank}</td><td>{html.escape(s.name)}</td><td>{s.total.match_points}</td>"
             f"<td>{s.total.lines:+d}</td><td>{s.total.points}</td><td>{s.dropped or ''}</td></tr>" for s in ranked)
         name = html.escape(server.config.name)
-        body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{name} standings</title><style>"
+        title = t["standings_of"].format(name=name)
+        after = t["standings_after"].format(round=len(server.rounds), date=time.strftime("%Y-%m-%d %H:%M"))
+        byes = server.byes[-1] if server.byes else ()
+        bye = f"<p>{t['bye'].format(names=html.escape(', '.join(byes)))}</p>" if byes else ""
+        body = (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{title}</title><style>"
                 "body{font-family:'DejaVu Sans',sans-serif} table{border-collapse:collapse} td,th{border:1px solid"
                 " #444;padding:3px 8px}</style></head><body>"
-                f"<h1>{name}</h1><p>Standings after round {len(server.rounds)} — "
-                f"{time.strftime('%Y-%m-%d %H:%M')}</p><table><tr><th>#</th><th>Name</th><th>Match points</th>"
-                f"<th>Lines</th><th>Card points</th><th>Dropped round</th></tr>{rows}</table></body></html>")
+                f"<h1>{name}</h1><p>{after}</p>{bye}<table><tr><th>#</th><th>{t['name']}</th>"
+                f"<th>{t['match_points']}</th><th>{t['lines']}</th><th>{t['card_points']}</th>"
+                f"<th>{t['dropped_round']}</th></tr>{rows}</table></body></html>")
         return HTMLResponse(body)
 
     def overlay_allowed(request: Request) -> bool:
@@ -137,7 +183,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
     async def overlay_page(request: Request) -> Response:
         if not overlay_allowed(request):
             return PlainTextResponse("the overlay needs its token (?token=...)", status_code=403)
-        return HTMLResponse(page("overlay.html"))
+        return html_page(request, "overlay.html")
 
     async def overlay_events(request: Request) -> Response:
         if not overlay_allowed(request):
@@ -155,7 +201,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
 
     async def login_page(request: Request) -> Response:
         target = request.query_params.get("next", "/director")
-        return HTMLResponse(page("login.html").replace("{message}", "").replace("{next}", html.escape(target)))
+        return html_page(request, "login.html", message="", next=html.escape(target))
 
     async def login(request: Request) -> Response:
         form = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"))
@@ -165,8 +211,8 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         if not target.startswith("/") or target.startswith("//"):
             target = "/director"
         if not auth.check(password):
-            text = page("login.html").replace("{message}", "Wrong password.").replace("{next}", html.escape(target))
-            return HTMLResponse(text, status_code=401)
+            wrong = html.escape(texts(language(request, web.language))["wrong_password"])
+            return html_page(request, "login.html", 401, message=wrong, next=html.escape(target))
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(COOKIE, auth.cookie(who), httponly=True, samesite="strict")
         return response
@@ -181,7 +227,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
     async def table_page(request: Request) -> Response:
         if director(request) is None:
             return login_redirect(request)
-        return HTMLResponse(page("table.html"))
+        return html_page(request, "table.html")
 
     async def table_events(request: Request) -> Response:
         if director(request) is None:
@@ -192,7 +238,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
     async def director_page(request: Request) -> Response:
         if director(request) is None:
             return login_redirect(request)
-        return HTMLResponse(page("director.html"))
+        return html_page(request, "director.html")
 
     async def director_events(request: Request) -> Response:
         if director(request) is None:

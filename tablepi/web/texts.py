@@ -15,6 +15,7 @@ from functools import cache
 
 from tablepi.display.i18n import LANGUAGES, translator
 from tablepi.errors import ConfigError
+from tablepi.rules.seats import Seat
 
 CONTEXT = "web"
 
@@ -44,6 +45,7 @@ TEXTS: dict[str, str] = {
     "card_points": pgettext("web", "Card points"),
     "dropped_round": pgettext("web", "Dropped round"),
     "standings_of": pgettext("web", "{name} standings"),
+    "bye": pgettext("web", "bye: {names}"),
     # the director's dashboard
     "director": pgettext("web", "Director"),
     "director_of": pgettext("web", "{name} — director"),
@@ -121,9 +123,12 @@ def check_language(language: str, where: str = "web.language") -> str:
 
 @cache
 def texts(language: str) -> dict[str, str]:
-    """Every page text in ``language`` (loaded once per language)."""
+    """Every page text in ``language`` (loaded once per language), and the seats' letters as the screen writes
+    them (``seat_E``: "O" in lb and de)."""
     tr = translator(check_language(language))
-    return {key: tr.pgettext(CONTEXT, message) for key, message in TEXTS.items()}
+    out = {key: tr.pgettext(CONTEXT, message) for key, message in TEXTS.items()}
+    out.update({f"seat_{seat.value}": tr.pgettext("seat", seat.value) for seat in Seat})
+    return out
 
 
 @cache

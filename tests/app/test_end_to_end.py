@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -137,6 +138,47 @@ def test_restart_from_the_journal_resumes_mid_trick(tmp_path: Path) -> None:
     assert after.tricks == before.tricks and after.zones == before.zones and after.to_play == before.to_play
     assert after.slate == before.slate and after.trump == before.trump
     assert Seat.N in {zone.seat for zone in after.zones}
+
+
+def test_cards_still_lying_after_a_restart_stay_where_they_are(tmp_path: Path) -> None:
+    """The device's STATE after a restart brings its places before its ONLINE statuses: the cards it reports are the
+    ones lying there, so settling the zones lifts none of them (it once lifted them all: "lifted early")."""
+    script = simulate_match(5, mistakes=False)
+    clock = VirtualClock()
+    rig = Rig(tmp_path, clock)
+    header = RecordHeader(table=TableConfig(), zones=tuple(ZONES.items()))
+    try:
+        cut = next(i for i, e in enumerate(script.events) if isinstance(e, CardPlaced) and i > 40)
+        for event in script.events[: cut + 1]:
+            rig.act(event)
+        rig.advance(clock.now + 2.0)
+        before = rig.app.table.state
+        lying = {zone.seat: zone.cards for zone in before.zones}
+        assert any(lying.values()) and before.warnings == ()
+        rig.pump.close()  # the table stops; the device and the cards on it stay
+        rig.reader.close()
+        rig.app.close()
+        table = JournaledTable(tmp_path / "journal.sqlite3", header)
+        app = TableApp(table, DeckRegistry([rig.deck]), ZONES, clock=clock)
+        reader = open_reader("serial", port=os.ttyname(rig.slave), clock=clock, link_timeout=1e9)
+        pump = ReaderPump(reader, app.put)
+        try:
+            for _ in range(40):  # 4 s of table time, each step handling what the reader sent meanwhile
+                time.sleep(0.02)
+                clock.now += 0.1
+                app.step(timeout=0.0)
+            after = app.table.state
+            assert after.warnings == (), [w.code.value for w in after.warnings]
+            assert {zone.seat: zone.cards for zone in after.zones} == lying
+        finally:
+            pump.close()
+            reader.close()
+            app.close()
+    finally:
+        rig.device.close()
+        for fd in (rig.master, rig.slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def _journal_count(path: Path) -> int:

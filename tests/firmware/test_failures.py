@@ -72,6 +72,24 @@ def test_lowering_the_gain_ends_crosstalk_at_80_mm(fw: SimpleNamespace) -> None:
     assert rig.run_ms(2000) == [["PLACE", "1", C.uid_hex]]
 
 
+def test_a_card_landing_between_two_antennas_is_placed_on_its_own_zone_only(fw: SimpleNamespace) -> None:
+    """Crosstalk at landing: neighbours 80 mm away at 48 dB read the card cleanly on every read, and one of them
+    may read it (twice, identically) before its own zone does. The near read (MFRC522.near) decides: never a
+    PLACE on the neighbour's zone, not even a brief one the host would take for a show."""
+    rig = Rig(fw, seed=5)
+    rig.start()
+    for i in range(24):
+        rig.run_ms(1.7 * i % 9)  # land at every phase of the scan round
+        zone = i % 4
+        tag = Ntag213.numbered(2000 + i)
+        rig.board.lay(zone, tag, spacing_mm=80, answer=1.0, garble=0.0, slide_us=(0.0, 8e3)[i % 2])
+        events = [e for e in rig.run_ms(600) if e[0] in ("PLACE", "LIFT")]
+        assert events == [["PLACE", str(zone), tag.uid_hex]], (i, events)
+        rig.board.take(zone, tag)
+        events = [e for e in rig.run_ms(rig.cfg.REMOVE_QUIET_MS + 200) if e[0] in ("PLACE", "LIFT")]
+        assert events == [["LIFT", str(zone), tag.uid_hex]], (i, events)
+
+
 def test_cards_sliding_in_are_placed_once_with_their_own_uid(fw: SimpleNamespace) -> None:
     """A card still moving gives failed, partial and garbled reads before a good one."""
     rig = Rig(fw, seed=11)
@@ -177,9 +195,9 @@ def test_a_neighbours_tag_heard_cleanly_stays_on_its_own_zone(fw: SimpleNamespac
 def test_cards_landing_between_antennas_80_mm_apart_go_to_their_own_zone(fw: SimpleNamespace) -> None:
     """The hard case: the neighbours hear the card from the moment it lands, while it still slides in.
 
-    A neighbour may then read it before its own zone does and get it first; once the card rests, its own zone
-    hears it on every scan and the neighbour only now and then, and the card is moved (LIFT there, PLACE here,
-    both dated) well inside the 1 s tap window: never a play from the wrong seat.
+    A neighbour may then read it twice, identically, before its own zone does; but it does not read it at the
+    near gain, so it does not place it: the card is placed on its own zone only. (Firmware 1.1.0 placed it on
+    the neighbour first in about one landing in five and moved it within the tap window: a false show there.)
     """
     rig = Rig(fw, seed=5)
     rig.start()
@@ -201,4 +219,4 @@ def test_cards_landing_between_antennas_80_mm_apart_go_to_their_own_zone(fw: Sim
         rig.run_ms(rig.cfg.REMOVE_QUIET_MS + 100)
         rig.app.state()
         assert rig.events() == [["STATE", "-", "-", "-", "-"]]
-    assert moved <= 10  # about one landing in five at 48 dB and 80 mm: the crosstalk warning says what to fix
+    assert moved == 0

@@ -205,3 +205,7 @@ def test_failure_modes_under_micropython(mp_failures: dict[str, list[str]]) -> N
     assert mp_failures["drift"] == ["none", "gain", "0x70", "state0", "1"]  # repaired silently, card kept
     assert mp_failures["stack"][0].split(",")[-1] == "MULTI3" and "FAULT" not in mp_failures["stack"][0]
     assert "PLACE" not in mp_failures["garble"][0] and int(mp_failures["garble"][2]) > 20
+    # crosstalk: zone 0 reads zone 1's card twice identically but not at the near gain; the gains set back
+    assert mp_failures["cross"] == ["PLACE1,CROSS0", "gain0", "0x70", "gain1", "0x70"]
+    # a card sliding in: silent and garbled reads first; placed once, with its own UID, once the reads agree
+    assert mp_failures["slide"] == ["PLACE2", "uid", "04A1B2C3D4E5F6", "left", "0"]

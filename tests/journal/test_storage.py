@@ -233,3 +233,21 @@ def test_finished_matches_are_kept_compressed_up_to_the_limit_and_stay_readable(
     exported = subprocess.run([sys.executable, "-m", "tablepi", "export", "--journal", str(kept[-1])],
                               capture_output=True, text=True, env=env, check=False)
     assert exported.returncode == 0 and exported.stdout.startswith('{"format": "tablepi-record"')
+
+
+def test_an_event_dated_before_the_last_one_is_journaled_as_standing_still(tmp_path: Path) -> None:
+    """A protocol-v2 reader dates a place by the card's first answer, which may be older than a status the host
+    stamped on arrival. The table treats a clock that steps back as standing still; so must the journal, or the
+    record it keeps would go backwards and not read again after a restart."""
+    from tablepi.journal import read_journal
+    from tablepi.rules import Card
+    from tablepi.table import CardPlaced, ReaderState, ReaderStatus
+
+    path = tmp_path / "journal.sqlite3"
+    with JournaledTable(path, RecordHeader()) as table:
+        table.feed(ReaderStatus(5.0, Seat.E, ReaderState.ONLINE))
+        table.feed(CardPlaced(4.9, Seat.W, Card.parse("AH"), "04D306A1B2C3D4"))  # first answer before the status
+    events = read_journal(path).events()
+    assert [e.time for e in events] == [5.0, 5.0]
+    with JournaledTable(path, RecordHeader()) as table:
+        assert table.state.trump is not None and table.state.trump.value == "H"

@@ -225,3 +225,74 @@ def test_a_card_placed_after_multi_clears_the_readers_warning(rec: Rec) -> None:
     assert codes(rec.state()) == ["two_cards_on_zone"]
     state = rec.place("W", "KH").state()
     assert codes(state) == [] and state.zone(Seat.W).reader.value == "online"
+
+
+def test_crosstalk_a_zone_hearing_another_zones_card_is_a_warning_never_a_play(rec: Rec) -> None:
+    """Protocol: one card in one place. The reader kept W's card on W's zone and reported that S's antenna
+    heard it; the table tells the owner (space the antennas, lower the gain) and plays nothing for S."""
+    rec.header["version"] = 2  # the crosstalk event came with record version 2
+    rec.trumps().place("W", "KH")
+    rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "uid": "04D30BA1B2C3D4", "holder": "W"})
+    state = rec.state()
+    assert codes(state) == ["crosstalk"]
+    warning = state.warnings[0]
+    assert warning.seat is Seat.S and warning.holder is Seat.W and warning.card == Card.parse("KH")
+    assert warning.rule is None and not warning.tentative
+    assert "space them further apart or lower the readers' gain" in warning.message
+    assert state.zone(Seat.S).cards == () and [zc.card for zc in state.zone(Seat.W).cards] == [Card.parse("KH")]
+    state = rec.tick().state()
+    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),) and state.to_play is Seat.S
+
+
+def test_crosstalk_is_shown_once_per_zone_until_confirmed(rec: Rec) -> None:
+    rec.header["version"] = 2
+    rec.trumps().place("W", "KH")
+    for _ in range(3):
+        rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "holder": "W"})
+    rec._add(0.05, {"type": "crosstalk", "seat": "N", "uid": "04DEADBEEF0042"})  # a garbled read: no holder
+    table = rec.table()
+    assert codes(table.state) == ["crosstalk", "crosstalk"] and log_codes(table) == ["crosstalk", "crosstalk"]
+    garbled = table.state.warnings[1]
+    assert garbled.seat is Seat.N and garbled.holder is None and garbled.card is None
+    assert garbled.uid == "04DEADBEEF0042"
+    table = rec.button("confirm").table()
+    assert codes(table.state) == []
+    table = rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "holder": "W"}).table()
+    assert codes(table.state) == ["crosstalk"]  # heard again after the owner saw it: shown again
+
+
+def test_crosstalk_events_round_trip_through_records() -> None:
+    import pytest
+
+    from tablepi.errors import RecordError
+    from tablepi.record import RecordHeader, event_to_json, parse_event
+    from tablepi.table import ReaderCrosstalk
+
+    for event in (
+        ReaderCrosstalk(1.5, Seat.S, Card.parse("KH"), "04D30BA1B2C3D4", Seat.W),
+        ReaderCrosstalk(2.0, Seat.N, None, "04DEADBEEF0042", None),
+    ):
+        assert parse_event(event_to_json(event), RecordHeader(), 2) == event
+    with pytest.raises(RecordError, match="a crosstalk event needs record version 2"):
+        parse_event(event_to_json(event), RecordHeader(version=1), 2)
+
+
+def test_a_misread_lift_is_no_show_and_takes_back_what_the_placement_did(rec: Rec) -> None:
+    """The reader gave a card it had reported on W's zone to the neighbouring zone (``misread``): W did nothing."""
+    table = rec.place("W", "AH").lift("W", "AH", misread=True).table()
+    assert table.state.trump is None and table.state.zone(Seat.W).cards == ()  # forehand named no trumps
+    rec = Rec().trumps()
+    table = rec.place("W", "QS").lift("W", "QS", misread=True).table()  # W's ♠Q before his first card
+    assert table.state.tricks == () and table.state.announcements == ()
+    shown = Rec().trumps().place("W", "QS").lift("W", "QS").table()  # the same gesture, a real show: Matt
+    assert [seat for seat, _ in shown.state.announcements] == [Seat.W]
+
+
+def test_misread_lifts_round_trip_through_records() -> None:
+    from tablepi.record import RecordHeader, event_to_json, parse_event
+    from tablepi.table import CardLifted
+
+    event = CardLifted(3.0, Seat.W, Card.parse("QS"), "04D30BA1B2C3D4", "", misread=True)
+    assert event_to_json(event)["misread"] is True
+    assert parse_event(event_to_json(event), RecordHeader(), 2) == event
+    assert "misread" not in event_to_json(CardLifted(3.0, Seat.W, Card.parse("QS")))

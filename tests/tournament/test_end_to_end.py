@@ -20,7 +20,7 @@ round = "deals"
 deals = 3
 rounds = 3
 seed = 7
-pairs = [["Anna", "Jos"], ["Marie", "Pit"], ["Lis", "Ben"], ["Tom", "Eva"]]
+pairs = [["Anna", "Jos"], ["Marie", "Pit"], ["Lis", "Ben"], ["Tom", "Eva"], ["Zoe", "Max"]]
 """
 
 
@@ -29,7 +29,7 @@ def table_of_standings(t: Tournament) -> list[tuple[str, int, int, int]]:
 
 
 def reference(t: Tournament) -> list[tuple[str, int, int, int]]:
-    ranked = standings_from_journals(t.config, t.server.rounds, t.tables.values())
+    ranked = standings_from_journals(t.config, t.server.rounds, t.tables.values(), t.server.byes)
     return [(s.name, s.total.match_points, s.total.lines, s.total.points) for s in ranked]
 
 
@@ -41,12 +41,17 @@ def test_two_rounds_of_pairs_standings_equal_the_journals(make_tournament: Calla
         t.settle()
         assert table_of_standings(t) == reference(t)
         assert not t.server.unfinished()
-    # Swiss: round 2 pairs nobody with the pair it met in round 1 (4 pairs: possible).
+    # Swiss: round 2 pairs nobody with the pair it met in round 1 (possible with 4 pairs playing).
     met = [{ts.team_map()[team][0] for team in ts.team_map()} for ts in t.server.rounds[0]]
     for ts in t.server.rounds[1]:
         assert {ts.team_map()[team][0] for team in ts.team_map()} not in met
+    # Five pairs: one sits out each round (scored as docs/tournament.md says), another one in round 2.
+    (first,), (second,) = t.server.byes
+    assert first != second
+    seating = t.tables["1"].app.seating  # the roster comes with the seating: the names a player may pick
+    assert seating is not None and len(seating.roster) == 10 and "Zoe" in seating.roster
     ranked = t.server.standings()
-    assert sum(s.total.match_points for s in ranked) == 2 * 2 * 2  # 2 tables x 2 rounds x 2 points
+    assert sum(s.total.match_points for s in ranked) == 2 * 2 * 2 + 2 * 2  # 2 tables x 2 rounds x 2, 2 byes x 2
     assert all(s.total.points > 0 for s in ranked)
 
 

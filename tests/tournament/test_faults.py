@@ -34,7 +34,7 @@ def scores(ranked: list) -> list[tuple[str, int, int, int]]:  # type: ignore[typ
 
 def check(t: Tournament) -> None:
     t.settle()
-    expected = scores(standings_from_journals(t.config, t.server.rounds, t.tables.values()))
+    expected = scores(standings_from_journals(t.config, t.server.rounds, t.tables.values(), t.server.byes))
     assert scores(t.server.standings()) == expected
     assert any(row[3] > 0 for row in expected)  # deals were really played and counted
 

@@ -132,7 +132,7 @@ def test_individuals_get_new_partners_each_round() -> None:
 def test_tournament_config_errors_name_the_key() -> None:
     ok = parse_tournament_config('[tournament]\nformat = "individuals"\nplayers = ["a", "b", "c", "d"]\n')
     assert ok.table_ids() == ("1",) and ok.per_table == 4
-    with pytest.raises(ConfigError, match="do not fill tables"):
+    with pytest.raises(ConfigError, match="do not fill one table"):
         parse_tournament_config('[tournament]\nformat = "individuals"\nplayers = ["a", "b", "c"]\n')
     with pytest.raises(ConfigError, match="tournament.round"):
         parse_tournament_config('[tournament]\nround = "forever"\npairs = [["a", "b"], ["c", "d"]]\n')

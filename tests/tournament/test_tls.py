@@ -101,7 +101,7 @@ def test_a_table_publishes_over_tls_and_the_server_rebuilds_its_deal(
         t.start_round(1)  # the seating reached the table over TLS
         t.play_all()
         t.settle()
-        expected = standings_from_journals(t.config, t.server.rounds, t.tables.values())
+        expected = standings_from_journals(t.config, t.server.rounds, t.tables.values(), t.server.byes)
         assert [(s.name, s.total) for s in t.server.standings()] == [(s.name, s.total) for s in expected]
         assert any(s.total.points for s in expected)
     finally:

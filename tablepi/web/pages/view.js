@@ -1,6 +1,9 @@
-// Drawing one table's live view (the table page and the overlay share it).
+// Drawing one table's live view (the table page and the overlay share it). The page defines T, its texts in its
+// language (tablepi/web/texts.py).
 const SUITS = {S: "♠", H: "♥", D: "♦", C: "♣"};
 function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;","\"":"&quot;"}[c])); }
+function fill(text, values) { return text.replace(/\{(\w+)\}/g, (m, k) => k in values ? String(values[k]) : m); }
+function seatName(seat) { return T["seat_" + seat] || seat; }
 function cardHtml(text) {
   const suit = text.slice(-1), rank = text.slice(0, -1).replace("T", "10");
   const red = suit === "H" || suit === "D";
@@ -10,9 +13,10 @@ function setText(doc, id, text) { const el = doc.getElementById(id); if (el) el.
 function renderTable(d, doc) {
   setText(doc, "table", d.table || "");
   const s = d.state, seats = d.seats || {};
-  const who = seat => seat ? (seats[seat] ? `${seat} ${seats[seat]}` : seat) : "–";
-  setText(doc, "where", s ? `round ${d.round || "–"} · match ${s.match} · deal ${s.deal} · ${s.phase}` : "no events yet");
-  setText(doc, "online", d.online ? "online" : "offline");
+  const who = seat => seat ? (seats[seat] ? `${seatName(seat)} ${seats[seat]}` : seatName(seat)) : "–";
+  setText(doc, "where", s ? fill(T.where, {round: d.round || "–", match: s.match, deal: s.deal,
+                                           phase: T["phase_" + s.phase] || s.phase}) : T.no_events);
+  setText(doc, "online", d.online ? T.online : T.offline);
   const seatsEl = doc.getElementById("seats");
   if (seatsEl) seatsEl.textContent = Object.keys(seats).length ? ["N", "E", "S", "W"].map(x => who(x)).join(" · ") : "";
   setText(doc, "to-play", s ? who(s.to_play) : "–");
@@ -22,7 +26,7 @@ function renderTable(d, doc) {
   if (trick) trick.innerHTML = s && s.trick ? s.trick.plays.map(([seat, card]) =>
       `<span class="play" data-seat="${seat}">${esc(who(seat))}: ${cardHtml(card)}</span>`).join(" ") : "";
   const lines = doc.getElementById("lines");
-  if (lines) lines.textContent = s ? `N+S ${s.open_lines.NS} open · E+W ${s.open_lines.EW} open` : "";
+  if (lines) lines.textContent = s ? fill(T.open_lines, {ns: s.open_lines.NS, ew: s.open_lines.EW}) : "";
   const slate = doc.getElementById("slate");
   if (slate) slate.innerHTML = s ? s.slate.map(e => `<li>${esc(e.text)}</li>`).join("") : "";
   const warnings = doc.getElementById("warnings");

@@ -35,6 +35,9 @@ class FakeChip:
         self.stuck = False
         self.freeze = False  # a reception that never ends (a stack of cards)
         self.garble = False  # every read of the tag comes out with other wrong bits (valid BCC)
+        self.faint = False  # the tag lies on a neighbour's antenna: heard (cleanly) only from 43 dB RxGain up
+        self.slide = 0  # reads left of a card still sliding in: silent and garbled by turns, then clean
+        self._gbuf = bytearray(7)
         self.reads = 0
         self._uid = bytearray(7)
         self.state = 0  # 0 idle, 1 ready, 2 active, 3 halt
@@ -147,11 +150,19 @@ class FakeChip:
     def transceive(self):
         cmd = self.fifo[0]
         n = self.n
-        if not self.card or self.deaf:
+        if not self.card or self.deaf or (self.faint and self.regs[0x26] & 0x70 < 0x60):
             return self.silence()
         if self.freeze:
             self.n = 0
             return  # no RxIRq, no TimerIRq: only Idle stops it
+        if n == 1 and self.slide and (cmd == 0x52 or (cmd == 0x26 and self.state == 0)):
+            self.slide -= 1
+            if self.slide & 1:
+                return self.silence()
+            for i in range(7):
+                self._gbuf[i] = self._uid[i]
+            self._gbuf[4] ^= 1 << (self.slide % 8)  # a complete read of wrong bits (BCC right)
+            self._levels(self._gbuf if self.slide else self._uid)
         if n == 1 and self.garble and (cmd == 0x52 or (cmd == 0x26 and self.state == 0)):
             self.reads += 1
             self._uid[3] ^= 1 << (self.reads % 8)  # other wrong bits on every read

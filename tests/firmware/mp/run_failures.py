@@ -125,3 +125,25 @@ chips[0].garble = True
 chips[0].card = True
 run(a, 400)
 say("garble", kinds(port), "reads", chips[0].reads)
+
+# a card on zone 1 heard cleanly by zone 0's antenna too (crosstalk), zone 0 scanned first: placed on 1 only
+chips, a, port = board()
+chips[0].set_uid(UID)
+chips[0].faint = True
+chips[1].set_uid(UID)
+chips[0].card = True
+chips[1].card = True
+n = len(port.lines)
+run(a, 300)
+say("cross", kinds(port, n), "gain0", hex(chips[0].regs[0x26]), "gain1", hex(chips[1].regs[0x26]))
+
+# a card sliding in: silent and garbled reads first, then clean ones: one PLACE, with its own UID
+chips, a, port = board()
+chips[2].set_uid(UID)
+chips[2].slide = 12
+chips[2].card = True
+n = len(port.lines)
+run(a, 300)
+uid = port.lines[-1].split(" ")[2] if len(port.lines) > n else "-"
+say("slide", kinds(port, n), "uid", uid, "left", chips[2].slide)
+
