@@ -57,9 +57,14 @@ def browser(web: WebServer) -> Iterator[object]:
 
 
 def _text(driver: object, css: str) -> str:
+    """The element's text, or "" while the page is being replaced (a form just posted: the element went stale)."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    return str(driver.find_element(By.CSS_SELECTOR, css).text)  # type: ignore[attr-defined]
+    try:
+        return str(driver.find_element(By.CSS_SELECTOR, css).text)  # type: ignore[attr-defined]
+    except (NoSuchElementException, StaleElementReferenceException):
+        return ""
 
 
 def test_standings_page_updates_when_a_deal_ends(cup: Tournament, web: WebServer, browser: object) -> None:
