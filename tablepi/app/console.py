@@ -6,6 +6,9 @@ most a half-typed name). It opens:
 
 - the card picker on a touch on a seat's zone, when that seat is to play (its reader offline, or a misread), or,
   before trumps are named, on forehand's zone: the trump suit by hand (a Confirm ends each);
+- as a match begins (its first trumps not named, not all four seats named here or in the config), once, by
+  itself: the start sheet — players' names, the first dealer, or Play; nothing waits for it (a card laid names
+  trumps and closes it);
 - the menu on a touch on the header: a deal by hand, a correction, the evening's deals, names, first dealer;
 - a deal's correction form on a touch on its row of the evening's deals (filled in as it was scored);
 - the keyboard for each seat in turn from the menu's "players' names", with earlier names offered first;
@@ -35,6 +38,7 @@ from tablepi.display.panels import (
     Gesture,
     HistoryPanel,
     Keyboard,
+    MatchStart,
     Menu,
     Open,
     Panel,
@@ -95,6 +99,7 @@ class Console:
         self.can_enrol = False
         #: The enrol mode on screen while it runs (and its last word once over), set by the app's desk.
         self.enrolling: Enrolling | None = None
+        self._offered: int | None = None  # the match whose start sheet was offered (once a match)
 
     def touch(self, name: str, state: TableState) -> bool:
         """Whether ``name`` was the console's (a key, the menu, a zone); acts on it."""
@@ -138,8 +143,14 @@ class Console:
             return replace(view, sheet=sheet_for(self.enrolling, tr))
         if isinstance(self.panel, Answering):
             self.panel = None  # rebuilt from the state: who has answered changes
+        if isinstance(self.panel, MatchStart) and not match_starts(state):
+            self.panel = None  # trumps are named (or the names are all in): play goes on, the sheet is not needed
         if self.panel is None and state.proposal is not None:
             self.panel = answering(state)
+        if self._offered != state.match_number and match_starts(state):
+            self._offered = state.match_number  # offered once a match, and not after a panel the players opened
+            if self.panel is None and len({**dict(settings.names), **dict(_names(state))}) < len(Seat):
+                self.panel = MatchStart(can_choose_dealer=self.menu(state).can_choose_dealer)
         if self.panel is None:
             return view
         from tablepi.display.sheet import sheet_for
@@ -214,6 +225,12 @@ class Console:
         names = earlier_names_first(self.earlier(), self.known())
         taken = {n.casefold() for _, n in _names(state)}
         return Keyboard(seat, self.language, names=tuple(n for n in names if n.casefold() not in taken))
+
+
+def match_starts(state: TableState) -> bool:
+    """A match is about to begin: its first deal, trumps not named yet (names and the first dealer are asked now)."""
+    return state.phase is TablePhase.TRUMPS and not state.slate and not state.tricks and state.trump is None \
+        and state.deal_number == 1
 
 
 def gesture_event(gesture: object, time: float) -> TableEvent | None:

@@ -16,6 +16,7 @@ Panels:
   claim), or the correction of a past deal (any deal of the match, chosen with ◀ ▶, filled in as it was scored);
 - :class:`HistoryPanel` — the evening's deals, scrollable; a touch on a deal of the match corrects it;
 - :class:`Menu` — opened from the header: which of these can be opened now;
+- :class:`MatchStart` — offered by itself as a match begins: the players' names, the first dealer, or play;
 - :class:`Answering` — a correction proposed: each team accepts or refuses it;
 - :class:`EnrolMenu` and :class:`Enrolling` — a deck or a player tag enrolled through the running table: the
   name on the keyboard, then each card laid when asked (Stop ends it, writing nothing).
@@ -296,6 +297,17 @@ class Menu:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchStart:
+    """Offered by itself when a match begins and not all four seats have names: names, the first dealer, or play.
+    Nothing waits for it: a card laid names trumps as always, and the sheet closes once trumps are named."""
+
+    can_choose_dealer: bool = True
+
+    def key_ids(self) -> tuple[str, ...]:
+        return ("open:players", *(("open:dealer",) if self.can_choose_dealer else ()), CANCEL)
+
+
+@dataclass(frozen=True, slots=True)
 class EnrolMenu:
     """Enrol a deck (its 24 cards, laid one by one as asked) or a player's keyring tag, through the table."""
 
@@ -332,7 +344,8 @@ class Answering:
         return tuple(f"answer:{team.value}:{word}" for team in self.waiting for word in ("yes", "no"))
 
 
-Panel = CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu | Answering | EnrolMenu | Enrolling
+Panel = (CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu | MatchStart | Answering | EnrolMenu
+         | Enrolling)
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +370,7 @@ def press(panel: Panel, key: str) -> Step:
         return Step(None, ChooseDealer(Seat.parse(key.removeprefix("seat:"))))
     if isinstance(panel, DealForm):
         return _form(panel, key)
-    if isinstance(panel, Menu | EnrolMenu):
+    if isinstance(panel, Menu | MatchStart | EnrolMenu):
         return Step(None, Open(key.removeprefix("open:")))
     if isinstance(panel, Enrolling):
         return Step(None, StopEnrol())

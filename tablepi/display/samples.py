@@ -335,6 +335,12 @@ def _menu(tr: Translator) -> View:
     return _sheet_view(tr, Menu(can_enter=True, can_correct=True, can_choose_dealer=False, can_enrol=True))
 
 
+def _start_sheet(tr: Translator) -> View:
+    from tablepi.display.panels import MatchStart
+
+    return _sheet_view(tr, MatchStart())
+
+
 def _answering(tr: Translator) -> View:
     from tablepi.display.panels import Answering
     from tablepi.rules.entry import DealEntry
@@ -370,5 +376,6 @@ SHEET_SAMPLES: dict[str, Callable[[Translator], View]] = {
     "correction": _correction,
     "history": _history,
     "menu": _menu,
+    "start_sheet": _start_sheet,
 }
 SAMPLES.update(SHEET_SAMPLES)

@@ -28,6 +28,7 @@ from tablepi.display.panels import (
     EnrolMenu,
     HistoryPanel,
     Keyboard,
+    MatchStart,
     Menu,
     Panel,
 )
@@ -120,6 +121,11 @@ def sheet_for(
                                _result_words(tr, scored, names), scored.stake)
         return SheetView(tr.gettext("Correct deal {number}").format(number=panel.number),
                          (line, tr.gettext("Both teams must accept.")), rows)
+    if isinstance(panel, MatchStart):
+        keys = (KeyView("open:players", tr.gettext("Players' names"), weight=2),
+                KeyView("open:dealer", tr.gettext("First dealer"), live="open:dealer" in panel.key_ids(), weight=2))
+        line = tr.gettext("Your names and the first dealer, or lay a card to play.")
+        return SheetView(tr.gettext("New match"), (line,), (keys, (KeyView(CANCEL, tr.gettext("Play"), weight=2),)))
     assert isinstance(panel, Menu)
     labels = {"open:deal": tr.gettext("Enter a deal by hand"), "open:correct": tr.gettext("Correct a deal"),
               "open:history": tr.gettext("The evening's deals"), "open:players": tr.gettext("Players' names"),

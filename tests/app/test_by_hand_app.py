@@ -129,7 +129,14 @@ class Rig:
         self.press(layout_for(self.screen.size).slots(view.bottom_seat)[seat].card.center)
 
     def open_menu(self) -> None:
+        self.play_on()
         self.press(layout_for(self.screen.size).header.center)
+
+    def play_on(self) -> None:
+        """As a match begins the table offers names and the first dealer: players who want the menu touch Play."""
+        sheet = self.screen.display.last.sheet  # type: ignore[union-attr]
+        if sheet is not None and sheet.title == "New match":
+            self.key("cancel")
 
     def enter_card(self, seat: Seat, card: Card) -> None:
         """The card picker: a touch on the seat's card place, the suit, the card, then Confirm."""
@@ -415,6 +422,46 @@ def test_players_seated_by_their_tags_and_by_touch_and_the_first_dealer_chosen(t
         ("PlayersSeated", SeatingSource.TOUCH), ("DealerChosen", None)]
     # Offered first at the next match: the players just seated, the most recent first, then the earlier ones.
     assert (tmp_path / "names.txt").read_text(encoding="utf-8").splitlines() == ["Anna", "Jang", "Guillaume", "Marie"]
+
+
+def test_a_match_begins_with_the_offer_of_names_and_first_dealer_and_never_waits_for_it(tmp_path: Path) -> None:
+    """As a match begins the table offers, by itself and once, the players' names and the first dealer; Play, or a
+    card laid, goes on without them."""
+    rig = Rig(tmp_path / "a")
+    try:
+        sheet = rig.screen.display.last.sheet  # type: ignore[union-attr]
+        assert sheet is not None and sheet.title == "New match"
+        rig.key("open:players")
+        assert isinstance(rig.app.console.panel, Keyboard) and rig.app.console.panel.seat is Seat.N  # type: ignore[union-attr]
+        for ch in "Jang":
+            rig.key(f"char:{ch}")
+        rig.key("ok")
+        rig.key("cancel")  # the others later, or never
+        assert dict(rig.state.names) == {Seat.N: "Jang"}
+        assert rig.screen.display.last.sheet is None  # type: ignore[union-attr]  # offered once, not again
+    finally:
+        rig.close()
+    rig = Rig(tmp_path / "b")
+    try:
+        assert rig.screen.display.last.sheet.title == "New match"  # type: ignore[union-attr]
+        rig.key("open:dealer")
+        rig.key("seat:W")
+        assert rig.state.dealer is Seat.W and rig.screen.display.last.sheet is None  # type: ignore[union-attr]
+    finally:
+        rig.close()
+    rig = Rig(tmp_path / "c")
+    try:
+        assert rig.screen.display.last.sheet.title == "New match"  # type: ignore[union-attr]
+        forehand = rig.state.forehand
+        rig.advance(1.0)
+        rig.place(forehand, rig.uid_of[Card.parse("AH")])  # forehand shows a heart: trumps, nobody touched the sheet
+        rig.advance(1.3)
+        rig.lift(forehand)
+        rig.advance(3.0)
+        assert rig.state.trump is not None and rig.state.trump.symbol == "♥"
+        assert rig.screen.display.last.sheet is None  # type: ignore[union-attr]
+    finally:
+        rig.close()
 
 
 def test_undo_takes_back_each_gesture_by_hand(rig: Rig) -> None:

@@ -112,7 +112,9 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
     config_path.write_text(
         f'[table]\njournal = "{journal}"\ndecks = []\n[readers]\nbackend = "sim"\n[readers.options]\n'
         f'[controls]\nenabled = false\n[display]\nlanguage = "{lang}"\nfullscreen = false\n'
-        f"size = [{panel[0]}, {panel[1]}]\nrotation = {rotation}\n", encoding="utf-8")
+        f"size = [{panel[0]}, {panel[1]}]\nrotation = {rotation}\n"
+        # names for all four seats: the table does not offer its start-of-match sheet over the frame compared here
+        'names = { N = "Jang", E = "Marie", S = "Anna", W = "Pit" }\n', encoding="utf-8")
     config = load_config(config_path)
     env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
     env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
