@@ -204,6 +204,18 @@ def review(tr: Translator) -> View:
     return replace(view, slate=replace(view.slate, review=lines), buttons=buttons)
 
 
+def seating(tr: Translator) -> View:
+    """A tournament table before its round's first trumps: the seating the tournament sent, in the warning bar."""
+    names = tuple((seat, NAMES[seat]) for seat in Seat)
+    return replace(match_start(tr), warning=WarningBanner("seating", tx.seating_text(tr, 3, "7", names)))
+
+
+def announcement(tr: Translator) -> View:
+    """The tournament director's announcement to every table, in the warning bar during play."""
+    text = tx.announcement_text(tr, "Round 4 starts at 21:30")
+    return replace(mid_trick(tr), warning=WarningBanner("announcement", text))
+
+
 #: The sample moments by name, in the order of a match.
 SAMPLES: dict[str, Callable[[Translator], View]] = {
     "idle": idle,
@@ -215,6 +227,8 @@ SAMPLES: dict[str, Callable[[Translator], View]] = {
     "slate": slate,
     "match_won": match_won,
     "review": review,
+    "seating": seating,
+    "announcement": announcement,
 }
 
 

@@ -71,6 +71,15 @@ def test_review_matches_reference(lang: str, size: tuple[int, int], renderer: Re
     check_reference("review", lang, size, renderer, tmp_path)
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", ("lb", "de", "fr", "en"))
+@pytest.mark.parametrize("screen", ("seating", "announcement"))
+def test_tournament_lines_match_reference(screen: str, lang: str, size: tuple[int, int], renderer: Renderer,
+                                          tmp_path: Path) -> None:
+    """The tournament's seating and the director's announcement in the warning bar, every language and layout."""
+    check_reference(screen, lang, size, renderer, tmp_path)
+
+
 def check_reference(screen: str, lang: str, size: tuple[int, int], renderer: Renderer, tmp_path: Path) -> None:
     path = reference_path(screen, lang, size)
     actual = render_surface(sample(screen, lang), size, renderer)
