@@ -86,6 +86,7 @@ YELLOW: Color = (255, 212, 0)
 RED: Color = (205, 0, 0)
 RED_ON_CARD: Color = (200, 0, 0)
 RED_ON_DARK: Color = (255, 92, 92)
+BLUE: Color = (20, 70, 160)  # an information banner (white text on it: contrast 9:1)
 GREEN: Color = (40, 225, 95)
 GOLD: Color = (255, 190, 40)
 AMBER: Color = (255, 150, 0)
@@ -708,14 +709,16 @@ class Renderer:
         bar, f, g = layout.bar, layout.fonts, layout.gap
         banner = self.warning_banner(view, layout)
         if banner is not None:
+            assert view.warning is not None
+            colour, mark = (BLUE, "ℹ") if view.warning.informational else (RED, "⚠")
             grown = banner.bar
-            pygame.draw.rect(surface, RED, bar)
+            pygame.draw.rect(surface, colour, bar)
             if grown.y < bar.y:
                 right = layout.table.right if not layout.portrait else bar.right
-                pygame.draw.rect(surface, RED, Rect(grown.x, grown.y, right - grown.x, bar.y - grown.y + 1))
+                pygame.draw.rect(surface, colour, Rect(grown.x, grown.y, right - grown.x, bar.y - grown.y + 1))
             pygame.draw.rect(surface, WHITE, Rect(bar.x, grown.y, bar.w if grown.y == bar.y else
                                                   (layout.table.right if not layout.portrait else bar.right), 2))
-            icon = self.text("⚠", f.bar, WHITE)
+            icon = self.text(mark, f.bar, WHITE)
             surface.blit(icon, (bar.x + g, banner.headline_box.y))
             self._draw_lines(surface, banner.headline.lines, f.bar, WHITE, banner.headline_box, align="left")
             if banner.text.lines:

@@ -123,6 +123,10 @@ class LearnerView:
     in_play_label: str  # "Cards still in play: 12"
 
 
+#: Banner codes that inform rather than warn (the tournament's lines on the table's screen).
+INFORMATION_CODES = frozenset({"seating", "announcement"})
+
+
 @dataclass(frozen=True, slots=True)
 class WarningBanner:
     """A banner about something that went wrong, in a plain sentence of the chosen language."""
@@ -130,6 +134,16 @@ class WarningBanner:
     code: str  # the table's warning code (out_of_turn, revoke, ...), kept for tests and logs
     text: str
     seat: Seat | None = None  # the seat to highlight, if the warning is about one
+
+    @property
+    def informational(self) -> bool:
+        """A line for the table that is no fault (the tournament's seating, the director's announcement): drawn in
+        blue with an ℹ, not red with a ⚠, so that the players do not look for what they did wrong.
+
+        >>> WarningBanner("seating", "Round 3 — table 7: N Anna, E Jos, S Marie, W Pit").informational
+        True
+        """
+        return self.code in INFORMATION_CODES
 
     @property
     def headline(self) -> str:
