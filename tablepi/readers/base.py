@@ -44,6 +44,7 @@ from typing import ClassVar, Self
 from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers.events import (
     ZONES,
+    BackendItem,
     ReaderEvent,
     TableSnapshot,
     ZoneCrosstalk,
@@ -204,7 +205,7 @@ class Reader(abc.ABC):
     @abc.abstractmethod
     def _recv_internal(
         self, timeout: float
-    ) -> ZoneEvent | ZoneStatus | ZoneSnapshot | TableSnapshot | ZoneCrosstalk | None:
+    ) -> BackendItem | None:
         """Wait at most ``timeout`` seconds for one item from the hardware; ``None`` if nothing came.
 
         Must not raise for hardware trouble: report it as a ZoneStatus (OFFLINE, FAULT) and recover.
@@ -226,7 +227,7 @@ class Reader(abc.ABC):
 
     # --- the normalising core ---------------------------------------------------------------------
 
-    def _accept(self, item: ZoneEvent | ZoneStatus | ZoneSnapshot | TableSnapshot | ZoneCrosstalk) -> None:
+    def _accept(self, item: BackendItem) -> None:
         if isinstance(item, TableSnapshot):
             for snap in item.zones:
                 if snap.uid != self._told[snap.zone] and self._told[snap.zone] is not None:

@@ -146,3 +146,8 @@ class TableSnapshot:
     """
 
     zones: tuple[ZoneSnapshot, ...]
+
+
+#: Everything a backend's hook hands the base reader (``Reader._recv_internal``): events, and the snapshots the base
+#: class diffs into events.
+BackendItem = ZoneEvent | ZoneStatus | ZoneCrosstalk | ZoneSnapshot | TableSnapshot

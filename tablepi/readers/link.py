@@ -29,17 +29,12 @@ from tablepi.errors import ConfigError
 from tablepi.readers.base import Clock, Reader
 from tablepi.readers.events import (
     ZONES,
-    TableSnapshot,
-    ZoneCrosstalk,
-    ZoneEvent,
-    ZoneSnapshot,
+    BackendItem,
     ZoneState,
     ZoneStatus,
 )
 
 log = logging.getLogger(__name__)
-
-Item = ZoneEvent | ZoneStatus | ZoneSnapshot | TableSnapshot | ZoneCrosstalk
 
 
 class LinkedReader(Reader):
@@ -70,14 +65,14 @@ class LinkedReader(Reader):
             raise ConfigError(f"{self.backend} reader option 'backoff_max' must be seconds, not {backoff_max!r}")
         self.backoff_initial = float(backoff_initial)
         self.backoff_max = float(max(backoff_max, backoff_initial))
-        self._items: collections.deque[Item] = collections.deque()
+        self._items: collections.deque[BackendItem] = collections.deque()
         self._wake = threading.Event()
         self._next_attempt = clock()
         self._backoff = self.backoff_initial
 
     # --- the loop ------------------------------------------------------------------------------------
 
-    def _recv_internal(self, timeout: float) -> Item | None:
+    def _recv_internal(self, timeout: float) -> BackendItem | None:
         deadline = self._now() + timeout
         while True:
             if self._items:
