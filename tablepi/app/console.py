@@ -143,20 +143,21 @@ class Console:
             return replace(view, sheet=sheet_for(self.enrolling, tr))
         if isinstance(self.panel, Answering):
             self.panel = None  # rebuilt from the state: who has answered changes
-        if isinstance(self.panel, MatchStart) and not match_starts(state):
-            self.panel = None  # trumps are named (or the names are all in): play goes on, the sheet is not needed
+        starting = match_starts(state)
+        names = {**dict(settings.names), **dict(_names(state))}
+        if isinstance(self.panel, MatchStart) and not starting:
+            self.panel = None  # trumps are named: play goes on, the sheet is not needed
         if self.panel is None and state.proposal is not None:
             self.panel = answering(state)
-        if self._offered != state.match_number and match_starts(state):
+        if starting and self._offered != state.match_number:
             self._offered = state.match_number  # offered once a match, and not after a panel the players opened
-            if self.panel is None and len({**dict(settings.names), **dict(_names(state))}) < len(Seat):
-                self.panel = MatchStart(can_choose_dealer=self.menu(state).can_choose_dealer)
+            if self.panel is None and len(names) < len(Seat):
+                self.panel = MatchStart()
         if self.panel is None:
             return view
         from tablepi.display.sheet import sheet_for
 
         tr = translator(settings.language)
-        names = {**dict(settings.names), **dict(_names(state))}
         if isinstance(self.panel, HistoryPanel):
             self.panel = replace(self.panel, rows=len(history_rows(state)), correct=correctable(state))
         return replace(view, sheet=sheet_for(self.panel, tr, names, history_lines(state, tr, names)))
@@ -169,10 +170,9 @@ class Console:
         return seat in state.possible.by_hand
 
     def menu(self, state: TableState) -> Menu:
-        first = not state.slate and not state.tricks and state.trump is None
         return Menu(can_enter=state.phase is not TablePhase.MATCH_OVER or bool(state.slate),
                     can_correct=bool(state.slate),
-                    can_choose_dealer=first and state.phase is TablePhase.TRUMPS,
+                    can_choose_dealer=match_starts(state),
                     can_enrol=self.can_enrol)
 
     # --- keys -----------------------------------------------------------------------------------------------
@@ -228,9 +228,9 @@ class Console:
 
 
 def match_starts(state: TableState) -> bool:
-    """A match is about to begin: its first deal, trumps not named yet (names and the first dealer are asked now)."""
-    return state.phase is TablePhase.TRUMPS and not state.slate and not state.tricks and state.trump is None \
-        and state.deal_number == 1
+    """A match is about to begin: no deal scored, its first trumps not named yet (the first dealer may still be
+    chosen; names and the dealer are offered now)."""
+    return state.phase is TablePhase.TRUMPS and not state.slate and not state.tricks and state.trump is None
 
 
 def gesture_event(gesture: object, time: float) -> TableEvent | None:

@@ -299,12 +299,11 @@ class Menu:
 @dataclass(frozen=True, slots=True)
 class MatchStart:
     """Offered by itself when a match begins and not all four seats have names: names, the first dealer, or play.
-    Nothing waits for it: a card laid names trumps as always, and the sheet closes once trumps are named."""
-
-    can_choose_dealer: bool = True
+    Nothing waits for it: a card laid names trumps as always, and the sheet closes once trumps are named (so while
+    it is up the first dealer may always still be chosen)."""
 
     def key_ids(self) -> tuple[str, ...]:
-        return ("open:players", *(("open:dealer",) if self.can_choose_dealer else ()), CANCEL)
+        return ("open:players", "open:dealer", CANCEL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,7 +123,7 @@ def sheet_for(
                          (line, tr.gettext("Both teams must accept.")), rows)
     if isinstance(panel, MatchStart):
         keys = (KeyView("open:players", tr.gettext("Players' names"), weight=2),
-                KeyView("open:dealer", tr.gettext("First dealer"), live="open:dealer" in panel.key_ids(), weight=2))
+                KeyView("open:dealer", tr.gettext("First dealer"), weight=2))
         line = tr.gettext("Your names and the first dealer, or lay a card to play.")
         return SheetView(tr.gettext("New match"), (line,), (keys, (KeyView(CANCEL, tr.gettext("Play"), weight=2),)))
     assert isinstance(panel, Menu)
