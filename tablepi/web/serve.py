@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import uvicorn
 
@@ -13,17 +15,23 @@ from tablepi.web.app import make_app
 
 
 class WebServer:
-    """uvicorn serving :func:`~tablepi.web.app.make_app` of ``server``; :attr:`port` is where it listens."""
+    """uvicorn serving :func:`~tablepi.web.app.make_app` of ``server`` (or the app ``app(stopping)`` makes: the
+    table's own pages, tablepi.book.pages); :attr:`port` is where it listens."""
 
-    def __init__(self, server: TournamentServer, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, server: TournamentServer | None, host: str = "127.0.0.1", port: int = 0, *,
+                 app: Callable[[Callable[[], bool]], Any] | None = None) -> None:
         self._closing = False
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
         self.host = host
         self.port = int(self.sock.getsockname()[1])
-        app = make_app(server, stopping=self._stopping)
-        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="off",
+        if app is not None:
+            made = app(self._stopping)
+        else:
+            assert server is not None
+            made = make_app(server, stopping=self._stopping)
+        config = uvicorn.Config(made, log_level="warning", timeout_graceful_shutdown=2, lifespan="off",
                                 access_log=False)
         self.uvicorn = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
