@@ -17,6 +17,7 @@ from tablepi.app.service import Desk, TableFiles
 from tablepi.config import Config
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.journal import JournaledTable
+from tablepi.readers.link import LinkedReader, LinkRefused
 from tablepi.record import RecordHeader
 from tablepi.rules.seats import Seat
 from tablepi.table.state import TableConfig
@@ -71,14 +72,15 @@ def open_table(
                   table.journal.fault, table.journal.unsaved)
     parts: list[Any] = []
     try:
-        screen = _open_screen(config, headless)
+        screen, screen_info = _open_screen(config, headless)
         app = TableApp(table, files.registry, config.readers.zones, screen=screen, watchdog=Notifier(),
                        reviewer=_reviewer())
     except BaseException:
         table.close()
         raise
     app.use_files(files)
-    info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend}
+    info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend,
+            "screen": screen_info}
     add_console(app, config.display.language, path)
     app.desk = Desk(app, files, info)  # after the console: its menu then offers the enrol mode
     running = RunningTable(app, parts)
@@ -91,6 +93,8 @@ def open_table(
         except ConfigError as error:
             raise ConfigError(f"readers: {error}") from None
         reader.known = app.knows_uid  # an unknown UID where a known card lies is a garbled read
+        if isinstance(reader, LinkedReader):
+            app.desk.reader_refused = lambda: _refusal(reader.refused)
         app.report_delay = reader.report_delay
         parts.append(ReaderPump(reader, app.put, close_reader=True))
         if config.controls_enabled:
@@ -104,6 +108,10 @@ def open_table(
         running.close()
         raise
     return running
+
+
+def _refusal(refused: LinkRefused | None) -> dict[str, str] | None:
+    return None if refused is None else {"why": refused.why, "fix": refused.fix}
 
 
 def open_feed(config: Config, app: TableApp) -> Any:
@@ -150,17 +158,25 @@ def _open_control(config: Config, app: TableApp) -> Any:
     return server
 
 
-def _open_screen(config: Config, headless: bool) -> Any:
-    """The screen; without one (unplugged, no driver) the table still referees, journals and lights the LEDs."""
+def _open_screen(config: Config, headless: bool) -> tuple[Any, dict[str, Any]]:
+    """The screen, and what the control socket's status says about it (``tablepi doctor`` asks the running table
+    instead of opening the screen it holds); without one (unplugged, no driver) the table still referees,
+    journals and lights the LEDs."""
+    import os
+
     from tablepi.app.screen import PygameScreen
 
     try:
-        return PygameScreen(config.display, headless=headless)
+        screen = PygameScreen(config.display, headless=headless)
     except Exception as error:  # pygame.error: no video device; the table must not stop for it
         if headless:
             raise
         log.error("no screen (%s): running without one; `tablepi doctor` says how to fix it", error)
-        return PygameScreen(config.display, headless=True)
+        errors = getattr(error, "errors", None)  # video.NoScreen: each driver's refusal
+        return PygameScreen(config.display, headless=True), {
+            "driver": None, "error": str(error), "errors": dict(errors) if isinstance(errors, dict) else {}}
+    return screen, {"driver": None if headless else screen.driver, "size": list(screen.size),
+                    "renderer": os.environ.get("SDL_RENDER_DRIVER")}
 
 
 def _open_controls(config: Config, app: TableApp) -> Any:

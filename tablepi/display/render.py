@@ -289,13 +289,21 @@ class Renderer:
         else:
             self._header(view, surface, layout)
         slots = layout.slots(view.bottom_seat)
+        asked = {button.seat for button, _ in layout.target_rects(view)} if not view.result else set()
         for seat_view in view.seats:
-            self._seat(seat_view, slots[seat_view.seat], surface, layout)
+            self._seat(seat_view, slots[seat_view.seat], surface, layout, tag=seat_view.seat not in asked)
         self._center(view, surface, layout)
         if view.learner is not None:
             self._learner(view, surface, layout)
 
-    def _seat(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout) -> None:
+    def _seat(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout, tag: bool = True) -> None:
+        """The seat's name tag (unless its name is a target now: :meth:`_targets` draws it), its card place and
+        its announcement."""
+        if tag:
+            self._tag(seat, slot, surface, layout)
+        self._zone(seat, slot, surface, layout)
+
+    def _tag(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout) -> None:
         f, g = layout.fonts, layout.gap
         # The name tag: yellow when this seat must act, red when a warning is about it.
         if seat.highlighted:
@@ -332,6 +340,9 @@ class Renderer:
             surface.blit(chip, (box.x + pad // 2, box.y + (box.h - chip.get_height()) // 2))
             cx = box.right + pad
         surface.set_clip(clip)
+
+    def _zone(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout) -> None:
+        f, g = layout.fonts, layout.gap
         # The card on the seat's zone, or the empty zone.
         if seat.card is not None:
             self._card(seat.card, slot.card, surface, layout)
@@ -656,12 +667,26 @@ class Renderer:
                 self.blit_text(surface, button.label, f.button, BLACK if button.enabled else DIM, rect.inset(4))
 
     def _targets(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
-        """The per-seat touch targets (announce, claim) at each seat's name."""
+        """While the table asks who announces: each seat that may answer has its name drawn as a button (and its
+        empty card place, with the announcement's name), framed yellow (a move to make), never gold (gold is an
+        announcement made)."""
         if view.kind is not ScreenKind.DEAL or view.result:
             return
+        f, b = layout.fonts, layout.border
+        slots = layout.slots(view.bottom_seat)
         for button, rect in layout.target_rects(view):
-            pygame.draw.rect(surface, GOLD if button.enabled else BUTTON_OFF, rect, border_radius=layout.radius)
-            self.blit_text(surface, button.label, layout.fonts.chip, BLACK, rect.inset(2))
+            assert button.seat is not None
+            seat_view = view.seat(button.seat)
+            name = seat_view.name if seat_view is not None else button.seat.value
+            pygame.draw.rect(surface, BUTTON, rect, border_radius=layout.radius)
+            pygame.draw.rect(surface, YELLOW, rect, width=b, border_radius=layout.radius)
+            if rect == slots[button.seat].card:
+                self.blit_text(surface, button.label, f.name * 3 // 4, BLACK, rect.inset(b + 1),
+                               min_size=max(10, f.chip * 2 // 3))
+            else:
+                image = self._fitted_name(name, f.name, BLACK, rect.w - 2 * (b + 2))
+                surface.blit(image, (rect.x + (rect.w - image.get_width()) // 2,
+                                     rect.y + (rect.h - image.get_height()) // 2))
 
     def warning_banner(self, view: View, layout: Layout) -> BannerFit | None:
         """How the warning of ``view`` is set: the headline at the readable size, the detail under it.

@@ -216,11 +216,21 @@ def announcement(tr: Translator) -> View:
     return replace(mid_trick(tr), warning=WarningBanner("announcement", text))
 
 
+def choose_seat(tr: Translator) -> View:
+    """Konter a Matt touched on the panel during trick 1: the table asks who; each seat that may still announce
+    (not Jos, who announced Matt) answers at its own name or card place."""
+    view = trump_chosen(tr)
+    seats = tuple(replace(s, targets=(tx.button(tr, Action.ANNOUNCE_KONTER_A_MATT, seat=s.seat),))
+                  if s.seat is not Seat.E else s for s in view.seats)
+    return replace(view, seats=seats, prompt=tx.prompt_text(tr, "choose_seat"))
+
+
 #: The sample moments by name, in the order of a match.
 SAMPLES: dict[str, Callable[[Translator], View]] = {
     "idle": idle,
     "match_start": match_start,
     "trump_chosen": trump_chosen,
+    "choose_seat": choose_seat,
     "mid_trick": mid_trick,
     "warning": warning,
     "deal_result": deal_result,

@@ -367,8 +367,13 @@ def _buttons(state: TableState, tr: Translator, actions: tuple[Action, ...] = tx
 
 
 def _targets(state: TableState, seat: Seat, tr: Translator) -> tuple[Button, ...]:
-    """The live touches that act for ``seat`` (announce, claim), drawn at its name."""
-    return tuple(tx.button(tr, target.name, seat=seat) for target in state.possible.buttons if target.seat is seat)
+    """While the table asks whose a seatless touch is ("Who announces? Touch your name"), the answer for ``seat``
+    if it may make it: its own name and card place (Layout.target_rects). Nothing else is drawn at the seats: a
+    row of small announce targets there once took a touch for the neighbour's seat."""
+    asked = state.prompt.button if state.prompt.code is PromptCode.CHOOSE_SEAT else None
+    if asked is None or seat not in state.possible.seats_for(asked):
+        return ()
+    return (tx.button(tr, asked, seat=seat),)
 
 
 # ---- the slate ------------------------------------------------------------------------------------------------

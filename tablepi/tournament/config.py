@@ -11,7 +11,8 @@ from typing import Any
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.feed.broker import SERVER_USER
 from tablepi.feed.config import NAME, FeedConfig
-from tablepi.safeinput import clean_text, load_toml
+from tablepi.players import check_name
+from tablepi.safeinput import clean_text, load_toml, shown
 
 
 class Entrants(enum.Enum):
@@ -131,7 +132,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
             raise ConfigError("tournament.pairs: expected a list of [\"player\", \"player\"]")
         found: list[Pair] = []
         for i, item in enumerate(raw):
-            names = _names(item, f"tournament.pairs[{i}]")
+            names = _players(item, f"tournament.pairs[{i}]")
             if len(names) != 2:
                 raise ConfigError(f"tournament.pairs[{i}]: a pair is two players, got {list(names)!r}")
             found.append(Pair(f"{names[0]} & {names[1]}", (names[0], names[1])))
@@ -139,7 +140,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
         people = [p for pair in pairs for p in pair.players]
         count, per = len(pairs), 2
     else:
-        players = _names(t.get("players", []), "tournament.players")
+        players = _players(t.get("players", []), "tournament.players")
         people = list(players)
         count, per = len(players), 4
     if len(set(people)) != len(people):
@@ -199,8 +200,21 @@ def _int(value: object, key: str, low: int, high: int) -> int:
 
 def _names(value: object, key: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ConfigError(f"{key}: expected a list of names, got {value!r}")
+        raise ConfigError(f"{key}: expected a list of names, got {shown(value)}")
     return tuple(v.strip() for v in value)
+
+
+def _players(value: object, key: str) -> tuple[str, ...]:
+    """Players' names, each one the table can journal: checked by the same code as the table's record reader
+    (:func:`tablepi.players.check_name`, at most :data:`~tablepi.players.MAX_NAME` characters), so a seating the
+    server sends is always a seating the table can keep."""
+    names = _names(value, key)
+    for i, name in enumerate(names):
+        try:
+            check_name(name)
+        except ConfigError as error:
+            raise ConfigError(f"{key}[{i}]: {error}") from None
+    return tuple(" ".join(name.split()) for name in names)
 
 
 def _enum(kind: type[Any], value: object, key: str) -> Any:
