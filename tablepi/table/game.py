@@ -245,7 +245,11 @@ class Game:
 
     def _by_hand(self, action: HandAction) -> Outcome:
         if isinstance(action, SeatPlayers):
-            self.names.update(dict(action.names))
+            seated = dict(action.names)
+            moved = {name.casefold() for name in seated.values()}
+            for seat in [s for s, name in self.names.items() if s not in seated and name.casefold() in moved]:
+                del self.names[seat]  # a player sits at one seat: seated at another, he leaves his old one
+            self.names.update(seated)
             return Outcome()
         if isinstance(action, ChooseDealer):
             if self.match.slate.history or self.phase is not TablePhase.TRUMPS or (

@@ -116,10 +116,11 @@ class Table:
         config: TableConfig | None = None,
         evening: Evening | None = None,
     ) -> Table:
-        """A table that has seen ``events``: state = replay(events)."""
+        """A table that has seen ``events``: state = replay(events). No snapshot is built on the way (only the
+        last state is read): a start-up replay costs the events alone."""
         table = cls(rules, dealer, config, evening)
         for event in events:
-            table.apply(event)
+            table.advance(event)
         return table
 
     # --- public reading ----------------------------------------------------------------------------------------

@@ -215,3 +215,32 @@ def test_replay_shows_a_corrected_deal_corrected_throughout(tmp_path: Path, caps
     assert deal["corrected"] and deal["forehand"] == "S" and deal["dealer"] == "W"
     assert deal["announcements"] == [{"seat": "N", "announcement": "konter"}]
     assert deal["winner"] == "NS" and "Konter" in deal["result"] and len(deal["tricks"]) == 6  # as played
+
+
+def test_a_correction_accepted_on_the_screen_during_a_deal_that_ends_the_match(tmp_path: Path) -> None:
+    """Before: play went on inside the finished match, `Slate.record` raised, and the table failed the same way
+    on every restart (the gesture was journaled first)."""
+    from tablepi.rules import Card
+
+    rig = Rig(tmp_path, rules=HouseRules(start_lines=2))
+    try:
+        rig.advance(2.0)
+        rig.enter_deal(DealEntry(rig.state.next_forehand, Team.EW, 25))  # EW: 1 line open
+        rig.advance(4.0)
+        rig.app.handle(Touch("confirm"))  # deal 2 is dealt
+        rig.app.handle(Touch("trump_hearts"))
+        seat = rig.state.to_play
+        assert seat is not None
+        rig.enter_card(seat, Card.parse("AH"))  # a card of deal 2 is played
+        rig.enter_deal(DealEntry(Seat.W, Team.EW, None, kapo=True), correct=1)  # deal 1 was Kapo: 2 lines
+        rig.key("answer:NS:yes")
+        rig.key("answer:EW:yes")
+        state = rig.state
+        assert state.phase is TablePhase.MATCH_OVER and state.match_winner is Team.EW and not state.tricks
+        rig.app.handle(Touch("claim", Seat.E))  # refused with a warning, the table goes on
+        assert rig.state.phase is TablePhase.MATCH_OVER
+        before = rig.state
+    finally:
+        rig.close()
+    with JournaledTable(rig.path, archive=tmp_path / "archive") as again:  # the table starts on its journal
+        assert again.state.phase is TablePhase.MATCH_OVER and again.state.history == before.history

@@ -220,6 +220,8 @@ class JournaledTableAtTheBar(RuleBasedStateMachine):
             return
         for _, name in self.state.names:
             assert 0 < len(name) <= MAX_NAME and name == " ".join(name.split()) and name.isprintable()
+        seated = [name.casefold() for _, name in self.state.names]
+        assert len(seated) == len(set(seated)), "a player at two seats"
 
     @invariant()
     def every_match_of_the_evening_is_scored_as_the_rules_say(self) -> None:
