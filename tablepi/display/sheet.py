@@ -52,24 +52,23 @@ def sheet_for(
             title = tr.gettext("Trumps by hand for {seat}").format(seat=who)
         else:
             title = tr.gettext("Card by hand for {seat}").format(seat=who)
+        # Back and Cancel keep one row and one place through the three steps; Confirm is a plain key (red is for
+        # what went wrong): the line above it names the card in its colours' words.
+        back = KeyView(BACK, tr.gettext("Back"), live=BACK in panel.key_ids())
         if panel.confirming:
             if panel.card is not None:
                 line = tr.gettext("Play {card} for {seat}?").format(card=panel.card.display, seat=who)
-                confirm = KeyView(CONFIRM, tr.gettext("Confirm"), suit=panel.card.suit, weight=2)
             else:
                 assert panel.suit is not None
                 line = tr.gettext("{suit} trumps: {seat} names them?").format(suit=panel.suit.symbol, seat=who)
-                confirm = KeyView(CONFIRM, tr.gettext("Confirm"), suit=panel.suit, weight=2)
-            return SheetView(title, (line,), ((confirm,), (KeyView(BACK, tr.gettext("Back")), cancel)))
+            return SheetView(title, (line,), ((KeyView(CONFIRM, tr.gettext("Confirm"), weight=2),), (back, cancel)))
         if panel.suit is None:
             suits = tuple(KeyView(f"suit:{s.value}", s.symbol, f"suit:{s.value}" in panel.key_ids(), suit=s)
                           for s in Suit)
             ask = tr.gettext("Which suit are trumps?") if panel.trumps else tr.gettext("Which suit?")
-            return SheetView(title, (ask,), (suits, (cancel,)))
+            return SheetView(title, (ask,), (suits, (back, cancel)))
         cards = tuple(KeyView(f"card:{c}", c.display, suit=c.suit) for c in panel.cards())
-        return SheetView(title, (tr.gettext("Which card?"),),
-                         (cards or (KeyView(BACK, "", live=False),),
-                          (KeyView(BACK, tr.gettext("Back")), cancel)))
+        return SheetView(title, (tr.gettext("Which card?"),), (cards or (KeyView("", "", live=False),), (back, cancel)))
     if isinstance(panel, EnrolMenu):
         return SheetView(tr.gettext("Enrol"), (tr.gettext("Lay each card when asked."),),
                          ((KeyView("open:enrol_deck", tr.gettext("Enrol a deck"), weight=2),
@@ -79,14 +78,14 @@ def sheet_for(
     if isinstance(panel, Keyboard):
         who = tx.seat_letter(tr, panel.seat)
         typed = panel.text + "_"
-        suggestions = tuple(KeyView(f"name:{n}", n) for n in panel.suggestions())
+        suggestions = tuple(KeyView(f"name:{n}", n) if n else KeyView("", "", live=False) for n in panel.places())
         letters = tuple(tuple(KeyView(f"char:{ch}", ch) for ch in row) for row in panel.rows())
         controls = (KeyView("shift", "⇧", selected=panel.shift, live=not panel.digits),
                     KeyView("digits", "abc" if panel.digits else "123", selected=panel.digits),
                     KeyView("space", tr.gettext("Space"), weight=3),
                     KeyView(BACK, "⌫"), KeyView(OK, tr.gettext("OK"), live=bool(panel.text.strip()), weight=2),
                     KeyView(CANCEL, "✕"))
-        rows = ((suggestions,) if suggestions else ()) + letters + (controls,)
+        rows = (suggestions, *letters, controls)
         if panel.enrol == "deck":
             title = tr.gettext("Name of the deck to enrol")
         elif panel.enrol == "player":
@@ -110,9 +109,13 @@ def sheet_for(
         return SheetView(tr.gettext("The evening's deals"), shown, (keys,), line_keys)
     if isinstance(panel, Answering):
         team = {t: tx.team_label(tr, t, names) for t in Team}
+        # Both teams' rows stay where they are: a team that answered has its Accept drawn chosen (a refusal would
+        # have discarded the correction), no longer live.
         rows = tuple((KeyView("", team[t], live=False, weight=2),
-                      KeyView(f"answer:{t.value}:yes", tr.gettext("Accept"), weight=2),
-                      KeyView(f"answer:{t.value}:no", tr.gettext("Refuse"), weight=2)) for t in panel.waiting)
+                      KeyView(f"answer:{t.value}:yes", tr.gettext("Accept"), live=t in panel.waiting,
+                              selected=t not in panel.waiting, weight=2),
+                      KeyView(f"answer:{t.value}:no", tr.gettext("Refuse"), live=t in panel.waiting, weight=2))
+                     for t in Team)
         result = panel.entry.result()
         from tablepi.rules.slate import Slate
 

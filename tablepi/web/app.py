@@ -20,7 +20,6 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -37,7 +36,7 @@ from tablepi.safeinput import clean_text, load_json
 from tablepi.tournament.server import TournamentError, TournamentServer
 from tablepi.tournament.standings import Score
 from tablepi.web.auth import DELAY, Session, Sessions, Throttle
-from tablepi.web.guard import Guard, StreamSlots
+from tablepi.web.guard import StreamSlots
 from tablepi.web.texts import texts, texts_json
 
 log = logging.getLogger(__name__)
@@ -339,7 +338,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         Route("/director/stats.json", director_stats),
         Route("/director/{action}", action, methods=["POST"]),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(Guard)])
+    return Starlette(routes=routes)
 
 
 def _act(server: TournamentServer, name: str, who: str, body: dict[str, Any]) -> str:
