@@ -9,6 +9,7 @@ open a thousand streams, or host a page that posts to the director's actions fro
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import urllib.parse
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -87,10 +88,12 @@ class Guard:
                 await _plain(send, 413, f"refused: a request body is at most {self.max_body} bytes")
                 return
 
-        started = False
+        started = refused = False
 
         async def sending(message: Message) -> None:
             nonlocal started
+            if refused:
+                return  # the 413 went out already; the app's own answer to the cut-off body is dropped
             if message["type"] == "http.response.start":
                 started = True
                 message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
@@ -99,19 +102,19 @@ class Guard:
         total = 0
 
         async def receiving() -> Message:
-            nonlocal total
+            nonlocal total, refused
             message = await receive()
             if message["type"] == "http.request":
                 total += len(message.get("body", b""))
                 if total > self.max_body:
+                    if not started:
+                        refused = True
+                        await _plain(send, 413, f"refused: a request body is at most {self.max_body} bytes")
                     raise _TooLarge
             return message
 
-        try:
+        with contextlib.suppress(_TooLarge):
             await self.app(scope, receiving, sending)
-        except _TooLarge:
-            if not started:
-                await _plain(send, 413, f"refused: a request body is at most {self.max_body} bytes")
 
 
 class StreamSlots:
