@@ -24,6 +24,8 @@ STAMP="$VENV/.tablepi-setup-stamp"
 REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core xvfb xdotool imagemagick)
 # The feed and tournament tests: a real broker and a real headless browser.
 REQUIRED_DEBS+=(mosquitto mosquitto-clients chromium chromium-driver openssl)
+# The players' pages: a real QR decoder (zbarimg) reads the code the screen shows.
+REQUIRED_DEBS+=(zbar-tools)
 CHECKER_DEBS=(shellcheck systemd)
 WITH_CHECKERS=0
 

@@ -2,13 +2,14 @@
 # Install tablepi as a service on Raspberry Pi OS Bookworm (or any Debian bookworm with systemd).
 #
 #   sudo bash systemd/install.sh            from a checkout of tablepi (e.g. /home/pi/tablepi)
+#   sudo bash systemd/install.sh --offline BUNDLE     without internet, from a bundle made by scripts/bundle.sh
 #
 # Idempotent: running it again upgrades the package from the checkout, refreshes the unit and udev rule, and
 # never touches /etc/tablepi/tablepi.toml once it exists, nor the match journal in /var/lib/tablepi.
 #
-# Steps: Debian packages -> system user 'tablepi' and its groups -> virtualenv /opt/tablepi/venv with the
-# package (copied, not editable: the service cannot see /home) -> default config -> unit + udev rule ->
-# enable and (re)start the service.
+# Steps: Debian packages (systemd/debian-packages.txt) -> system user 'tablepi' and its groups -> virtualenv
+# /opt/tablepi/venv with the package (copied, not editable: the service cannot see /home) -> default config ->
+# unit, udev rule, serial and display drivers loaded at boot -> enable and (re)start the service.
 #
 # Options:
 #   --dry-run          print every step, change nothing
@@ -17,6 +18,8 @@
 #   --no-venv          skip the virtualenv (with --destdir: stage only the files)
 #   --no-start         install and enable, but do not (re)start the service now
 #   --source DIR       the tablepi checkout to install (default: the one this script is in)
+#   --offline BUNDLE   take the Debian packages and Python wheels from BUNDLE (a folder or .tar made by
+#                      scripts/bundle.sh for this machine's architecture), never from the internet
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,6 +27,7 @@ DESTDIR=${DESTDIR:-}
 DRY_RUN=0
 WITH_VENV=1
 START=1
+BUNDLE=
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -32,7 +36,8 @@ while [ $# -gt 0 ]; do
         --no-venv) WITH_VENV=0 ;;
         --no-start) START=0 ;;
         --source) SOURCE=$(cd "${2:?--source needs a directory}" && pwd); shift ;;
-        -h | --help) sed -n '2,23p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --offline) BUNDLE=${2:?--offline needs a bundle (scripts/bundle.sh)}; shift ;;
+        -h | --help) sed -n '2,26p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "install: unknown option: $1 (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -44,9 +49,8 @@ CONF_DIR=/etc/tablepi
 UNIT_DIR=/etc/systemd/system
 UDEV_DIR=/etc/udev/rules.d
 USER_NAME=tablepi
+MODULES_DIR=/etc/modules-load.d
 GROUPS_WANTED=(dialout gpio video render input plugdev)
-DEBS=(python3-venv python3-dev build-essential git pcscd libccid libpcsclite-dev fonts-dejavu-core
-    libsdl2-2.0-0 libdrm2 libgbm1)
 
 say() { echo "install: $*"; }
 die() { echo "install: ERROR: $*" >&2; exit 1; }
@@ -64,6 +68,27 @@ if [ "$LIVE" = 1 ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" -ne 0 ]; then
     die "run as root: sudo bash $0 (or --dry-run to see the steps, --destdir DIR to stage files)"
 fi
 
+# The Debian packages, one per line (systemd/debian-packages.txt says why each is there).
+mapfile -t DEBS < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SOURCE/systemd/debian-packages.txt")
+
+# --offline: the bundle's folder (a .tar is unpacked into a temporary folder first), checked against this machine.
+if [ -n "$BUNDLE" ]; then
+    if [ -f "$BUNDLE" ]; then
+        unpacked=$(mktemp -d)
+        trap 'rm -rf "$unpacked"' EXIT
+        tar -xf "$BUNDLE" -C "$unpacked" || die "cannot unpack the bundle $BUNDLE"
+        BUNDLE=$(find "$unpacked" -maxdepth 2 -name BUNDLE-INFO -printf '%h\n' | head -n 1)
+        [ -n "$BUNDLE" ] || die "the tar file holds no tablepi bundle (no BUNDLE-INFO): make one with scripts/bundle.sh"
+    fi
+    [ -f "$BUNDLE/BUNDLE-INFO" ] || die "$BUNDLE is not a tablepi bundle (no BUNDLE-INFO): make one with scripts/bundle.sh"
+    BUNDLE=$(cd "$BUNDLE" && pwd)
+    bundle_arch=$(sed -n 's/^arch=//p' "$BUNDLE/BUNDLE-INFO")
+    if [ "$LIVE" = 1 ] && [ "$bundle_arch" != "$(dpkg --print-architecture)" ]; then
+        die "the bundle $BUNDLE is for $bundle_arch, this machine is $(dpkg --print-architecture): scripts/bundle.sh --arch $(dpkg --print-architecture)"
+    fi
+    say "offline: packages and wheels from $BUNDLE ($(sed -n 's/^made=//p' "$BUNDLE/BUNDLE-INFO"))"
+fi
+
 on_a_pi() { grep -qs 'Raspberry Pi' /proc/device-tree/model; }
 
 system_packages() {
@@ -79,8 +104,15 @@ system_packages() {
         return
     fi
     say "installing system packages: ${missing[*]}"
-    run apt-get update -qq
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    local apt=()
+    if [ -n "$BUNDLE" ]; then
+        # Only the bundle's own package index (no other source, no list of another source dropped).
+        local list="$BUNDLE/debs/bundle.list"
+        echo "deb [trusted=yes] file:$BUNDLE/debs ./" >"$list"
+        apt=(-o "Dir::Etc::SourceList=$list" -o Dir::Etc::SourceParts=/nonexistent -o APT::Get::List-Cleanup=false)
+    fi
+    run apt-get "${apt[@]}" update -qq
+    run env DEBIAN_FRONTEND=noninteractive apt-get "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}"
 }
 
 user_and_groups() {
@@ -118,6 +150,7 @@ python_env() {
     # resolved at install time. Build tools first, then the dependencies and tablepi built without fetching more
     # (pyscard compiles with the pinned swig; the venv's bin/ on PATH is where that swig is).
     local pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps)
+    [ -n "$BUNDLE" ] && pip+=(--no-index --find-links "$BUNDLE/wheels")
     run "${pip[@]}" --require-hashes -r "$SOURCE/requirements-build.txt"
     run env PATH="$venv/bin:$PATH" "${pip[@]}" --require-hashes --no-build-isolation -r "$SOURCE/requirements-pi.txt"
     run "${pip[@]}" --no-build-isolation --no-index --force-reinstall "$SOURCE"
@@ -129,6 +162,9 @@ files() {
     run install -d -m 0755 "$DESTDIR$UNIT_DIR" "$DESTDIR$UDEV_DIR"
     run install -m 0644 "$SOURCE/systemd/tablepi.service" "$DESTDIR$UNIT_DIR/tablepi.service"
     run install -m 0644 "$SOURCE/systemd/99-tablepi-reader.rules" "$DESTDIR$UDEV_DIR/99-tablepi-reader.rules"
+    # The serial and display drivers loaded at boot, before the service starts: the unit's DeviceAllow=char-...
+    # is resolved then, and a driver loaded later would stay forbidden (tablepi-modules.conf says more).
+    run install -D -m 0644 "$SOURCE/systemd/tablepi-modules.conf" "$DESTDIR$MODULES_DIR/tablepi.conf"
     run install -d -m 0750 "$DESTDIR$CONF_DIR"
     if [ -e "$DESTDIR$CONF_DIR/tablepi.toml" ]; then
         say "keeping the existing $CONF_DIR/tablepi.toml"
@@ -155,6 +191,7 @@ feed_network() {
 }
 
 activate() {
+    run systemctl restart systemd-modules-load.service
     run udevadm control --reload-rules
     run udevadm trigger --subsystem-match=tty --action=change
     run systemctl daemon-reload

@@ -370,3 +370,51 @@ def test_shell_scripts_pass_shellcheck() -> None:
         ["shellcheck", "--shell=bash", *map(str, SHELL_SCRIPTS)], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout
+
+
+# ---------------------------------------------------------------- the KMS libraries, boot-time drivers, offline
+
+
+def test_install_brings_every_library_sdls_kms_driver_loads() -> None:
+    """pygame-ce's SDL dlopens these on KMS; without them the service runs headless ("EGL not initialized")."""
+    from tablepi.display.video import KMS_LIBRARIES
+
+    packages = {line.split("#")[0].strip() for line in (SYSTEMD / "debian-packages.txt").read_text().splitlines()}
+    assert set(KMS_LIBRARIES.values()) <= packages
+    assert "libgl1-mesa-dri" in packages  # Mesa's EGL needs its DRI driver (vc4/v3d, virtio-gpu, llvmpipe)
+
+
+def test_the_device_classes_the_unit_allows_are_loaded_at_boot(tmp_path: Path) -> None:
+    """DeviceAllow=char-NAME is resolved when the service starts: the serial and display drivers are loaded at
+    boot (modules-load.d), so a reader plugged at boot, later or again is never refused."""
+    dest = tmp_path / "root"
+    assert run_script(str(INSTALL), "--destdir", str(dest), "--no-venv").returncode == 0
+    modules = (dest / "etc/modules-load.d/tablepi.conf").read_text()
+    loaded = {line.strip() for line in modules.splitlines() if line.strip() and not line.startswith("#")}
+    assert {"cdc_acm", "usbserial", "drm"} <= loaded
+    allowed = {v.split()[0] for v in UNIT.read_text().splitlines() if v.startswith("DeviceAllow=")}
+    assert {"DeviceAllow=char-ttyACM", "DeviceAllow=char-ttyUSB", "DeviceAllow=char-drm"} <= allowed
+    dry = run_script(str(INSTALL), "--dry-run").stdout
+    assert dry.index("systemctl restart systemd-modules-load.service") < dry.index("systemctl restart tablepi")
+
+
+def test_install_offline_takes_packages_and_wheels_only_from_the_bundle(tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle"
+    (bundle / "debs").mkdir(parents=True)
+    (bundle / "wheels").mkdir()
+    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip() \
+        if shutil.which("dpkg") else "amd64"
+    (bundle / "BUNDLE-INFO").write_text(f"arch={arch}\nmade=2026-01-01\n")
+    result = run_script(str(INSTALL), "--dry-run", "--offline", str(bundle))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert f"offline: packages and wheels from {bundle}" in out
+    for line in out.splitlines():
+        if "pip install" in line:
+            assert "--no-index" in line, line
+        if "requirements-" in line:
+            assert f"--find-links {bundle}/wheels" in line, line
+        if "apt-get" in line:
+            assert f"Dir::Etc::SourceList={bundle}/debs/bundle.list" in line, line
+    missing = run_script(str(INSTALL), "--dry-run", "--offline", str(tmp_path))
+    assert missing.returncode != 0 and "not a tablepi bundle" in missing.stderr

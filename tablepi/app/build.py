@@ -17,6 +17,7 @@ from tablepi.app.service import Desk, TableFiles
 from tablepi.config import Config
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.journal import JournaledTable
+from tablepi.readers.link import LinkedReader, LinkRefused
 from tablepi.record import RecordHeader
 from tablepi.rules.seats import Seat
 from tablepi.table.state import TableConfig
@@ -71,14 +72,15 @@ def open_table(
                   table.journal.fault, table.journal.unsaved)
     parts: list[Any] = []
     try:
-        screen = _open_screen(config, headless)
+        screen, screen_info = _open_screen(config, headless)
         app = TableApp(table, files.registry, config.readers.zones, screen=screen, watchdog=Notifier(),
                        reviewer=_reviewer())
     except BaseException:
         table.close()
         raise
     app.use_files(files)
-    info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend}
+    info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend,
+            "screen": screen_info}
     add_console(app, config.display.language, path)
     app.desk = Desk(app, files, info)  # after the console: its menu then offers the enrol mode
     running = RunningTable(app, parts)
@@ -91,6 +93,8 @@ def open_table(
         except ConfigError as error:
             raise ConfigError(f"readers: {error}") from None
         reader.known = app.knows_uid  # an unknown UID where a known card lies is a garbled read
+        if isinstance(reader, LinkedReader):
+            app.desk.reader_refused = lambda: _refusal(reader.refused)
         app.report_delay = reader.report_delay
         parts.append(ReaderPump(reader, app.put, close_reader=True))
         if config.controls_enabled:
@@ -100,10 +104,15 @@ def open_table(
                 parts.append(lights)
         if config.feed.enabled:
             parts.append(open_feed(config, app))
+        parts.extend(open_book(config, app, path))
     except BaseException:
         running.close()
         raise
     return running
+
+
+def _refusal(refused: LinkRefused | None) -> dict[str, str] | None:
+    return None if refused is None else {"why": refused.why, "fix": refused.fix}
 
 
 def open_feed(config: Config, app: TableApp) -> Any:
@@ -119,6 +128,32 @@ def open_feed(config: Config, app: TableApp) -> Any:
     if feed.seating is not None:
         app.put(feed.seating)
     return feed.start()
+
+
+def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
+    """The players' book, kept by the journal's listener (docs/players.md), and with ``[web] enabled`` the
+    table's own pages. Returned in the order to close them (the pages first)."""
+    from tablepi.book.fill import BookKeeper, default_book_path
+    from tablepi.book.store import Book
+
+    book = Book(config.book.path or default_book_path(journal), day_starts=config.book.day_starts)
+    keeper = BookKeeper(book, app.table, config.feed.table or "1", review=config.book.review).start()
+    parts: list[Any] = []
+    if config.web.enabled:
+        from tablepi.book.config import page_address
+        from tablepi.book.pages import open_pages
+
+        try:
+            parts.append(open_pages(book, config.book, keeper.live_now, config.display.language, config.web.host,
+                                    config.web.port))
+        except OSError as error:
+            log.error("web: cannot serve the pages on %s:%d (%s); the table plays on without them",
+                      config.web.host, config.web.port, error)
+        else:
+            app.page_address = page_address(config.web)
+            log.info("the players' pages are on %s", app.page_address)
+    parts.extend([keeper, book])
+    return parts
 
 
 def add_console(app: TableApp, language: str, journal: Path) -> None:
@@ -150,17 +185,25 @@ def _open_control(config: Config, app: TableApp) -> Any:
     return server
 
 
-def _open_screen(config: Config, headless: bool) -> Any:
-    """The screen; without one (unplugged, no driver) the table still referees, journals and lights the LEDs."""
+def _open_screen(config: Config, headless: bool) -> tuple[Any, dict[str, Any]]:
+    """The screen, and what the control socket's status says about it (``tablepi doctor`` asks the running table
+    instead of opening the screen it holds); without one (unplugged, no driver) the table still referees,
+    journals and lights the LEDs."""
+    import os
+
     from tablepi.app.screen import PygameScreen
 
     try:
-        return PygameScreen(config.display, headless=headless)
+        screen = PygameScreen(config.display, headless=headless)
     except Exception as error:  # pygame.error: no video device; the table must not stop for it
         if headless:
             raise
         log.error("no screen (%s): running without one; `tablepi doctor` says how to fix it", error)
-        return PygameScreen(config.display, headless=True)
+        errors = getattr(error, "errors", None)  # video.NoScreen: each driver's refusal
+        return PygameScreen(config.display, headless=True), {
+            "driver": None, "error": str(error), "errors": dict(errors) if isinstance(errors, dict) else {}}
+    return screen, {"driver": None if headless else screen.driver, "size": list(screen.size),
+                    "renderer": os.environ.get("SDL_RENDER_DRIVER")}
 
 
 def _open_controls(config: Config, app: TableApp) -> Any:

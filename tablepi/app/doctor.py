@@ -10,7 +10,7 @@ import enum
 import grp
 import os
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -144,6 +144,12 @@ def check_readers(config: Config) -> Iterator[Finding]:
         if not down:
             yield Finding("readers", Status.OK, f"the running table's {status.get('reader')} reader: "
                           f"all {len(zones)} zones online")
+            return
+        refused = status.get("reader_refused")
+        if isinstance(refused, dict):  # the port is there, the system will not let the table open it
+            yield Finding("readers", Status.FAIL, f"the running table's reader: {refused.get('why')} "
+                          f"(zones {', '.join(down)} offline)", str(refused.get("fix")))
+            return
         for seat, state in down.items():
             yield Finding("readers", Status.FAIL, f"the running table's zone {seat}: {state}",
                           "check the reader's cable and power (hw/README.md, 'pitfalls')")
@@ -270,16 +276,25 @@ def probe_screen(config: Config, env: dict[str, str], timeout: float = 20.0) -> 
     return ScreenReport.from_json(lines[-1]), ""
 
 
-def _screen_fix(driver: str, report: ScreenReport) -> str:
-    """The exact fix for a video driver that did not open."""
-    if driver not in report.compiled:
+def _screen_fix(driver: str, compiled: Sequence[str], error: str = "") -> str:
+    """The exact fix for a video driver that did not open (``error``: what SDL said)."""
+    from tablepi.display.video import KMS_LIBRARIES, kms_libraries
+
+    if driver not in compiled:
         if driver == "kmsdrm":
             return ("the installed SDL has no KMSDRM driver (pygame's wheel instead of pygame-ce?): "
                     "sudo /opt/tablepi/venv/bin/pip uninstall -y pygame pygame-ce && "
                     "sudo bash systemd/install.sh (it installs pygame-ce)")
-        return f"this SDL has no {driver} driver (it has: {', '.join(report.compiled)}); " \
+        return f"this SDL has no {driver} driver (it has: {', '.join(compiled)}); " \
                "change display.video_drivers"
     if driver == "kmsdrm":
+        missing = [KMS_LIBRARIES[name] for name, ok in kms_libraries().items() if not ok]
+        if missing:
+            return (f"SDL's KMS driver cannot load {', '.join(missing)}: sudo apt install {' '.join(missing)} "
+                    "libgl1-mesa-dri (systemd/install.sh installs them), then sudo systemctl restart tablepi")
+        if "egl" in error.lower():
+            return ("EGL found no driver for this screen: sudo apt install libgl1-mesa-dri libegl1 libgles2 "
+                    "(systemd/install.sh installs them), then sudo systemctl restart tablepi")
         cards = sorted(Path("/dev/dri").glob("card*")) if Path("/dev/dri").exists() else []
         if not cards:
             return ("no /dev/dri/card*: the KMS driver is off. In /boot/firmware/config.txt keep "
@@ -295,6 +310,8 @@ def _screen_fix(driver: str, report: ScreenReport) -> str:
 
 
 def check_display(config: Config) -> Iterator[Finding]:
+    """The font, the screen and the touch screen. The running table holds the screen: it is asked what it opened
+    (the control socket's status); only when no table runs is the screen opened here, as the service would."""
     try:
         from tablepi.display.fonts import find_font
 
@@ -302,6 +319,40 @@ def check_display(config: Config) -> Iterator[Finding]:
         yield Finding("display", Status.OK, f"font with suit symbols: {font}")
     except Exception as error:
         yield Finding("display", Status.FAIL, str(error), "sudo apt install fonts-dejavu-core")
+    status = _running(config)
+    if isinstance(status, dict) and isinstance(status.get("screen"), dict):
+        yield from _running_screen(config, status["screen"])
+    elif status is Unreachable.NO_PERMISSION:
+        yield Finding("display", Status.WARN, "not probed: a table runs and holds the screen, and this user may "
+                      "not ask it what it opened")
+    else:
+        yield from _probed_screen(config)
+    yield from _touch_screens()
+
+
+def _running_screen(config: Config, screen: dict[str, Any]) -> Iterator[Finding]:
+    from tablepi.display.video import video_drivers
+
+    driver = screen.get("driver")
+    if driver:
+        w, h = screen.get("size") or (0, 0)
+        renderer = f", renderer {screen['renderer']}" if screen.get("renderer") else ""
+        yield Finding("display", Status.OK, f"the running table draws with video driver {driver}: {w}x{h}"
+                      f"{renderer}, rotation {config.display.rotation}")
+        return
+    error = str(screen.get("error") or "")
+    if not error:
+        yield Finding("display", Status.WARN, "the running table runs without a screen (headless)",
+                      "run it as the service does: sudo systemctl restart tablepi")
+        return
+    errors = screen.get("errors") or {"kmsdrm": error}
+    compiled = video_drivers()
+    for name, why in errors.items():
+        yield Finding("display", Status.FAIL, f"the running table has no screen: video driver {name}: {why}",
+                      _screen_fix(str(name), compiled, str(why)))
+
+
+def _probed_screen(config: Config) -> Iterator[Finding]:
     env = service_environment()
     report, trouble = probe_screen(config, env)
     if report is None:
@@ -312,7 +363,7 @@ def check_display(config: Config) -> Iterator[Finding]:
         for driver in report.tried:
             why = report.errors.get(driver, "refused")
             yield Finding("display", Status.FAIL, f"video driver {driver} (the service's): {why}",
-                          _screen_fix(driver, report))
+                          _screen_fix(driver, report.compiled, why))
         if not report.tried:
             yield Finding("display", Status.FAIL, "no video driver to try (display.video_drivers)",
                           'set display.video_drivers = ["kmsdrm"]')
@@ -322,14 +373,20 @@ def check_display(config: Config) -> Iterator[Finding]:
     yield Finding("display", status, f"video driver {report.driver} opened the screen: {w}x{h}, "
                   f"rotation {config.display.rotation}", "" if status is Status.OK else
                   "this driver draws nowhere: nothing will be seen on the screen")
-    if not report.touch:
+
+
+def _touch_screens() -> Iterator[Finding]:
+    from tablepi.display.video import touch_devices
+
+    touch = touch_devices()
+    if not touch:
         yield Finding("display", Status.WARN, "no touch screen found (no input device with touch axes)",
                       "check the panel's touch cable or overlay (docs/install.md); the buttons still work")
-    for touch in report.touch:
-        if touch.readable:
-            yield Finding("display", Status.OK, f"touch screen {touch.name!r} at {touch.path}")
+    for device in touch:
+        if device.readable:
+            yield Finding("display", Status.OK, f"touch screen {device.name!r} at {device.path}")
         else:
-            yield Finding("display", Status.WARN, f"touch screen {touch.name!r} at {touch.path} is not readable "
+            yield Finding("display", Status.WARN, f"touch screen {device.name!r} at {device.path} is not readable "
                           "by this user", "the service reads it as group input: sudo usermod -aG input $USER")
 
 

@@ -188,6 +188,8 @@ class Desk:
         self.files = files
         self.info = dict(info or {})
         self.mode: EnrolMode | None = None
+        #: Why the reader's port is refused to the service now, if it is ({"why", "fix"}; set by app.build).
+        self.reader_refused: Callable[[], dict[str, str] | None] = lambda: None
         self._screen = ("deck", "")  # what the screen's enrol sheet names (kind, name)
         if app.console is not None:
             app.console.can_enrol = True
@@ -251,6 +253,7 @@ class Desk:
             "journal": str(self.app.table.path),
             **self.files.status(),
             "zones": {zone.seat.value: zone.reader.value for zone in state.zones},
+            "reader_refused": self.reader_refused(),
             "match": state.match_number,
             "deal": state.deal_number,
             "phase": state.phase.value,

@@ -10,6 +10,15 @@ The window is opened by :func:`open_window` in a documented order (:data:`DRIVER
 (the console of a Pi), then ``wayland`` and ``x11`` where a desktop session says it is there. The driver that
 answered is logged; if none does, the app runs without a screen (it still referees and journals) and says so.
 
+On KMS the window is drawn through SDL's renderer chosen on purpose: ``opengles2`` (:data:`KMS_RENDER_DRIVER`,
+``SDL_RENDER_DRIVER`` in the environment overrides it). SDL's KMSDRM driver draws through EGL and GBM; left to
+itself SDL takes its desktop ``opengl`` renderer first, which on virtio-gpu (Mesa llvmpipe) scanned out all-black
+frames while ``opengles2`` drew. OpenGL ES 2 is the API every Mesa KMS driver serves through EGL (the Pi's vc4 and
+v3d among them, and it is what those drivers are written for), so it is also the best bet on a Pi. SDL's KMSDRM
+path loads ``libEGL.so.1``, ``libGLESv2.so.2``, ``libgbm.so.1`` and ``libdrm.so.2`` at run time (and Mesa its DRI
+driver): :func:`kms_libraries` says which are missing, so "EGL not initialized" is not mistaken for a display
+held by another program.
+
 Run ``python -m tablepi.display.video [DRIVER ...]`` to open the screen once and print what was found as JSON:
 ``tablepi doctor`` does that in a child process with the service's environment.
 """
@@ -36,6 +45,30 @@ DRIVER_ORDER: tuple[str, ...] = ("kmsdrm", "wayland", "x11")
 
 #: A desktop driver is tried only where its session is there: without it SDL would wait or fail slowly.
 _NEEDS_ENV = {"x11": "DISPLAY", "wayland": "WAYLAND_DISPLAY"}
+
+#: SDL's renderer on KMS (see the module's docstring for why); ``SDL_RENDER_DRIVER`` in the environment wins.
+KMS_RENDER_DRIVER = "opengles2"
+
+#: What SDL's KMSDRM path dlopens, and the Debian package each comes in (systemd/install.sh installs them).
+KMS_LIBRARIES: dict[str, str] = {
+    "libEGL.so.1": "libegl1",
+    "libGLESv2.so.2": "libgles2",
+    "libgbm.so.1": "libgbm1",
+    "libdrm.so.2": "libdrm2",
+}
+
+
+def kms_libraries(names: Iterable[str] = KMS_LIBRARIES) -> dict[str, bool]:
+    """Which of the libraries SDL's KMSDRM driver loads at run time can be loaded here."""
+    found: dict[str, bool] = {}
+    for name in names:
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            found[name] = False
+        else:
+            found[name] = True
+    return found
 
 
 def sdl_library_path(maps: str | None = None) -> Path | None:
@@ -87,15 +120,42 @@ def drivers_to_try(configured: Sequence[str] = DRIVER_ORDER, env: Mapping[str, s
 
 @dataclass(frozen=True, slots=True)
 class TouchDevice:
-    """An input device the kernel reports with absolute touch axes (``/proc/bus/input/devices``)."""
+    """An input device the kernel reports as a touch screen (``/proc/bus/input/devices``)."""
 
     name: str
     path: str  # /dev/input/eventN
     readable: bool
 
 
+_ABS_X, _ABS_Y, _ABS_MT_POSITION_X = 0x00, 0x01, 0x35
+_BTN_LEFT, _BTN_TOUCH = 0x110, 0x14A
+
+
+def _long_bits(block: str) -> int:
+    """The kernel's word width for the ``B:`` bitmaps of one device (each word is one kernel long, highest first):
+    the 64 ABS bits take two words only on a 32-bit kernel; a word longer than 8 hex digits is 64-bit; else the
+    kernel's machine says."""
+    bitmaps = dict(re.findall(r"^B: (\w+)=([0-9a-f ]+)$", block, re.M))
+    if len(bitmaps.get("ABS", "").split()) > 1:
+        return 32
+    if any(len(word) > 8 for words in bitmaps.values() for word in words.split()):
+        return 64
+    return 64 if "64" in os.uname().machine else 32
+
+
+def _bitmap(block: str, kind: str, width: int) -> int:
+    """The ``B: KIND=`` capability bits of one device (words highest first, ``width`` bits each)."""
+    found = re.search(rf"^B: {kind}=([0-9a-f ]+)$", block, re.M)
+    if not found:
+        return 0
+    words = found.group(1).split()
+    return sum(int(word, 16) << (width * i) for i, word in enumerate(reversed(words)))
+
+
 def touch_devices(text: str | None = None) -> tuple[TouchDevice, ...]:
-    """Touch screens among the input devices: those with multi-touch position axes (ABS_MT_POSITION_X, 0x35)."""
+    """Touch screens among the input devices: multi-touch panels (ABS_MT_POSITION_X), and single-touch ones, which
+    report an absolute position (ABS_X and ABS_Y) and a touch or left button (BTN_TOUCH: a resistive panel;
+    BTN_LEFT: a USB tablet such as QEMU's). A mouse reports relative motion and a joystick no such button."""
     if text is None:
         try:
             text = Path("/proc/bus/input/devices").read_text(encoding="utf-8", errors="replace")
@@ -105,14 +165,13 @@ def touch_devices(text: str | None = None) -> tuple[TouchDevice, ...]:
     for block in text.split("\n\n"):
         name = re.search(r'^N: Name="(.*)"', block, re.M)
         handlers = re.search(r"^H: Handlers=(.*)$", block, re.M)
-        abs_bits = re.search(r"^B: ABS=([0-9a-f ]+)$", block, re.M)
-        if not (name and handlers and abs_bits):
+        if not (name and handlers):
             continue
-        # Highest word first, one per kernel long: the 64 ABS bits are one word on a 64-bit kernel, two on 32.
-        words = abs_bits.group(1).split()
-        width = 64 if len(words) == 1 else 32
-        bits = sum(int(word, 16) << (width * i) for i, word in enumerate(reversed(words)))
-        if not bits >> 0x35 & 1:
+        width = _long_bits(block)
+        axes, keys = _bitmap(block, "ABS", width), _bitmap(block, "KEY", width)
+        multi = axes >> _ABS_MT_POSITION_X & 1
+        single = axes >> _ABS_X & 1 and axes >> _ABS_Y & 1 and (keys >> _BTN_TOUCH & 1 or keys >> _BTN_LEFT & 1)
+        if not (multi or single):
             continue
         event = next((h for h in handlers.group(1).split() if h.startswith("event")), None)
         if event is None:
@@ -162,6 +221,8 @@ def open_window(drivers: Iterable[str], size: tuple[int, int], fullscreen: bool)
     errors: dict[str, str] = {}
     for driver in drivers:
         os.environ["SDL_VIDEODRIVER"] = driver
+        if driver == "kmsdrm":
+            os.environ.setdefault("SDL_RENDER_DRIVER", KMS_RENDER_DRIVER)
         try:
             pygame.display.init()
             flags = pygame.FULLSCREEN if fullscreen else 0
@@ -173,7 +234,8 @@ def open_window(drivers: Iterable[str], size: tuple[int, int], fullscreen: bool)
         got = pygame.display.get_driver()
         for name, why in errors.items():
             log.info("video driver %s: %s", name, why)
-        log.info("screen: video driver %s, %dx%d", got, *surface.get_size())
+        renderer = f", renderer {os.environ['SDL_RENDER_DRIVER']}" if os.environ.get("SDL_RENDER_DRIVER") else ""
+        log.info("screen: video driver %s, %dx%d%s", got, *surface.get_size(), renderer)
         return surface, got, errors
     raise NoScreen(errors)
 

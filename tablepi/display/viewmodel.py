@@ -255,8 +255,8 @@ def _by_hand(state: TableState, seat: Seat) -> CardView | None:
     card = last.card_of(seat)
     if card is None or seat not in last.by_hand:
         return None
-    on_table = last.winner is None or _complete_trick_lies(state) or (
-        state.phase is TablePhase.PLAY and state.current_trick is None)
+    # Drawn while its trick lies on the table: once the other cards are swept it goes with them.
+    on_table = last.winner is None or _complete_trick_lies(state)
     if not on_table:
         return None
     return CardView(card, winning=last.winner is seat, by_hand=True)
@@ -367,8 +367,13 @@ def _buttons(state: TableState, tr: Translator, actions: tuple[Action, ...] = tx
 
 
 def _targets(state: TableState, seat: Seat, tr: Translator) -> tuple[Button, ...]:
-    """The live touches that act for ``seat`` (announce, claim), drawn at its name."""
-    return tuple(tx.button(tr, target.name, seat=seat) for target in state.possible.buttons if target.seat is seat)
+    """While the table asks whose a seatless touch is ("Who announces? Touch your name"), the answer for ``seat``
+    if it may make it: its own name and card place (Layout.target_rects). Nothing else is drawn at the seats: a
+    row of small announce targets there once took a touch for the neighbour's seat."""
+    asked = state.prompt.button if state.prompt.code is PromptCode.CHOOSE_SEAT else None
+    if asked is None or seat not in state.possible.seats_for(asked):
+        return ()
+    return (tx.button(tr, asked, seat=seat),)
 
 
 # ---- the slate ------------------------------------------------------------------------------------------------

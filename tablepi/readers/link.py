@@ -14,15 +14,21 @@ use. :class:`LinkedReader` owns what must then happen identically, so a new back
 A backend implements small hooks: :meth:`_link_is_up`, :meth:`_link_up` (try to make the link),
 :meth:`_link_down` (release what is left of it), :meth:`_link_ok` (supervise it) and :meth:`_pump_link` (wait for
 and queue what the hardware says). It calls :meth:`_link_lost` when it finds the link broken.
+
+A failed attempt is normal while a reader is unplugged (logged at DEBUG, the zones say OFFLINE). A link that is
+there but *refused* (:class:`LinkRefused`: the port exists and the system will not let the service open it) is
+not: no cable helps, so it is logged as a WARNING naming the fix, once per reason.
 """
 
 from __future__ import annotations
 
 import abc
 import collections
+import errno
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from typing import ClassVar
 
 from tablepi.errors import ConfigError
@@ -35,6 +41,34 @@ from tablepi.readers.events import (
 )
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRefused:
+    """A link that is there but may not be used: ``why`` is the zones' OFFLINE detail, ``fix`` what to do."""
+
+    why: str
+    fix: str
+
+
+def refused_open(path: str, err: BaseException) -> str | LinkRefused:
+    """Why opening ``path`` failed: a :class:`LinkRefused` for a permission error (EPERM, EACCES), else the text.
+
+    EPERM on a device node is the service's device policy (the unit's ``DeviceAllow=char-...`` is resolved when
+    the service starts; a driver loaded after that stays forbidden); EACCES is the node's owner and mode.
+    """
+    why = f"cannot open {path}: {err}"
+    code = getattr(err, "errno", None)
+    if code == errno.EPERM:
+        return LinkRefused(why, "the service's device policy forbids the port: its driver was loaded after the "
+                                "service started. sudo systemctl restart tablepi; for good: sudo bash "
+                                "systemd/install.sh (it loads the serial drivers at boot, "
+                                "/etc/modules-load.d/tablepi.conf)")
+    if code == errno.EACCES:
+        return LinkRefused(why, f"{path} is not readable and writable by the service's user: it needs group "
+                                "dialout and the udev rule (sudo bash systemd/install.sh; ls -l "
+                                f"{path} shows the owner)")
+    return why
 
 
 class LinkedReader(Reader):
@@ -69,6 +103,12 @@ class LinkedReader(Reader):
         self._wake = threading.Event()
         self._next_attempt = clock()
         self._backoff = self.backoff_initial
+        self._refused: LinkRefused | None = None  # the refusal last warned about
+
+    @property
+    def refused(self) -> LinkRefused | None:
+        """The refusal the last attempt to make the link met, if it was one (``tablepi doctor`` shows its fix)."""
+        return self._refused
 
     # --- the loop ------------------------------------------------------------------------------------
 
@@ -99,10 +139,19 @@ class LinkedReader(Reader):
         self._wake.set()
 
     def _attempt(self) -> None:
-        why = self._link_up()
-        if why is None:
+        failed = self._link_up()
+        if failed is None:
+            self._refused = None
             return
         self._count(self.link_failed_counter)
+        if isinstance(failed, LinkRefused):
+            why = failed.why
+            if failed != self._refused:
+                log.warning("%s: %s; fix: %s", self.link_name, why, failed.fix)
+            self._refused = failed
+        else:
+            why = failed
+            self._refused = None
         log.debug("%s: %s; retry in %.1f s", self.link_name, why, self._backoff)
         now = self._now()
         for zone in range(self.zones):  # the base passes it on once, not at every retry
@@ -133,8 +182,9 @@ class LinkedReader(Reader):
         """Whether the link is made (the port is open, the context established)."""
 
     @abc.abstractmethod
-    def _link_up(self) -> str | None:
-        """Try once to make the link; ``None`` if made, else why not (the zones' OFFLINE detail).
+    def _link_up(self) -> str | LinkRefused | None:
+        """Try once to make the link; ``None`` if made, else why not (the zones' OFFLINE detail), as a
+        :class:`LinkRefused` when the link is there but may not be used (:func:`refused_open`).
 
         Count and log the success here; the failure is counted, logged and retried by the caller.
         """

@@ -47,7 +47,7 @@ from tablepi.readers.events import (
     ZoneState,
     ZoneStatus,
 )
-from tablepi.readers.link import LinkedReader
+from tablepi.readers.link import LinkedReader, LinkRefused, refused_open
 
 log = logging.getLogger(__name__)
 
@@ -227,14 +227,14 @@ class SerialReader(LinkedReader):
 
     # --- link supervision ----------------------------------------------------------------------------
 
-    def _link_up(self) -> str | None:
+    def _link_up(self) -> str | LinkRefused | None:
         path = find_port(self._candidates)
         if path is None:
             return f"no reader port among {', '.join(self._candidates)}"
         try:
             port = self._factory(port=path, baudrate=self.baudrate, timeout=_READ_SLICE, write_timeout=1.0)
         except (serial.SerialException, OSError, ValueError) as err:
-            return f"cannot open {path}: {err}"
+            return refused_open(path, err)
         with self._write_lock:
             self._port = port
             self._broken = None

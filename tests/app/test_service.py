@@ -362,6 +362,8 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
         assert "the running table uses deck 'red': 24 cards" in doctor.stdout
         assert "the running table knows 1 player tag(s)" in doctor.stdout
         assert "the running table's sim reader: all 4 zones online" in doctor.stdout
+        # ... nor the screen it holds (a headless table says so)
+        assert "the running table runs without a screen (headless)" in doctor.stdout
 
         # 5. the deck file replaced under the running table; then a broken one
         write_deck_file(tmp_path / "decks.toml", [BLUE])

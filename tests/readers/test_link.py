@@ -197,3 +197,73 @@ def drain_real(reader: FakeLink) -> int:
 def test_bad_backoff_is_refused_by_name(options: dict[str, float], named: str) -> None:
     with pytest.raises(ConfigError, match=named):
         FakeLink(**options)
+
+
+# ---------------------------------------------------------------- a port that is there but refused
+
+
+def test_refused_open_tells_permission_errors_from_the_rest() -> None:
+    import errno
+
+    import serial
+
+    from tablepi.readers.link import LinkRefused, refused_open
+
+    eperm = refused_open("/dev/ttyUSB0", serial.SerialException(errno.EPERM, "could not open port /dev/ttyUSB0"))
+    assert isinstance(eperm, LinkRefused)
+    assert eperm.why.startswith("cannot open /dev/ttyUSB0: [Errno 1]")
+    assert "systemctl restart tablepi" in eperm.fix and "modules-load.d" in eperm.fix
+    eacces = refused_open("/dev/ttyUSB0", PermissionError(errno.EACCES, "Permission denied"))
+    assert isinstance(eacces, LinkRefused) and "dialout" in eacces.fix
+    gone = refused_open("/dev/ttyUSB0", serial.SerialException(errno.ENOENT, "no such file"))
+    assert gone == "cannot open /dev/ttyUSB0: [Errno 2] no such file"
+
+
+def test_a_refused_serial_port_is_a_warning_naming_the_fix_once(
+    tmp_path, caplog: pytest.LogCaptureFixture  # type: ignore[no-untyped-def]
+) -> None:
+    """The port exists and the system will not let the service open it (the unit's device policy): no cable helps,
+    so it is said at WARNING, once, with the fix; the zones say why they are offline; doctor can ask for it."""
+    import errno
+    import logging
+
+    import serial
+
+    from tablepi.readers.serial import SerialReader
+
+    port = tmp_path / "ttyUSB0"
+    port.touch()
+    opened = []
+
+    def refuse(**kwargs: object) -> None:
+        opened.append(kwargs["port"])
+        raise serial.SerialException(errno.EPERM, f"could not open port {kwargs['port']}: [Errno 1] "
+                                                  "Operation not permitted")
+
+    reader = SerialReader(port=str(port), serial_factory=refuse, backoff_initial=0.05, backoff_max=0.05)
+    with caplog.at_level(logging.DEBUG, logger="tablepi.readers"):
+        events = []
+        deadline = time.monotonic() + 2.0
+        while len(opened) < 4 and time.monotonic() < deadline:
+            event = reader.recv(0.1)
+            if event is not None:
+                events.append(event)
+    reader.close()
+    assert len(opened) >= 4
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name == "tablepi.readers.link"]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    said = warnings[0].getMessage()
+    assert f"cannot open {port}" in said and "Errno 1" in said and "fix: " in said and "systemctl restart" in said
+    assert reader.refused is not None and reader.refused.why.startswith(f"cannot open {port}")
+    offline = [e for e in events if isinstance(e, ZoneStatus)]
+    assert offline and all(e.state is ZoneState.OFFLINE and "Errno 1" in e.detail for e in offline)
+
+
+def test_an_unplugged_reader_stays_a_debug_line(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    reader, _ = fake(backoff_initial=0.1, backoff_max=0.4)
+    with caplog.at_level(logging.DEBUG, logger="tablepi.readers"):
+        drain(reader, 2.0)
+    assert reader.refused is None
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.name == "tablepi.readers.link"]
