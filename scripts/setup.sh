@@ -28,6 +28,8 @@ REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core xvf
 REQUIRED_DEBS+=(mosquitto mosquitto-clients chromium chromium-driver openssl)
 # The offline bundle's test (scripts/bundle.sh indexes the packages it downloads).
 REQUIRED_DEBS+=(dpkg-dev debian-archive-keyring)
+# The players' pages: a real QR decoder (zbarimg) reads the code the screen shows.
+REQUIRED_DEBS+=(zbar-tools)
 CHECKER_DEBS=(shellcheck systemd)
 WITH_CHECKERS=0
 APPLIANCE_DEBS=(qemu-system-arm qemu-system-x86 qemu-user-static qemu-utils binfmt-support mmdebstrap

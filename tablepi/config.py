@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from tablepi.book.config import BookConfig, WebConfig
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.feed.config import FeedConfig
 from tablepi.rules.house import HouseRules
@@ -68,6 +69,8 @@ class Config:
     controls_enabled: bool = True
     controls: Mapping[str, Any] = field(default_factory=dict)  # checked by tablepi.controls.ControlPins
     feed: FeedConfig = field(default_factory=FeedConfig)  # the MQTT feed (docs/feed.md); off by default
+    book: BookConfig = field(default_factory=BookConfig)  # the players' book (docs/players.md)
+    web: WebConfig = field(default_factory=WebConfig)  # the table's own pages; off by default
     source: Path | None = None
 
 
@@ -117,7 +120,7 @@ def _with_line(text: str, message: str) -> str:
 #: A Unix socket's path fits in sun_path (108 bytes on Linux, the terminating zero included).
 _SOCKET_PATH_MAX = 107
 
-_SECTIONS = {"table", "house_rules", "readers", "display", "controls", "feed"}
+_SECTIONS = {"table", "house_rules", "readers", "display", "controls", "feed", "players", "web"}
 
 
 def _build(data: Mapping[str, Any], source: Path | None) -> Config:
@@ -217,6 +220,8 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         controls_enabled=enabled,
         controls=controls,
         feed=feed,
+        book=BookConfig.from_mapping(_section(data, "players"), base),
+        web=WebConfig.from_mapping(_section(data, "web")),
         source=source,
     )
 

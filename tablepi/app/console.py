@@ -153,8 +153,10 @@ class Console:
             self._offered = state.match_number  # offered once a match, and not after a panel the players opened
             if self.panel is None and len(names) < len(Seat):
                 self.panel = MatchStart()
-        if self.panel is None:
-            return view
+        if self.panel is None:  # the header opens the menu: its labelled button says so
+            return replace(view, menu=translator(settings.language).gettext("Menu"))
+        if isinstance(self.panel, Keyboard) and self.panel.enrol is None:
+            self.panel = _unseated(self.panel, state)  # a name seated meanwhile (a tag) is no longer offered
         from tablepi.display.sheet import sheet_for
 
         tr = translator(settings.language)
@@ -187,13 +189,17 @@ class Console:
             self.panel = correction_form(state, step.panel.correct)  # another deal: as it was scored
         gesture = step.gesture
         if gesture is None:
+            if self.panel is None and isinstance(before, Keyboard) and before.enrol is None and self._seating:
+                self.panel = self._keyboard(self._seating.pop(0), state)  # ✕ leaves this seat as it is, only
+                return
             if self.panel is None:
                 self._seating = []
             return
         if isinstance(gesture, Open):
             self._open(gesture.what, state)
             return
-        self.act(gesture)
+        if not (isinstance(gesture, SeatPlayer) and dict(_names(state)).get(gesture.seat) == gesture.name):
+            self.act(gesture)  # (a name confirmed as it was seated is no new seating)
         if isinstance(gesture, SeatPlayer) and self._seating:
             self.panel = self._keyboard(self._seating.pop(0), state)
 
@@ -222,9 +228,19 @@ class Console:
             self.panel = correction_form(state, state.slate[-1].number)
 
     def _keyboard(self, seat: Seat, state: TableState) -> Keyboard:
-        names = earlier_names_first(self.earlier(), self.known())
-        taken = {n.casefold() for _, n in _names(state)}
-        return Keyboard(seat, self.language, names=tuple(n for n in names if n.casefold() not in taken))
+        """The keyboard for ``seat``'s name: the name it has now typed in already (a player seated by his tag, or
+        in an earlier match, touches OK), the names of earlier matches and of the player tags offered."""
+        current = dict(_names(state)).get(seat, "")
+        board = Keyboard(seat, self.language, text=current, shift=not current,
+                         names=earlier_names_first(self.earlier(), self.known()))
+        return _unseated(board, state)
+
+
+def _unseated(board: Keyboard, state: TableState) -> Keyboard:
+    """``board`` offering no name seated at another seat (the keyboard's own seat may keep its name)."""
+    taken = {n.casefold() for seat, n in _names(state) if seat is not board.seat}
+    names = tuple(n for n in board.names if n.casefold() not in taken)
+    return board if names == board.names else replace(board, names=names)
 
 
 def match_starts(state: TableState) -> bool:

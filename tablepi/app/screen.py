@@ -117,7 +117,7 @@ class PygameScreen:
         import pygame
 
         from tablepi.display.render import Display
-        from tablepi.display.touch import PressTracker, SheetTracker
+        from tablepi.display.touch import PressTracker
 
         self._pygame = pygame
         self.settings = settings
@@ -143,7 +143,6 @@ class PygameScreen:
         surface = pygame.Surface(drawing) if self._panel is None or self.rotation else self._panel
         self.display = Display(surface, flip=self._present)
         self.touch = PressTracker(panel, self.rotation)
-        self.sheet_touch = SheetTracker(panel, self.rotation)
         #: The hand-entry panels (tablepi.app.console), set by the app; None: no hand entry on this screen.
         self.console: Any = None
         self._closed = False
@@ -245,23 +244,17 @@ class PygameScreen:
         return out
 
     def actions(self, events: list[Any]) -> list[tuple[str, Seat | None]]:
-        """(action name, seat) of the buttons touched in ``events`` (each acting on what was drawn at its press);
-        the seat is the one a per-seat target acts for."""
+        """(action name, seat) of the controls touched in ``events`` (each acting on what was drawn at its press);
+        the seat is the one a per-seat target acts for. While a panel is up only its keys act; the header and the
+        card places act only for the hand-entry console."""
         names: list[tuple[str, Seat | None]] = []
         for event in events:
-            drawn = self.display.last
-            if drawn is not None and drawn.sheet is not None:  # a panel is up: only its keys act
-                name = self.sheet_touch.feed(event, drawn)
-                if name is not None:
-                    names.append((name, None))
+            control = self.touch.touch(event, self.display.last)
+            if control is None:
                 continue
-            button = self.touch.feed_button(event, drawn)
-            if button is not None:
-                names.append((button.action.value, button.seat))
-            elif self.console is not None:
-                name = self.sheet_touch.feed(event, drawn)
-                if name is not None:
-                    names.append((name, None))
+            if self.console is None and (control.name == "open:menu" or control.name.startswith("zone:")):
+                continue
+            names.append((control.name, control.seat))
         return names
 
     def poll(self) -> list[tuple[str, Seat | None]]:

@@ -247,87 +247,30 @@ class Layout:
         return tuple(out)
 
     def target_rects(self, view: View) -> tuple[tuple[Button, Rect], ...]:
-        """Each seat's touch targets (announce, claim) in a row at its own card and name, clear of every card, name
-        tag, the team line and the other seats' targets, so a touch always lands at the seat it acts for. A row
-        that finds no free place goes two to a row or in a column beside the card; one that finds none at all is
-        not drawn (tests/display/test_seat_targets.py: every designed layout places every seat's targets)."""
-        counts = tuple((v.seat, len(v.targets)) for v in view.seats)
-        places = _TARGET_CACHE.get((self.size, view.bottom_seat, counts))
-        if places is None:
-            places = self._place_targets(view.bottom_seat, dict(counts))
-            _TARGET_CACHE[(self.size, view.bottom_seat, counts)] = places
+        """Each seat's touch target (the announcement the table asks "who?" for) and where it is: the seat's own
+        name tag (its whole area) and, while nothing lies there, its card place. A touch on a player's name or on
+        his card place acts for him and nobody else; the target carries his name because it *is* his name
+        (tests/display/test_hitmap.py checks every layout, orientation and language)."""
+        slots = self.slots(view.bottom_seat)
         out: list[tuple[Button, Rect]] = []
         for seat_view in view.seats:
-            out.extend(zip(seat_view.targets, places.get(seat_view.seat, ()), strict=False))
+            for button in seat_view.targets[:1]:  # the table asks for one announcement at a time
+                slot = slots[seat_view.seat]
+                out.append((button, self.name_rect(slot)))
+                if seat_view.card is None:
+                    out.append((button, slot.card))
         return tuple(out)
 
-    def _place_targets(self, bottom: Seat, counts: dict[Seat, int]) -> dict[Seat, tuple[Rect, ...]]:
-        slots = self.slots(bottom)
-        g, cw = self.gap, self.card[0]
-        h = max(self.fonts.chip * 2 + g // 2, self.button_h * 3 // 5)
-        margin = self.border + 2  # the red/green frame drawn round a card
-        taken = [Rect(s.card.x - margin, s.card.y - margin, s.card.w + 2 * margin, s.card.h + 2 * margin)
-                 for s in slots.values()]
-        taken += [self._drawn_tag(s) for s in slots.values()]
-        line = Rect(self.center.x, self.center.y + (self.center.h - self.fonts.center - g) // 2, self.center.w,
-                    self.fonts.center + g)
-        taken.append(line)
-        sizes = [(w, hh) for hh in (h, h * 4 // 5) for w in (cw, cw * 4 // 5, cw * 2 // 3, cw // 2)]
-        placed: dict[Seat, tuple[Rect, ...]] = {}
-        # The bottom and top seats first, then the sides: the order that leaves every seat a place.
-        for seat in sorted(counts, key=lambda s: _SIDE_ORDER.index(slots[s].side)):
-            count = counts[seat]
-            if not count:
-                continue
-            candidates = (p for w, hh in sizes for p in self._target_places(slots[seat], count, hh, w))
-            for rects in candidates:
-                if all(self._inside_table(r) and not any(_overlap(r, o) for o in taken) for r in rects):
-                    taken.extend(rects)
-                    placed[seat] = tuple(rects)
-                    break
-        return placed
-
-    def _drawn_tag(self, slot: SeatSlot) -> Rect:
-        """The part of a seat's tag area its name is drawn in (the drawn tag hugs the text; a third of the area,
-        at the side the renderer aligns it to)."""
+    def name_rect(self, slot: SeatSlot) -> Rect:
+        """The seat's name drawn as a touch target: half its tag area, at the side its name is aligned to (a side
+        seat's tag area reaches towards the top seat's card; its far half is left out)."""
         tag = slot.tag
-        w = max(tag.w // 2, tag.h * 4)
+        w = max(tag.w // 2, min(tag.w, tag.h * 4))
         if slot.side is LEFT:
             return Rect(tag.x, tag.y, w, tag.h)
         if slot.side is RIGHT:
             return Rect(tag.right - w, tag.y, w, tag.h)
         return Rect(tag.x + (tag.w - w) // 2, tag.y, w, tag.h)
-
-    def _target_places(self, slot: SeatSlot, count: int, h: int, w: int) -> list[list[Rect]]:
-        """Candidate places for a seat's row of ``count`` targets, nearest its card first."""
-        g, c = self.gap, slot.card
-        step = w + g // 2
-        width = count * step - g // 2
-        rows = [
-            (c.right + g, c.y), (c.right + g, c.bottom - h), (c.x - g - width, c.y), (c.x - g - width, c.bottom - h),
-            (c.x, c.bottom + g), (c.right - width, c.bottom + g), (c.x, c.y - g - h), (c.right - width, c.y - g - h),
-        ]
-        places = [[Rect(x + i * step, y, w, h) for i in range(count)] for x, y in rows]
-        columns = [(c.right + g, c.y), (c.x - g - w, c.y)]
-        places += [[Rect(x, y + i * (h + g // 2), w, h) for i in range(count)] for x, y in columns]
-        if count > 2:  # two to a row, where one row is too long (the small screen)
-            grid = 2 * step - g // 2
-            corners = [(c.x, c.bottom + g), (c.right - grid, c.bottom + g), (c.right + g, c.y), (c.x - g - grid, c.y)]
-            places += [[Rect(x + (i % 2) * step, y + (i // 2) * (h + g // 2), w, h) for i in range(count)]
-                       for x, y in corners]
-        return places
-
-    def _inside_table(self, r: Rect) -> bool:
-        t = self.table
-        return t.x <= r.x and r.right <= t.right and t.y <= r.y and r.bottom <= t.bottom
-
-
-_SIDE_ORDER = (BOTTOM, TOP, LEFT, RIGHT)
-_TARGET_CACHE: dict[tuple[tuple[int, int], Seat, tuple[tuple[Seat, int], ...]], dict[Seat, tuple[Rect, ...]]] = {}
-
-
-def _overlap(a: Rect, b: Rect) -> bool:
-    return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
 
 
 _TRUMPS = (Action.TRUMP_SPADES, Action.TRUMP_HEARTS, Action.TRUMP_DIAMONDS, Action.TRUMP_CLUBS)

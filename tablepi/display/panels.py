@@ -42,17 +42,20 @@ CANCEL = "cancel"
 BACK = "back"
 CONFIRM = "confirm"
 
-#: Letters of the on-screen keyboard by language, row by row (the layouts players know from their phones).
+#: Letters of the on-screen keyboard by language, row by row (the layouts players know from their phones), with the
+#: accented letters of the names at a Luxembourg table ("Marie-Thérèse", "Léon", "Jäng", "Ëmil", "François") and, at
+#: the same two places in every language and on the digits face, the hyphen and the apostrophe.
 KEY_ROWS: dict[str, tuple[str, ...]] = {
-    "lb": ("qwertzuiop", "asdfghjklé", "yxcvbnmëäö"),
-    "de": ("qwertzuiop", "asdfghjklü", "yxcvbnmäöß"),
-    "fr": ("azertyuiop", "qsdfghjklm", "wxcvbnéèçà"),
-    "en": ("qwertyuiop", "asdfghjkl-", "zxcvbnm'.-"),
+    "lb": ("qwertzuiopüè", "asdfghjkléäà", "yxcvbnmëöç-'"),
+    "de": ("qwertzuiopüè", "asdfghjklöäé", "yxcvbnmßëç-'"),
+    "fr": ("azertyuiopèé", "qsdfghjklmàù", "wxcvbnçêëï-'"),
+    "en": ("qwertyuiopéè", "asdfghjklëäö", "zxcvbnmüç.-'"),
 }
 #: The keyboard's other face (its ``123`` key): digits and the signs names of decks and players use, as many
-#: rows as the letters so no key moves or shrinks under a finger.
-DIGIT_ROWS: tuple[str, ...] = ("1234567890", "-_.'&+/()#", "@!?:*=%")
-#: How many earlier names the keyboard offers at once.
+#: rows as the letters, the signs both faces have at the same places, so no key moves under a finger.
+DIGIT_ROWS: tuple[str, ...] = ("1234567890", "@!?:*=%$€£", "_#&+/()<>.-'")
+#: How many earlier names the keyboard offers at once (a row of their own, always there: nothing moves when they
+#: come or go).
 SUGGESTIONS = 4
 
 
@@ -170,20 +173,40 @@ class Keyboard:
     enrol: str | None = None
     digits: bool = False  # the digits face (DIGIT_ROWS) instead of the letters
 
-    def suggestions(self) -> tuple[str, ...]:
+    #: The names in the suggestion row's places ("" : an empty place), kept from key to key: a name stays in its
+    #: place while it matches what is typed, and a new one only takes a free place.
+    shown: tuple[str, ...] = ()
+
+    def places(self) -> tuple[str, ...]:
+        """The suggestion row, :data:`SUGGESTIONS` places: the names that start with what is typed (not the text
+        itself), each where it was before."""
         typed = self.text.casefold()
-        return tuple(n for n in self.names if n.casefold().startswith(typed) and n != self.text)[:SUGGESTIONS]
+        matching = [n for n in self.names if n.casefold().startswith(typed) and n != self.text]
+        kept = [n if n in matching else "" for n in (self.shown or ("",) * SUGGESTIONS)]
+        new = iter(n for n in matching if n not in kept)
+        return tuple(n or next(new, "") for n in kept)
+
+    def suggestions(self) -> tuple[str, ...]:
+        return tuple(n for n in self.places() if n)
 
     def rows(self) -> tuple[str, ...]:
         if self.digits:
             return DIGIT_ROWS
         rows = KEY_ROWS.get(self.language, KEY_ROWS["en"])
-        return tuple(r.upper() if self.shift else r for r in rows)
+        return tuple("".join(_upper(ch) for ch in r) if self.shift else r for r in rows)
 
     def key_ids(self) -> tuple[str, ...]:
         letters = tuple(f"char:{ch}" for row in self.rows() for ch in row)
         named = tuple(f"name:{n}" for n in self.suggestions())
-        return (*named, *letters, "shift", "digits", "space", BACK, OK, CANCEL)
+        shift = () if self.digits else ("shift",)  # the digits face has no capitals: its ⇧ is drawn off
+        ok = (OK,) if self.text.strip() else ()
+        return (*named, *letters, *shift, "digits", "space", BACK, *ok, CANCEL)
+
+
+def _upper(ch: str) -> str:
+    """A letter in capitals, one key for one key (ß has no capital of its own on a keyboard)."""
+    up = ch.upper()
+    return up if len(up) == 1 else ch
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +230,9 @@ class DealForm:
     konter: Seat | None = None
     correct: int | None = None  # correcting deal number ``correct``
     last: int = 0  # correcting: the number of the last scored deal (``deal:-`` / ``deal:+`` choose among them)
+    #: The winners' points being typed on the number pad (its digits so far); None: the form itself is up. Two
+    #: digits that make 21 to 40 go back to the form by themselves: 33 points are three touches.
+    typing: str | None = None
 
     def announcements(self) -> tuple[tuple[Seat, Announcement], ...]:
         if self.matt is not None and self.matt is self.konter:
@@ -235,9 +261,12 @@ class DealForm:
         return True
 
     def key_ids(self) -> tuple[str, ...]:
+        if self.typing is not None:
+            digits = [f"digit:{d}" for d in "0123456789"] if len(self.typing) < 2 else []
+            return (*digits, "pad:back", "pad:cancel")
         keys = [*(f"trumps:{s.value}" for s in Seat), "winner:NS", "winner:EW", "winner:tie"]
         if self.winner is not None:
-            keys += ["points:-", "points:+", "kapo", "claim"]
+            keys += ["kapo", "claim"] if self.kapo else ["points", "kapo", "claim"]
         keys += [*(f"matt:{s.value}" for s in Seat), *(f"konter:{s.value}" for s in Seat)]
         if self.correct is not None and self.correct > 1:
             keys.append("deal:-")
@@ -414,7 +443,8 @@ def _keyboard(panel: Keyboard, key: str) -> Step:
         shift = not shift
     elif key == "digits":
         return Step(replace(panel, digits=not panel.digits))
-    return Step(replace(panel, text=text[:MAX_NAME], shift=shift))
+    typed = replace(panel, text=text[:MAX_NAME], shift=shift, shown=panel.places())
+    return Step(replace(typed, shown=typed.places()))
 
 
 def _named(panel: Keyboard, name: str) -> SeatPlayer | StartEnrol:
@@ -435,9 +465,19 @@ def _form(panel: DealForm, key: str) -> Step:
         points = TIE_POINTS if winner is None else max(panel.points, 21)
         return Step(replace(panel, winner=winner, points=points, kapo=panel.kapo and winner is not None,
                             claimed=panel.claimed and winner is not None))
-    if kind == "points":
-        step = 1 if value == "+" else -1
-        return Step(replace(panel, points=min(TOTAL_POINTS, max(21, panel.points + step))))
+    if key == "points":
+        return Step(replace(panel, typing=""))
+    if kind == "digit":
+        assert panel.typing is not None
+        typed = panel.typing + value
+        if len(typed) == 2 and 21 <= int(typed) <= TOTAL_POINTS:
+            return Step(replace(panel, points=int(typed), typing=None))
+        return Step(replace(panel, typing=typed))
+    if key == "pad:back":  # a digit back; with none, back to the form as it was
+        assert panel.typing is not None
+        return Step(replace(panel, typing=panel.typing[:-1] if panel.typing else None))
+    if key == "pad:cancel":  # ✕ on the number pad leaves the points as they were, and the form up
+        return Step(replace(panel, typing=None))
     if key == "kapo":
         return Step(replace(panel, kapo=not panel.kapo))
     if key == "claim":

@@ -216,11 +216,21 @@ def announcement(tr: Translator) -> View:
     return replace(mid_trick(tr), warning=WarningBanner("announcement", text))
 
 
+def choose_seat(tr: Translator) -> View:
+    """Konter a Matt touched on the panel during trick 1: the table asks who; each seat that may still announce
+    (not Jos, who announced Matt) answers at its own name or card place."""
+    view = trump_chosen(tr)
+    seats = tuple(replace(s, targets=(tx.button(tr, Action.ANNOUNCE_KONTER_A_MATT, seat=s.seat),))
+                  if s.seat is not Seat.E else s for s in view.seats)
+    return replace(view, seats=seats, prompt=tx.prompt_text(tr, "choose_seat"))
+
+
 #: The sample moments by name, in the order of a match.
 SAMPLES: dict[str, Callable[[Translator], View]] = {
     "idle": idle,
     "match_start": match_start,
     "trump_chosen": trump_chosen,
+    "choose_seat": choose_seat,
     "mid_trick": mid_trick,
     "warning": warning,
     "deal_result": deal_result,
@@ -323,6 +333,13 @@ def _deal_form(tr: Translator) -> View:
     return _sheet_view(tr, DealForm(Seat.W, Team.EW, 25, matt=Seat.E))
 
 
+def _points_pad(tr: Translator) -> View:
+    """The deal form's number pad: E+W's points being typed, the first digit down."""
+    from tablepi.display.panels import DealForm
+
+    return _sheet_view(tr, DealForm(Seat.W, Team.EW, 25, matt=Seat.E, typing="3"))
+
+
 def _correction(tr: Translator) -> View:
     from tablepi.display.panels import DealForm
 
@@ -387,6 +404,7 @@ SHEET_SAMPLES: dict[str, Callable[[Translator], View]] = {
     "keyboard_digits": _keyboard_digits,
     "dealer": _dealer,
     "deal_form": _deal_form,
+    "points_pad": _points_pad,
     "correction": _correction,
     "history": _history,
     "menu": _menu,

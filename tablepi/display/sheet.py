@@ -52,24 +52,23 @@ def sheet_for(
             title = tr.gettext("Trumps by hand for {seat}").format(seat=who)
         else:
             title = tr.gettext("Card by hand for {seat}").format(seat=who)
+        # Back and Cancel keep one row and one place through the three steps; Confirm is a plain key (red is for
+        # what went wrong): the line above it names the card in its colours' words.
+        back = KeyView(BACK, tr.gettext("Back"), live=BACK in panel.key_ids())
         if panel.confirming:
             if panel.card is not None:
                 line = tr.gettext("Play {card} for {seat}?").format(card=panel.card.display, seat=who)
-                confirm = KeyView(CONFIRM, tr.gettext("Confirm"), suit=panel.card.suit, weight=2)
             else:
                 assert panel.suit is not None
                 line = tr.gettext("{suit} trumps: {seat} names them?").format(suit=panel.suit.symbol, seat=who)
-                confirm = KeyView(CONFIRM, tr.gettext("Confirm"), suit=panel.suit, weight=2)
-            return SheetView(title, (line,), ((confirm,), (KeyView(BACK, tr.gettext("Back")), cancel)))
+            return SheetView(title, (line,), ((KeyView(CONFIRM, tr.gettext("Confirm"), weight=2),), (back, cancel)))
         if panel.suit is None:
             suits = tuple(KeyView(f"suit:{s.value}", s.symbol, f"suit:{s.value}" in panel.key_ids(), suit=s)
                           for s in Suit)
             ask = tr.gettext("Which suit are trumps?") if panel.trumps else tr.gettext("Which suit?")
-            return SheetView(title, (ask,), (suits, (cancel,)))
+            return SheetView(title, (ask,), (suits, (back, cancel)))
         cards = tuple(KeyView(f"card:{c}", c.display, suit=c.suit) for c in panel.cards())
-        return SheetView(title, (tr.gettext("Which card?"),),
-                         (cards or (KeyView(BACK, "", live=False),),
-                          (KeyView(BACK, tr.gettext("Back")), cancel)))
+        return SheetView(title, (tr.gettext("Which card?"),), (cards or (KeyView("", "", live=False),), (back, cancel)))
     if isinstance(panel, EnrolMenu):
         return SheetView(tr.gettext("Enrol"), (tr.gettext("Lay each card when asked."),),
                          ((KeyView("open:enrol_deck", tr.gettext("Enrol a deck"), weight=2),
@@ -79,14 +78,14 @@ def sheet_for(
     if isinstance(panel, Keyboard):
         who = tx.seat_letter(tr, panel.seat)
         typed = panel.text + "_"
-        suggestions = tuple(KeyView(f"name:{n}", n) for n in panel.suggestions())
+        suggestions = tuple(KeyView(f"name:{n}", n) if n else KeyView("", "", live=False) for n in panel.places())
         letters = tuple(tuple(KeyView(f"char:{ch}", ch) for ch in row) for row in panel.rows())
         controls = (KeyView("shift", "⇧", selected=panel.shift, live=not panel.digits),
                     KeyView("digits", "abc" if panel.digits else "123", selected=panel.digits),
                     KeyView("space", tr.gettext("Space"), weight=3),
                     KeyView(BACK, "⌫"), KeyView(OK, tr.gettext("OK"), live=bool(panel.text.strip()), weight=2),
                     KeyView(CANCEL, "✕"))
-        rows = ((suggestions,) if suggestions else ()) + letters + (controls,)
+        rows = (suggestions, *letters, controls)
         if panel.enrol == "deck":
             title = tr.gettext("Name of the deck to enrol")
         elif panel.enrol == "player":
@@ -110,9 +109,13 @@ def sheet_for(
         return SheetView(tr.gettext("The evening's deals"), shown, (keys,), line_keys)
     if isinstance(panel, Answering):
         team = {t: tx.team_label(tr, t, names) for t in Team}
+        # Both teams' rows stay where they are: a team that answered has its Accept drawn chosen (a refusal would
+        # have discarded the correction), no longer live.
         rows = tuple((KeyView("", team[t], live=False, weight=2),
-                      KeyView(f"answer:{t.value}:yes", tr.gettext("Accept"), weight=2),
-                      KeyView(f"answer:{t.value}:no", tr.gettext("Refuse"), weight=2)) for t in panel.waiting)
+                      KeyView(f"answer:{t.value}:yes", tr.gettext("Accept"), live=t in panel.waiting,
+                              selected=t not in panel.waiting, weight=2),
+                      KeyView(f"answer:{t.value}:no", tr.gettext("Refuse"), live=t in panel.waiting, weight=2))
+                     for t in Team)
         result = panel.entry.result()
         from tablepi.rules.slate import Slate
 
@@ -148,6 +151,20 @@ def _enrolling(panel: Enrolling, tr: Translator) -> SheetView:
     return SheetView(title, lines, ((key,),))
 
 
+def _pad(panel: DealForm, tr: Translator, title: str, cancel: KeyView) -> SheetView:
+    """The number pad for the winners' points (21 to 40): two digits and the form is back."""
+    assert panel.typing is not None
+    live = panel.key_ids()
+
+    def digit(d: str) -> KeyView:
+        return KeyView(f"digit:{d}", d, live=f"digit:{d}" in live)
+
+    line = tr.gettext("{points} points").format(points=(panel.typing or "") + "_")
+    rows = (tuple(digit(d) for d in "123"), tuple(digit(d) for d in "456"), tuple(digit(d) for d in "789"),
+            (KeyView("pad:back", "⌫"), digit("0"), KeyView("pad:cancel", cancel.label)))
+    return SheetView(title, (line, "21 – 40"), rows)
+
+
 def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: KeyView) -> SheetView:
     def seat_row(prefix: str, label: str, chosen: Seat | None) -> tuple[KeyView, ...]:
         return (KeyView("", label, live=False, weight=2),
@@ -160,15 +177,15 @@ def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: Ke
               KeyView("winner:EW", team[Team.EW], selected=panel.winner is Team.EW, weight=3),
               KeyView("winner:tie", tr.gettext("Tie"), selected=panel.winner is None, weight=2))
     live = panel.key_ids()
-    points = (KeyView("points:-", "−", live="points:-" in live),
-              KeyView("points", tr.gettext("{points} points").format(points=panel.entry().winner_points
+    points = (KeyView("points", tr.gettext("{points} points").format(points=panel.entry().winner_points
                                                                         if panel.valid() else panel.points),
-                      live=False, weight=2),
-              KeyView("points:+", "+", live="points:+" in live),
+                      live="points" in live, weight=4),
               KeyView("kapo", tr.gettext("Kapo"), live="kapo" in live, selected=panel.kapo),
               KeyView("claim", tr.gettext("Claimed"), live="claim" in live, selected=panel.claimed))
     title = (tr.gettext("Correct deal {number}").format(number=panel.correct) if panel.correct is not None
              else tr.gettext("Enter a deal by hand"))
+    if panel.typing is not None:
+        return _pad(panel, tr, title, cancel)
     result = panel.entry().result() if panel.valid() else None
     lines = (tx.stake_text(tr, matt=panel.matt is not None, konter=panel.konter is not None,
                            kapo=panel.kapo and panel.winner is not None, lines=result.stake),) if result else ()
@@ -197,7 +214,7 @@ def body(size: tuple[int, int]) -> tuple[Rect, Rect]:
 def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
     """Where the sheet's lines go: two lines of type for a panel, the whole area for the history."""
     text, keys = body(size)
-    if len(sheet.rows) == 1 and len(sheet.lines) > 1:  # the history: the lines are the content
+    if len(sheet.rows) == 1:  # the history, the enrolment: the lines are the content, one row of keys below
         layout = layout_for(size)
         row_h = min(keys.h // 3, layout.button_h)
         return Rect(0, text.y, text.w, keys.bottom - row_h - layout.gap - text.y)
@@ -227,7 +244,7 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
     rows = sheet.rows
     if not rows:
         return ()
-    if len(rows) == 1 and len(sheet.lines) > 1:
+    if len(rows) == 1:  # (as text_rect: never one key as big as the screen)
         row_h = min(area.h // 3, layout.button_h)
         area = Rect(area.x, area.bottom - row_h - g, area.w, row_h + g)
     row_h = (area.h - (len(rows) + 1) * g) // len(rows)

@@ -7,20 +7,25 @@ mouse event for every finger; those carry ``touch=True`` and are ignored, or one
 Positions are on the panel as it is mounted; with ``display.rotation`` the picture is turned, and
 :func:`tablepi.display.layout.to_logical` turns the touch back the same way before a button is looked up.
 
-A touch acts on **what was drawn when the finger went down** (:class:`PressTracker`): the button under the finger
-at the press is remembered with the View on screen then, and it acts when the finger lifts inside that button,
-whatever the screen shows by then. A press on a disabled button, or a finger that slides off before lifting,
-does nothing.
+Every screen's controls are one hit-map (:func:`hit_map`): the buttons, the seats' targets, the header and the
+card places, or the keys of a sheet. A touch acts on **what was drawn when the finger went down**
+(:class:`PressTracker`): the control under the finger at the press is remembered, and it acts when the finger
+lifts inside it, whatever the screen shows by then. A press on a disabled button, or a finger that slides off
+before lifting, does nothing; nor does a press, within half a second, on a control that came up under the finger
+that touched the one before (:data:`SETTLE`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import pygame
 
-from tablepi.display.layout import Rect, action_at, button_at, to_logical
-from tablepi.display.view import Action, Button, View
+from tablepi.display.layout import Rect, action_at, to_logical
+from tablepi.display.view import Action, View
+from tablepi.rules.seats import Seat
 
 
 def _finger_or_mouse(event: Any, size: tuple[int, int], kinds: tuple[int, int]) -> tuple[float, float] | None:
@@ -58,72 +63,93 @@ def action_for_event(view: View, size: tuple[int, int], event: Any, rotation: in
     return None if pos is None else action_at(view, _logical_size(size, rotation), pos)
 
 
-class PressTracker:
-    """Remembers the button under a finger from the press, and acts on the release inside it."""
+class Control(NamedTuple):
+    """One thing a finger can touch on a screen: the name a touch on it sends (a button's action value, ``key:ID``
+    for a key of a sheet, ``open:menu`` for the header, ``zone:S`` for a seat's card place), the seat a per-seat
+    target acts for, where it is, and whether it acts now (a disabled button is drawn, and keeps its place)."""
 
-    def __init__(self, size: tuple[int, int], rotation: int = 0) -> None:
+    name: str
+    seat: Seat | None
+    rect: Rect
+    live: bool = True
+
+    @property
+    def ident(self) -> str:
+        """The control as a person sees it: a letter key is the same key in capitals or not."""
+        return f"{self.name.casefold()}@{self.seat.value if self.seat else ''}"
+
+
+def hit_map(view: View, size: tuple[int, int]) -> tuple[Control, ...]:
+    """Every control of ``view`` on a drawing of ``size``, the first one under a point being the one it touches:
+    while a sheet is up only its keys (and its touchable lines); else the buttons, the seats' targets, the header
+    (the menu) and each seat's card place. The renderer and the touches ask the same geometry (layout, sheet)."""
+    from tablepi.display.layout import layout_for
+    from tablepi.display.sheet import key_rects
+
+    if view.sheet is not None:
+        return tuple(Control(f"key:{key.id}", None, rect, key.live) for key, rect in key_rects(view.sheet, size)
+                     if key.id)
+    layout = layout_for(size)
+    out = [Control(b.action.value, None, rect, b.enabled) for b, rect in layout.button_rects(view.buttons)]
+    out += [Control(b.action.value, b.seat, rect, b.enabled) for b, rect in layout.target_rects(view)]
+    out.append(Control("open:menu", None, layout.header))
+    if view.seats:
+        out += [Control(f"zone:{seat.value}", None, slot.card) for seat, slot in layout.slots(view.bottom_seat).items()]
+    return tuple(out)
+
+
+def control_at(view: View, size: tuple[int, int], pos: tuple[float, float]) -> Control | None:
+    """The control drawn under ``pos`` (live or not), or None."""
+    return next((c for c in hit_map(view, size) if c.rect.contains(*pos)), None)
+
+
+#: A control that was not under the finger when it last touched stays inert there this long (seconds): a double
+#: tap never reaches the key that the first tap brought up under it (a rank's Confirm, a suit's first rank).
+SETTLE = 0.5
+
+
+class PressTracker:
+    """Remembers the control under a finger from the press, and acts on the release inside it.
+
+    A press within :data:`SETTLE` seconds of the last touch, inside the control that touch acted on, is ignored
+    when the control there now is another one: it came up under the finger, which was not aimed at it.
+    """
+
+    def __init__(self, size: tuple[int, int], rotation: int = 0, clock: Callable[[], float] = time.monotonic) -> None:
         self.size = size
         self.rotation = rotation
-        self._pressed: tuple[Button, Rect] | None = None
+        self.clock = clock
+        self._pressed: Control | None = None
+        self._last: tuple[Control, float] | None = None  # the control the last touch acted on, and when
+
+    def touch(self, event: Any, drawn: View | None) -> Control | None:
+        """Take one event with the View on screen now; the control touched, if this event completes a touch."""
+        logical = _logical_size(self.size, self.rotation)
+        down = event_position(event, self.size, self.rotation)
+        if down is not None:
+            hit = None if drawn is None else control_at(drawn, logical, down)
+            if hit is not None and self._last is not None:
+                last, when = self._last
+                if self.clock() - when < SETTLE and last.rect.contains(*down) and hit.ident != last.ident:
+                    hit = None  # it appeared under the finger that touched the last control
+            self._pressed = hit if hit is not None and hit.live else None
+            return None
+        up = release_position(event, self.size, self.rotation)
+        if up is None or self._pressed is None:
+            return None
+        control = self._pressed
+        self._pressed = None
+        if not control.rect.contains(*up):
+            return None
+        self._last = (control, self.clock())
+        return control
 
     def feed(self, event: Any, drawn: View | None) -> Action | None:
-        """Take one event with the View on screen now; the action to send, if this event completes a touch."""
-        button = self.feed_button(event, drawn)
-        return None if button is None else button.action
-
-    def feed_button(self, event: Any, drawn: View | None) -> Button | None:
-        """Like :meth:`feed`, giving the whole button touched: a per-seat target's ``seat`` says whose it is."""
-        logical = _logical_size(self.size, self.rotation)
-        down = event_position(event, self.size, self.rotation)
-        if down is not None:
-            hit = None if drawn is None else button_at(drawn, logical, down)
-            self._pressed = hit if hit is not None and hit[0].enabled else None
+        """Like :meth:`touch`, giving the action of a button touched (None for a key, the header or a zone)."""
+        control = self.touch(event, drawn)
+        if control is None or control.name not in _ACTIONS:
             return None
-        up = release_position(event, self.size, self.rotation)
-        if up is None or self._pressed is None:
-            return None
-        button, rect = self._pressed
-        self._pressed = None
-        return button if rect.contains(*up) else None
+        return Action(control.name)
 
 
-class SheetTracker:
-    """The same press-then-release discipline for the hand-entry sheet's keys and for the two touch areas that open
-    panels: the header (the menu) and each seat's card place (a card by hand). Names it sends: ``key:ID``,
-    ``open:menu``, ``zone:S``."""
-
-    def __init__(self, size: tuple[int, int], rotation: int = 0) -> None:
-        self.size = size
-        self.rotation = rotation
-        self._pressed: tuple[str, Rect] | None = None
-
-    def target(self, view: View, pos: tuple[float, float]) -> tuple[str, Rect] | None:
-        from tablepi.display.layout import layout_for
-        from tablepi.display.sheet import key_rects
-
-        logical = _logical_size(self.size, self.rotation)
-        if view.sheet is not None:
-            for key, rect in key_rects(view.sheet, logical):
-                if key.live and key.id and rect.contains(*pos):
-                    return f"key:{key.id}", rect
-            return None
-        layout = layout_for(logical)
-        if layout.header.contains(*pos):
-            return "open:menu", layout.header
-        if view.seats:
-            for seat, slot in layout.slots(view.bottom_seat).items():
-                if slot.card.contains(*pos):
-                    return f"zone:{seat.value}", slot.card
-        return None
-
-    def feed(self, event: Any, drawn: View | None) -> str | None:
-        down = event_position(event, self.size, self.rotation)
-        if down is not None:
-            self._pressed = None if drawn is None else self.target(drawn, down)
-            return None
-        up = release_position(event, self.size, self.rotation)
-        if up is None or self._pressed is None:
-            return None
-        name, rect = self._pressed
-        self._pressed = None
-        return name if rect.contains(*up) else None
+_ACTIONS = frozenset(a.value for a in Action)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from tablepi.errors import ConfigError
 from tablepi.feed.config import DEFAULT_PREFIX, NAME
+from tablepi.feed.messages import MAX_PAYLOAD
 
 #: The tournament server's broker user.
 SERVER_USER = "tournament"
@@ -51,6 +52,7 @@ def acl_text(tables: Iterable[str], prefix: str = DEFAULT_PREFIX, server_user: s
         f"topic read {prefix}/tables/+/state",
         f"topic read {prefix}/tables/+/status",
         f"topic readwrite {prefix}/tables/+/seating",
+        f"topic write {prefix}/tables/+/resend",
         f"topic readwrite {prefix}/announce",
         "",
     ]
@@ -65,6 +67,7 @@ def acl_text(tables: Iterable[str], prefix: str = DEFAULT_PREFIX, server_user: s
             f"topic readwrite {base}/status",
             f"topic write {base}/doctor",
             f"topic read {base}/seating",
+            f"topic read {base}/resend",
             f"topic read {prefix}/announce",
             "",
         ]
@@ -81,12 +84,15 @@ def write_broker_config(
     prefix: str = DEFAULT_PREFIX,
     as_root: bool = False,
     tls: TlsListener | None = None,
+    owner: str | None = None,
 ) -> Path:
     """Write ``mosquitto.conf``, ``passwd`` and ``acl`` into ``directory``; returns the conf file.
 
     ``passwords`` maps broker user names (``tournament``, ``table-7``...) to passwords. ``as_root`` adds
     ``user root`` (a broker started as root otherwise switches to the user mosquitto, which cannot read a private
-    temporary folder: tests only). ``tls`` adds a second listener with TLS (the same users and ACL).
+    temporary folder: tests only). ``tls`` adds a second listener with TLS (the same users and ACL). ``owner``:
+    the user the broker runs as (``mosquitto`` when it is started as root), given the password file and the
+    persistence folder — root writes them, mosquitto reads them after dropping root.
     """
     directory.mkdir(parents=True, exist_ok=True)
     data = directory / "data"
@@ -94,13 +100,21 @@ def write_broker_config(
     (directory / "passwd").write_text("".join(password_line(u, p) + "\n" for u, p in passwords.items()))
     os.chmod(directory / "passwd", 0o600)
     (directory / "acl").write_text(acl_text(list(tables), prefix))
+    if owner is not None:
+        for path in (directory / "passwd", directory / "acl", data):
+            shutil.chown(path, owner, owner)
     lines = [
         "# tablepi tournament broker (docs/feed.md)",
         *(["user root"] if as_root else []),
         "per_listener_settings false",
+        # Nothing a table sends is larger (docs/feed.md): a bigger message is refused by the broker, never stored.
+        f"message_size_limit {MAX_PAYLOAD}",
         f"listener {port} {bind}",
-        *([] if tls is None else [f"listener {tls.port} {bind}", f"certfile {tls.certfile}",
-                                  f"keyfile {tls.keyfile}", "tls_version tlsv1.2"]),
+        # A client's id is its user name (a listener's setting): one table's password cannot take over another's
+        # session, nor the tournament server's (docs/feed.md, "Client ids").
+        "use_username_as_clientid true",
+        *([] if tls is None else [f"listener {tls.port} {bind}", "use_username_as_clientid true",
+                                  f"certfile {tls.certfile}", f"keyfile {tls.keyfile}", "tls_version tlsv1.2"]),
         "allow_anonymous false",
         f"password_file {directory / 'passwd'}",
         f"acl_file {directory / 'acl'}",

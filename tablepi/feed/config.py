@@ -39,6 +39,7 @@ class FeedConfig:
     prefix: str = DEFAULT_PREFIX
     keepalive: int = 30
     cursor: Path | None = None
+    section: str = "feed"  # where in which file these settings were given (errors name it: ``broker.password_file``)
 
     @property
     def user(self) -> str:
@@ -50,7 +51,7 @@ class FeedConfig:
             try:
                 return self.password_file.read_text(encoding="utf-8").splitlines()[0].strip()
             except (OSError, IndexError, UnicodeDecodeError) as error:
-                raise ConfigError(f"feed.password_file: cannot read {self.password_file}: {error}") from None
+                raise ConfigError(f"{self.section}.password_file: cannot read {self.password_file}: {error}") from None
         return self.password
 
     @classmethod
@@ -93,7 +94,7 @@ class FeedConfig:
             enabled=enabled, host=host, port=port, table=table, username=username, password=password,
             password_file=_path(mapping.get("password_file"), f"{where}.password_file", base),
             tls=tls, ca_file=_path(mapping.get("ca_file"), f"{where}.ca_file", base), prefix=prefix,
-            keepalive=keepalive, cursor=_path(mapping.get("cursor"), f"{where}.cursor", base),
+            keepalive=keepalive, cursor=_path(mapping.get("cursor"), f"{where}.cursor", base), section=where,
         )
 
 

@@ -6,6 +6,7 @@ Every payload is one UTF-8 JSON object with ``"v": 1``. Topics, under a prefix (
     {prefix}/tables/{table}/state     table -> all      QoS 1, retained   the table now (for late subscribers)
     {prefix}/tables/{table}/status    table -> all      QoS 1, retained   online / offline (the broker's will)
     {prefix}/tables/{table}/seating   server -> table   QoS 1, retained   who sits where in the current round
+    {prefix}/tables/{table}/resend    server -> table   QoS 1   "send journal J again from seq N" (a gap)
     {prefix}/announce                 server -> tables  QoS 1, retained   the director's last announcement
 """
 
@@ -15,11 +16,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tablepi.errors import TablepiError
+from tablepi.errors import ConfigError, TablepiError
+from tablepi.players import MAX_NAME, check_name
 from tablepi.rules.seats import Seat, Team
+from tablepi.safeinput import load_json
 from tablepi.table import TableState
 
 VERSION = 1
+#: The largest payload anyone reads (the broker's ``message_size_limit`` too, docs/feed.md): a journal line is a
+#: few hundred bytes, a header with its deck a few kilobytes.
+MAX_PAYLOAD = 65536
 
 
 class FeedError(TablepiError, ValueError):
@@ -42,6 +48,10 @@ def seating_topic(prefix: str, table: str) -> str:
     return f"{prefix}/tables/{table}/seating"
 
 
+def resend_topic(prefix: str, table: str) -> str:
+    return f"{prefix}/tables/{table}/resend"
+
+
 def announce_topic(prefix: str) -> str:
     return f"{prefix}/announce"
 
@@ -59,10 +69,15 @@ def encode(obj: dict[str, Any]) -> bytes:
 
 
 def decode(payload: bytes) -> dict[str, Any]:
-    """A payload as a mapping; FeedError when it is not a version-1 feed message."""
+    """A payload as a mapping; FeedError (one short line) when it is not a version-1 feed message. Bounded: a
+    huge payload, deep nesting or an enormous number is refused before it can cost more than reading it."""
+    if len(payload) > MAX_PAYLOAD:
+        raise FeedError(f"a message of {len(payload)} bytes (at most {MAX_PAYLOAD})")
     try:
-        obj = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        obj = load_json(payload.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise FeedError(f"not UTF-8 text (byte {error.start})") from None
+    except ValueError as error:
         raise FeedError(f"not a JSON feed message: {error}") from None
     if not isinstance(obj, dict):
         raise FeedError("a feed message must be a JSON object")
@@ -101,16 +116,40 @@ class Seating:
     def from_json(cls, obj: dict[str, Any]) -> Seating:
         try:
             seats = obj["seats"]
-            names = tuple((seat, str(seats[seat.value])) for seat in Seat if seat.value in seats)
+            names = tuple((seat, seat_name(seats[seat.value])) for seat in Seat if seat.value in seats)
             number = obj["round"]
             if isinstance(number, bool) or not isinstance(number, int) or number < 1:
                 raise FeedError(f"seating: round must be a number from 1, got {number!r}")
             roster = obj.get("roster", [])
             if not isinstance(roster, list):
                 raise FeedError(f"seating: roster must be a list of names, got {roster!r}")
-            return cls(number, str(obj["table"]), names, tuple(str(name) for name in roster))
+            return cls(number, str(obj["table"]), names, tuple(_roster(roster)))
         except (KeyError, TypeError, AttributeError) as error:
             raise FeedError(f"seating: missing or malformed field {error}") from None
+
+
+def seat_name(name: object) -> str:
+    """A name from a seating as the table's journal will take it (:func:`tablepi.players.check_name`, the check
+    its record reader makes): spaces folded, a name over :data:`~tablepi.players.MAX_NAME` characters cut (the
+    tournament's config refuses those; an older server may still send one). FeedError for anything else — a
+    seating the table cannot journal is not a seating."""
+    if isinstance(name, str):
+        name = " ".join(name.split())[:MAX_NAME].rstrip()
+    try:
+        return check_name(name)
+    except ConfigError as error:
+        raise FeedError(f"seating: {error}") from None
+
+
+def _roster(names: list[Any]) -> list[str]:
+    """The roster's names the table can journal (others are left out: the keyboard only offers them)."""
+    out = []
+    for name in names:
+        try:
+            out.append(seat_name(name))
+        except FeedError:
+            continue
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,16 +66,18 @@ class Cursor:
     next_index: int = 1
     seating: dict[str, Any] | None = None
     journals: dict[str, JournalCursor] = field(default_factory=dict)
+    rebuilt: bool = False  # no readable file: nothing is known to be sent, the archive included
 
     @classmethod
     def load(cls, path: Path) -> Cursor:
-        cursor = cls(path)
+        cursor = cls(path, rebuilt=True)
         try:
             obj = load_json(path.read_text(encoding="utf-8"))  # bounded: a mangled file is only unreadable
         except (OSError, ValueError):
             return cursor  # none yet, or unreadable: resend everything (the server deduplicates)
         if not isinstance(obj, dict) or obj.get("v") != 1:
             return cursor
+        cursor.rebuilt = False
         with contextlib.suppress(TypeError, ValueError, AttributeError):
             cursor.next_index = int(obj.get("next_index", 1))
             seating = obj.get("seating")

@@ -30,12 +30,13 @@ from tablepi.feed.messages import (
     decode,
     encode,
     events_topic,
+    resend_topic,
     seating_topic,
     state_topic,
     status_topic,
     summary,
 )
-from tablepi.feed.outbox import Cursor, JournalCursor, find_archived, read_journal_file
+from tablepi.feed.outbox import KEEP_DONE, Cursor, JournalCursor, find_archived, read_journal_file
 from tablepi.journal import Journal, JournaledTable
 from tablepi.table import TableState
 
@@ -60,12 +61,16 @@ class _Journal:
     next_send: int = 0
     acked_ahead: set[int] = field(default_factory=set)  # acknowledged out of order, beyond cursor.acked
 
-    def add(self, seq: int, line: str) -> None:
-        if seq > self.cursor.acked and seq not in self.lines:
+    def add(self, seq: int, line: str, again: bool = False) -> None:
+        """A line to send (``again``: one acknowledged before, asked for again by the server)."""
+        if (seq > self.cursor.acked or again) and seq not in self.lines:
             self.lines[seq] = line
         self.cursor.last = max(self.cursor.last, seq)
 
     def ack(self, seq: int) -> None:
+        if seq <= self.cursor.acked:  # a line sent again
+            self.lines.pop(seq, None)
+            return
         self.acked_ahead.add(seq)
         while self.cursor.acked + 1 in self.acked_ahead:
             self.cursor.acked += 1
@@ -113,6 +118,9 @@ class FeedPublisher:
         self.problem = ""
         self.published = 0
         self.acknowledged = 0
+        self._archive = table.archive
+        self._current = table.journal.id
+        self.resent = 0  # lines sent again because the server asked
         self._load_backlog(table)
         table.listeners.append(self)
         factory = client_factory or _default_factory
@@ -201,6 +209,8 @@ class FeedPublisher:
         """What the broker has not acknowledged: older journals (archived since) first, then the current one.
         Runs before the core starts, on its thread: the journal is not being written."""
         current = table.journal
+        if self.cursor.rebuilt and table.archive is not None:
+            self._register_archive(table.archive, current.id)
         for jid, jc in sorted(self.cursor.journals.items(), key=lambda item: item[1].index):
             if jid == current.id or jc.done:
                 continue
@@ -221,6 +231,47 @@ class FeedPublisher:
             now.cursor.tag(1, self.round)  # begun before the feed was on: the seating it has now, if any
         for seq, line in lines:
             now.add(seq, line)
+
+    def _register_archive(self, archive: Path, current: str) -> None:
+        """A cursor made anew (the file was lost): the archived matches may not have reached the server either.
+        The newest :data:`~tablepi.feed.outbox.KEEP_DONE` are put in the outbox, oldest first (the server ignores
+        what it has; their rounds are not known any more)."""
+        from tablepi import archive as match_archive
+
+        for path in match_archive.matches(archive)[-KEEP_DONE:]:
+            found = read_journal_file(path, 1 << 62)
+            if found is not None and found[0] != current:
+                jc = self.cursor.register(found[0], str(path))
+                jc.archived = True
+                jc.last = max(jc.last, 1)  # not done until its lines are read and acknowledged
+
+    def resend(self, jid: str, first: int) -> int:
+        """The server misses journal ``jid`` from seq ``first`` on: send it again from the journal itself (the
+        current one, or the archive). Returns how many lines were put back in the outbox."""
+        out = self._journals.get(jid)
+        path: Path | None = None
+        if jid == self._current and out is not None:
+            path = Path(out.cursor.path)
+        elif self._archive is not None:
+            hint = self.cursor.journals[jid].path if jid in self.cursor.journals else ""
+            path = find_archived(self._archive, jid, hint)
+        found = read_journal_file(path, max(first, 1) - 1) if path is not None else None
+        if found is None:
+            log.warning("feed: the server asked for journal %s from %d, which this table does not have",
+                        jid[:12], first)
+            return 0
+        if out is None:
+            out = self._journal(jid, str(path), found[1])
+            out.cursor.archived = jid != self._current
+        if first == 0:
+            out.lines[0] = ""
+        for seq, line in found[2]:
+            out.add(seq, line, again=True)
+        out.next_send = min(out.next_send, first)
+        count = len(found[2]) + (first == 0)
+        self.resent += count
+        log.info("feed: the server asked for journal %s from %d: %d lines sent again", jid[:12], first, count)
+        return count
 
     def _journal(self, jid: str, path: str, header: Any) -> _Journal:
         known = self._journals.get(jid)
@@ -271,6 +322,7 @@ class FeedPublisher:
             if old is not None:
                 old.cursor.path, old.cursor.archived = archived, True
             self._journal(new_id, new_path, header)
+            self._current = new_id
             self._dirty = True
         elif kind == "state":
             self._state = item[1]
@@ -293,8 +345,7 @@ class FeedPublisher:
             for out in self._journals.values():
                 out.rewind()
             self._inflight.clear()
-            self.client.publish(status_topic(self.prefix, self.config.table),
-                                encode({"table": self.config.table, "online": True}), qos=1, retain=True)
+            self._publish_online()
             self._state_sent = 0.0
         elif kind == "connect_failed":
             self._connect_failed()
@@ -304,6 +355,17 @@ class FeedPublisher:
         elif kind == "seating":
             self.cursor.seating = item[1].to_json()
             self._dirty = True
+        elif kind == "resend":
+            self.resend(item[1], item[2])
+
+    def _publish_online(self) -> None:
+        """The retained status: online, and the last seq of the journal it plays in (the server asks for what it
+        lacks of it: a tail lost with a broker that crashed shows there)."""
+        out = self._journals.get(self._current)
+        body: dict[str, Any] = {"table": self.config.table, "online": True}
+        if out is not None and out.cursor.last > 0:
+            body.update(journal=out.jid, last=out.cursor.last)
+        self.client.publish(status_topic(self.prefix, self.config.table), encode(body), qos=1, retain=True)
 
     def _connect_failed(self) -> None:
         """paho could not connect (it retries on its own): say why once, in one line, until it connects. Over TLS
@@ -386,7 +448,8 @@ class FeedPublisher:
         if getattr(reason, "is_failure", False):
             log.warning("feed: the broker refused the connection: %s", reason)
             return
-        client.subscribe([(seating_topic(self.prefix, self.config.table), 1), (announce_topic(self.prefix), 1)])
+        client.subscribe([(seating_topic(self.prefix, self.config.table), 1), (announce_topic(self.prefix), 1),
+                          (resend_topic(self.prefix, self.config.table), 1)])
         self._queue.put(("connected",))
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
@@ -405,6 +468,12 @@ class FeedPublisher:
                 text = str(obj.get("text", ""))
                 if text and self.on_message is not None:
                     self.on_message(Notice(text))
+                return
+            if message.topic == resend_topic(self.prefix, self.config.table):
+                jid, first = obj.get("journal"), obj.get("from")
+                if not isinstance(jid, str) or isinstance(first, bool) or not isinstance(first, int) or first < 0:
+                    raise FeedError(f"resend: expected a journal and a seq, got {obj!r:.80}")
+                self._queue.put(("resend", jid, first))
                 return
             seating = Seating.from_json(obj)
         except FeedError as error:

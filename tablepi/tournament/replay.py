@@ -46,6 +46,8 @@ class JournalFeed:
     matches: list[PlayedMatch] = field(default_factory=list)
     broken: str = ""  # an event that does not parse: the journal stops there (shown on the dashboard)
     version: int = 0  # counts the changes the standings see (header, a match begun, a deal scored or undone)
+    round_tag: int | None = None  # the round the last applied event was journaled under (the table's round)
+    conflicts: list[int] = field(default_factory=list)  # seqs received twice with different events (first kept)
 
     @property
     def state(self) -> TableState | None:
@@ -66,7 +68,8 @@ class JournalFeed:
             except (RecordError, KeyError) as error:
                 self.broken = f"header: {error}"
                 return True
-            self.index = int(message.get("index", 0) or 0)
+            index = message.get("index", 0)
+            self.index = index if isinstance(index, int) and not isinstance(index, bool) else 0
             h = self.header
             self.table = Table(h.house_rules, h.dealer, h.table)
             self.version += 1
@@ -91,6 +94,7 @@ class JournalFeed:
                 self.broken = f"event {seq}: {error}"
                 return scored
             self.previous_time = event.time
+            self.round_tag = tag if isinstance(tag, int) and not isinstance(tag, bool) else None
             before = len(self.matches[-1].slate) if self.matches else 0
             # The table's own code, one event at a time; the snapshot (TableState) is built only when a page
             # asks for it: what the standings need is read from the match itself.
@@ -103,7 +107,7 @@ class JournalFeed:
             match = self.matches[len(played) - 1]
             if not match.started and self.table.trump is not None:
                 match.started = True
-                match.round = tag if isinstance(tag, int) and not isinstance(tag, bool) else None
+                match.round = self.round_tag
                 self.version += 1
             slate = played[-1].slate
             if len(slate.history) > before:
@@ -119,6 +123,19 @@ class JournalFeed:
         """Events received but not applicable yet (a gap before them)."""
         return len(self.pending)
 
+    def gap(self, reported: int = 0) -> tuple[int, int] | None:
+        """The first run of seqs missing, (first, last): the header, the events before one that waits, or those
+        up to ``reported`` (the last one the table says it journaled). None when nothing is known to be missing."""
+        if self.broken:
+            return None
+        if self.header is None and (self.pending or reported):
+            return (0, 0)
+        if self.pending:
+            return (self.applied + 1, min(self.pending) - 1)
+        if reported > self.applied:
+            return (self.applied + 1, reported)
+        return None
+
 
 @dataclass
 class TableFeed:
@@ -130,6 +147,26 @@ class TableFeed:
     last_message: float = 0.0  # wall clock, server side
     last_event: float = 0.0  # wall clock when the last new event arrived
     scored_at: float = 0.0  # wall clock when the server applied the last deal scored here
+    reported: tuple[str, int] = ("", 0)  # (journal, last seq) the table's status says it journaled
+
+    def report(self, status: dict[str, Any]) -> None:
+        """A status message's (journal, last): what the table says it has (checked by the server's reader)."""
+        jid, last = status.get("journal"), status.get("last")
+        if isinstance(jid, str) and isinstance(last, int):
+            self.reported = (jid, last) if jid != self.reported[0] else (jid, max(last, self.reported[1]))
+
+    def gaps(self) -> list[tuple[str, int, int]]:
+        """Every journal's first run of missing seqs, (journal, first, last); a journal the table reported that
+        the server has never seen is missing whole."""
+        out = []
+        for journal in self.journals.values():
+            last = self.reported[1] if journal.jid == self.reported[0] else 0
+            gap = journal.gap(last)
+            if gap is not None:
+                out.append((journal.jid, *gap))
+        if self.reported[0] and self.reported[0] not in self.journals:
+            out.append((self.reported[0], 0, self.reported[1]))
+        return out
 
     def knows(self, jid: str, seq: int) -> bool:
         """Whether message ``seq`` of journal ``jid`` has been received already (applied or waiting)."""
@@ -162,9 +199,22 @@ class TableFeed:
         known = [j for j in self.journals.values() if j.header is not None]
         return max(known, key=lambda j: (j.index, j.applied)) if known else None
 
-    def for_round(self, number: int, assigned: dict[str, int]) -> tuple[JournalFeed, PlayedMatch] | None:
-        """This table's match of round ``number``: played under that round's seating (or assigned to it by a
-        correction, ``"journal:match"`` -> round); of several, the one with the most deals scored, then the latest."""
+    def match(self, jid: str, number: int) -> tuple[JournalFeed, PlayedMatch] | None:
+        journal = self.journals.get(jid)
+        if journal is None or journal.header is None or not 1 <= number <= len(journal.matches):
+            return None
+        return journal, journal.matches[number - 1]
+
+    def for_round(self, number: int, assigned: dict[str, int],
+                  bound: tuple[str, int] | None) -> tuple[JournalFeed, PlayedMatch] | None:
+        """This table's match of round ``number``: the one a director's correction assigned to it
+        (``"journal:match"`` -> round; of several, the latest), else the one the server bound to the round — the
+        first this table began under that round's seating. Any other match claiming the round is held
+        (:meth:`held`), never counted."""
         found = [(j, m) for j in self.journals.values() if j.header is not None for m in j.matches
-                 if assigned.get(f"{j.jid}:{m.number}", m.round) == number]
-        return max(found, key=lambda jm: (len(jm[1].slate), jm[0].index, jm[1].number)) if found else None
+                 if assigned.get(f"{j.jid}:{m.number}") == number]
+        if found:
+            return max(found, key=lambda jm: (jm[0].index, jm[1].number))
+        if bound is None or f"{bound[0]}:{bound[1]}" in assigned:
+            return None
+        return self.match(*bound)

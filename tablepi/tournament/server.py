@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import re
 import threading
 import time
 from collections import Counter, deque
@@ -24,11 +25,13 @@ from tablepi.feed.messages import (
     announce_topic,
     decode,
     encode,
+    resend_topic,
     seating_topic,
     summary,
     table_of,
 )
 from tablepi.rules.seats import Team
+from tablepi.safeinput import clean_text, shown
 from tablepi.tournament.config import Entrants, TournamentConfig
 from tablepi.tournament.replay import TableFeed
 from tablepi.tournament.seating import (
@@ -51,7 +54,7 @@ from tablepi.tournament.standings import (
     rank,
     table_scores,
 )
-from tablepi.tournament.store import Store
+from tablepi.tournament.store import QUARANTINE_HEAD, Store
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +72,60 @@ DIRECTOR_INTERVAL = 2.0
 WATCHED = 30.0
 #: How long the overlay's delayed view reaches back, at most (seconds beyond the configured delay).
 HISTORY_SLACK = 60.0
+#: A gap in a table's journal is asked for again after this many seconds (reordered messages fill most before)...
+GAP_WAIT = 2.0
+#: ... and again this often while it lasts (seconds).
+ASK_EVERY = 10.0
+#: Resend requests sent at most per look (a table's whole archive lost is one request per journal).
+MAX_ASKS = 50
+#: A director's correction of one entrant's round is at most this (more is a typing error: 1e+23 match points).
+MAX_MATCH_POINTS = 10
+MAX_LINES = 100
+MAX_POINTS = 1000
+#: Held matches and quarantined messages the dashboard lists (the newest; the counts are complete).
+MAX_HELD_SHOWN = 50
+#: A journal id as a table makes it (a uuid's hex; a salvaged record's id).
+JOURNAL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+#: The highest seq a message may carry (a journal of a whole season has far fewer events).
+MAX_SEQ = 10**9
+
+
+def read_message(table: str, kind: str, payload: bytes) -> dict[str, Any] | None:
+    """One message of a table's topic as the server uses it, checked: a status, or an event or header of the
+    table's own journal. None for a topic the server does not read; FeedError (one line) for anything it cannot
+    use — the message is then quarantined."""
+    if kind not in ("events", "status"):
+        return None
+    obj = decode(payload)
+    if obj.get("table") != table:
+        raise FeedError(f"a message on table {table}'s topic speaks for table {shown(obj.get('table'))}")
+    if kind == "status":
+        if not isinstance(obj.get("online"), bool):
+            raise FeedError(f"status: online must be true or false, got {shown(obj.get('online'))}")
+        jid, last = obj.get("journal"), obj.get("last")
+        if jid is not None and (not isinstance(jid, str) or not JOURNAL_ID.fullmatch(jid) or isinstance(last, bool)
+                                or not isinstance(last, int) or not 0 <= last <= MAX_SEQ):
+            raise FeedError(f"status: journal and last must be a journal id and a seq, got {shown(jid)}, "
+                            f"{shown(last)}")
+        return obj
+    seq, journal, number = obj.get("seq"), obj.get("journal"), obj.get("round")
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
+        raise FeedError(f"seq must be a number from 0 to {MAX_SEQ}, got {shown(seq)}")
+    if not isinstance(journal, str) or not JOURNAL_ID.fullmatch(journal):
+        raise FeedError(f"journal must be a journal id, got {shown(journal)}")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 1000):
+        raise FeedError(f"round must be a round number or null, got {shown(number)}")
+    part = "header" if seq == 0 else "event"
+    if not isinstance(obj.get(part), dict):
+        raise FeedError(f"message {seq} has no {part} object")
+    return obj
+
+
+def quarantined(now: float, topic: str, table: str, payload: bytes, reason: str) -> tuple[float, str, str, int, str,
+                                                                                          str]:
+    """A store row for a message that could not be used: its first bytes only, printable."""
+    head = clean_text(payload[:QUARANTINE_HEAD].decode("utf-8", "replace"))
+    return (now, topic, table, len(payload), clean_text(reason), head)
 
 
 class TournamentError(Exception):
@@ -143,6 +200,10 @@ class TournamentServer:
         self.received = 0
         self.applied = 0
         self.duplicates = 0
+        self.quarantined = 0
+        # (table, round) -> (journal, match): the match counted for that table's round (see _bind)
+        self.bindings: dict[tuple[str, int], tuple[str, int]] = {}
+        self._asked: dict[tuple[str, str, int], tuple[float, float, int]] = {}  # gap -> (seen, asked, times)
         self._queue: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -164,14 +225,20 @@ class TournamentServer:
             self.rounds.append([TableSeating.from_json(t) for t in tables])
             self.byes.append(tuple(str(name) for name in byes))
         self.audit = self.store.audit_log()
+        self.bindings = self.store.bindings()
+        self.quarantined = self.store.quarantined(0)[0]
         for table, message, received in self.store.messages():
             self._feed(table).receive(message, received)
+        for table in list(self.feeds):
+            self._bind(table)
         self._publish_all()
 
     def start(self) -> TournamentServer:
         """Connect to the broker (persistent session) and start the worker."""
         broker = self.config.broker
-        self.client = make_client(broker, f"tablepi-tournament-{broker.user}", manual_ack=True)
+        # An id of this server's own (made with its store): a fixed, guessable one would let anyone with a
+        # table's password take over the server's persistent session (the broker config also binds ids to users).
+        self.client = make_client(broker, f"tablepi-tournament-{self.store.instance()}", manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.connect_async(broker.host, broker.port, broker.keepalive, clean_start=False,
@@ -232,6 +299,7 @@ class TournamentServer:
                         if qos > 0:
                             self.client.ack(mid, qos)
                 else:
+                    self.ask_again()
                     with self.lock:
                         self._flush_standings()
                         self._flush_tables()
@@ -241,46 +309,63 @@ class TournamentServer:
                 log.exception("tournament: error while handling %d messages", len(batch))
 
     def receive(self, batch: list[tuple[Any, ...]]) -> None:
-        """Store and apply ``(topic, payload, mid, qos, received)`` items (the worker; tests call it directly)."""
+        """Store and apply ``(topic, payload, mid, qos, received)`` items (the worker; tests call it directly).
+
+        Each message on its own: one that cannot be read — not JSON, nested too deep, too big, not what
+        docs/feed.md says, a table speaking for another — is quarantined (kept in the store with the reason, shown
+        on the dashboard) and acknowledged like the others, so it never holds back another table's events."""
         prefix = self.config.broker.prefix
         rows: list[tuple[str, str, int, str, float]] = []
         decoded: list[tuple[str, dict[str, Any], float]] = []
-        statuses: list[tuple[str, bool, float]] = []
+        statuses: list[tuple[str, dict[str, Any], float]] = []
+        bad: list[tuple[float, str, str, int, str, str]] = []
         for topic, payload, _, _, now in batch:
             where = table_of(topic, prefix)
             if where is None:
                 continue
-            try:
-                obj = decode(payload)
-            except FeedError as error:
-                log.warning("tournament: ignored a message on %s: %s", topic, error)
-                continue
             table, kind = where
+            try:
+                obj = read_message(table, kind, payload)
+            except FeedError as error:
+                bad.append(quarantined(now, topic, table, payload, str(error)))
+                continue
+            if obj is None:
+                continue
             if kind == "status":
-                statuses.append((table, bool(obj.get("online")), now))
+                statuses.append((table, obj, now))
                 continue
-            if kind != "events" or obj.get("table") != table:
-                continue  # a table speaks only for itself (the ACL makes sure of it too)
-            seq, journal = obj.get("seq"), obj.get("journal")
-            if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0 or not isinstance(journal, str) \
-                    or not journal:
-                continue
-            rows.append((table, journal, seq, payload.decode("utf-8"), now))
+            rows.append((table, obj["journal"], obj["seq"], payload.decode("utf-8"), now))
             decoded.append((table, obj, now))
         self.received += len(batch)
         with self.lock:
             # The feeds know every stored message (they are rebuilt from the store at start): only the new ones
-            # are written, and they are stored before they are applied.
-            rows = [row for row in rows if not self._feed(row[0]).knows(row[1], row[2])]
-        if rows:
-            self.store.add_messages(rows)
+            # are written, and they are stored before they are applied. A known one is compared with the stored
+            # one: a different event under the same (journal, seq) is a second sender with this table's password.
+            fresh_rows = []
+            for row, (_, obj, now) in zip(rows, decoded, strict=True):
+                if not self._feed(row[0]).knows(row[1], row[2]):
+                    fresh_rows.append(row)
+                elif (reason := self._conflict(row[0], obj)) is not None:
+                    bad.append(quarantined(now, f"{prefix}/tables/{row[0]}/events", row[0], row[3].encode(), reason))
+        if fresh_rows:
+            self.store.add_messages(fresh_rows)
+        if bad:
+            self.store.quarantine(bad)
+            self.quarantined += len(bad)
+            for item in bad:
+                log.warning("tournament: quarantined a message on %s (%d bytes): %s", item[1], item[3], item[4])
         with self.lock:
             changed: set[str] = set()
-            standings_changed = False
+            standings_changed = bool(bad)
             for table, obj, now in decoded:
                 feed = self._feed(table)
                 feed.last_message = now
-                fresh, scored = feed.receive(obj, now)
+                try:
+                    fresh, scored = feed.receive(obj, now)
+                except Exception as error:  # one table's message must not stop the others'
+                    self._poisoned(table, obj, now, error)
+                    changed.add(table)
+                    continue
                 if not fresh:
                     self.duplicates += 1
                     continue
@@ -289,17 +374,95 @@ class TournamentServer:
                 self.applied += 1
                 changed.add(table)
                 standings_changed = standings_changed or scored > 0 or obj.get("seq") == 0
-            for table, online, now in statuses:
+            for table, obj, now in statuses:
                 feed = self._feed(table)
-                feed.online = online
+                feed.online = bool(obj.get("online"))
                 feed.last_message = max(feed.last_message, now)
+                feed.report(obj)
                 changed.add(table)
+            for table in changed:
+                standings_changed = self._bind(table) or standings_changed
             self._standings_dirty = self._standings_dirty or standings_changed
             self._flush_standings()
             self._dirty_tables |= changed
             self._flush_tables()
-            if changed and self.clock() - self._director_sent >= DIRECTOR_INTERVAL:
+            if (changed or bad) and self.clock() - self._director_sent >= DIRECTOR_INTERVAL:
                 self._publish_director(only_watched=True)
+
+    def _conflict(self, table: str, obj: dict[str, Any]) -> str | None:
+        """Why a message already known differs from the stored one (None when it is the same event again)."""
+        stored = self.store.message(table, obj["journal"], obj["seq"])
+        part = "header" if obj["seq"] == 0 else "event"
+        if stored is None or stored.get(part) == obj.get(part):
+            return None
+        journal = self._feed(table).journals.get(obj["journal"])
+        if journal is not None and obj["seq"] not in journal.conflicts:
+            journal.conflicts.append(obj["seq"])
+            journal.version += 1
+        return (f"a second, different {part} {obj['seq']} of journal {obj['journal'][:12]} (the first is kept): "
+                "two senders with this table's password?")
+
+    def _poisoned(self, table: str, obj: dict[str, Any], now: float, error: Exception) -> None:
+        """A message that broke the replay in an unforeseen way: its journal stops there (shown), the message is
+        quarantined, every other journal goes on."""
+        log.exception("tournament: table %s, journal %s, seq %s could not be applied", table,
+                      obj.get("journal"), obj.get("seq"))
+        journal = self._feed(table).journals.get(str(obj.get("journal")))
+        if journal is not None and not journal.broken:
+            journal.broken = f"event {obj.get('seq')}: {clean_text(f'{type(error).__name__}: {error}')}"
+            journal.version += 1
+        text = json.dumps(obj, ensure_ascii=False)
+        self.store.quarantine([quarantined(now, f"{self.config.broker.prefix}/tables/{table}/events", table,
+                                           text.encode(), f"could not be applied: {type(error).__name__}")])
+        self.quarantined += 1
+
+    def _bind(self, table: str) -> bool:
+        """Bind each round this table was seated in to the first match it began under that round's seating
+        (stored: a restart and the order the store replays in change nothing). True if a binding was made."""
+        feed = self.feeds.get(table)
+        if feed is None:
+            return False
+        made = False
+        for journal in sorted(feed.journals.values(), key=lambda j: j.index):
+            for match in journal.matches:
+                number = match.round
+                if (not match.started or number is None or (table, number) in self.bindings
+                        or self.seating_of(table, number) is None):
+                    continue
+                self.bindings[(table, number)] = (journal.jid, match.number)
+                self.store.bind(table, number, journal.jid, match.number)
+                self._scored.pop((number, table), None)
+                made = True
+        return made
+
+    def held(self) -> list[dict[str, Any]]:
+        """Matches a table's feed says belong to a round that are not counted, each with the reason: another
+        match of that table is the round's, the table was not seated in it, or it has not started. A director's
+        *assign* correction counts one."""
+        assigned = self._assigned()
+        out: list[dict[str, Any]] = []
+        for table, feed in sorted(self.feeds.items(), key=lambda item: _table_key(item[0])):
+            for journal in feed.journals.values():
+                for match in journal.matches:
+                    key = f"{journal.jid}:{match.number}"
+                    number = match.round
+                    if not match.started or number is None or key in assigned:
+                        continue
+                    bound = self.bindings.get((table, number))
+                    if bound == (journal.jid, match.number):
+                        continue
+                    if number > len(self.rounds):
+                        why = f"round {number} has not started"
+                    elif self.seating_of(table, number) is None:
+                        why = f"table {table} was not seated in round {number}"
+                    elif bound is not None:
+                        why = (f"table {table}'s round {number} is journal {bound[0][:12]} match {bound[1]} "
+                               "(the first begun under that seating)")
+                    else:
+                        continue
+                    out.append({"table": table, "journal": journal.jid, "match": match.number, "round": number,
+                                "deals": len(match.slate), "reason": why})
+        return out[-MAX_HELD_SHOWN:]
 
     def _feed(self, table: str) -> TableFeed:
         feed = self.feeds.get(table)
@@ -309,13 +472,19 @@ class TournamentServer:
 
     # --- what the pages show -----------------------------------------------------------------------------------
 
+    def _undone(self) -> set[int]:
+        return {int(a["undoes"]) for a in self.audit if a["what"] == "undo"}
+
     def _assigned(self) -> dict[str, int]:
-        return {f'{a["journal"]}:{a.get("match", 1)}': int(a["round"]) for a in self.audit if a["what"] == "assign"}
+        undone = self._undone()
+        return {f'{a["journal"]}:{a.get("match", 1)}': int(a["round"]) for a in self.audit
+                if a["what"] == "assign" and a["id"] not in undone}
 
     def _adjustments(self) -> list[Adjustment]:
+        undone = self._undone()
         return [Adjustment(a["entrant"], int(a["round"]),
                            Score(int(a["match_points"]), int(a["lines"]), int(a["points"])))
-                for a in self.audit if a["what"] == "adjust"]
+                for a in self.audit if a["what"] == "adjust" and a["id"] not in undone]
 
     def table_rounds(self) -> list[TableRound]:
         return [item for item, _, _ in self.scored_rounds()]
@@ -345,7 +514,8 @@ class TournamentServer:
 
     def _table_round(self, number: int, ts: TableSeating, feed: TableFeed | None,
                      assigned: dict[str, int]) -> TableRound:
-        found = feed.for_round(number, assigned) if feed is not None else None
+        bound = self.bindings.get((ts.table, number))
+        found = feed.for_round(number, assigned, bound) if feed is not None else None
         if found is None or found[0].header is None:
             return TableRound(number, ts.table, ts.team_map(), (), 9, False)
         journal, match = found
@@ -399,8 +569,9 @@ class TournamentServer:
         feed = self.feeds.get(table)
         journal = feed.latest() if feed is not None else None
         state = journal.state if journal is not None else None
-        seating = self.seating_of(table, len(self.rounds))
-        return {"table": table, "round": len(self.rounds),
+        number = journal.round_tag if journal is not None and journal.round_tag is not None else len(self.rounds)
+        seating = self.seating_of(table, number)
+        return {"table": table, "round": number,
                 "seats": {} if seating is None else {s.value: n for s, n in seating.seats},
                 "online": bool(feed and feed.online), "state": None if state is None else summary(state)}
 
@@ -447,6 +618,12 @@ class TournamentServer:
             journal = feed.latest() if feed is not None else None
             if journal is not None and journal.broken:
                 attention.append("broken")
+            gaps = [self._gap_row(table, *gap, now) for gap in (feed.gaps() if feed is not None else [])]
+            if gaps:
+                attention.append("gap")
+            conflicts = sum(len(j.conflicts) for j in feed.journals.values()) if feed is not None else 0
+            if conflicts:
+                attention.append("conflict")
             rows.append({
                 "table": table, "round": view["round"], "seats": view["seats"],
                 "match": None if state is None else state["match"], "deal": None if state is None else state["deal"],
@@ -457,12 +634,46 @@ class TournamentServer:
                 "journal": "" if journal is None else journal.jid[:12],
                 "waiting": 0 if journal is None else journal.waiting,
                 "broken": "" if journal is None else journal.broken,
-                "progress": progress.get(table), "attention": attention,
+                "progress": progress.get(table), "attention": attention, "gaps": gaps, "conflicts": conflicts,
             })
+        count, kept = self.store.quarantined(MAX_HELD_SHOWN)
+        held = self.held()
         return {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
                 "byes": list(self.byes[-1]) if self.byes else [], "tables": rows, "unfinished": self.unfinished(),
-                "audit": self.audit[-50:],
+                "audit": self.audit[-50:], "held": held, "quarantined": count, "quarantine": kept,
                 "received": self.received, "duplicates": self.duplicates}
+
+    def _gap_row(self, table: str, journal: str, first: int, last: int, now: float) -> dict[str, Any]:
+        seen, _, times = self._asked.get((table, journal, first), (now, 0.0, 0))
+        return {"journal": journal[:12], "first": first, "last": last, "since": round(now - seen, 1),
+                "asked": times}
+
+    def ask_again(self) -> int:
+        """Ask each table for what is missing from its journals (docs/feed.md, "Resend"): a gap seen for
+        :data:`GAP_WAIT` seconds (reordered messages fill most within a moment), then again every
+        :data:`ASK_EVERY` seconds while it lasts. Returns how many requests were sent."""
+        now = self.clock()
+        sent = 0
+        current: dict[tuple[str, str, int], tuple[float, float, int]] = {}
+        with self.lock:
+            for table, feed in self.feeds.items():
+                for journal, first, _ in feed.gaps():
+                    key = (table, journal, first)
+                    seen, asked, times = self._asked.get(key, (now, 0.0, 0))
+                    due = now - seen >= GAP_WAIT and now - asked >= ASK_EVERY and sent < MAX_ASKS
+                    if due and self._request_resend(table, journal, first):
+                        asked, times, sent = now, times + 1, sent + 1
+                    current[key] = (seen, asked, times)
+            self._asked = current
+        return sent
+
+    def _request_resend(self, table: str, journal: str, first: int) -> bool:
+        if self.client is None:
+            return False
+        log.info("tournament: asking table %s to resend journal %s from %d", table, journal[:12], first)
+        self.client.publish(resend_topic(self.config.broker.prefix, table),
+                            encode({"table": table, "journal": journal, "from": first}), qos=1)
+        return True
 
     def _publish_director(self, only_watched: bool = False) -> None:
         if only_watched and not self.hub.watched("director"):
@@ -555,6 +766,10 @@ class TournamentServer:
             raise TournamentError(f"no entrant {entrant!r}")
         if not 1 <= number <= len(self.rounds):
             raise TournamentError(f"round {number} has not been played")
+        for what, value, bound in (("match points", score.match_points, MAX_MATCH_POINTS),
+                                   ("lines", score.lines, MAX_LINES), ("card points", score.points, MAX_POINTS)):
+            if abs(value) > bound:
+                raise TournamentError(f"{what}: a correction of a round is at most ±{bound}, not {value}")
         with self.lock:
             entry = self.store.audit(who, "adjust", why.strip(), {
                 "entrant": entrant, "round": number, "match_points": score.match_points, "lines": score.lines,
@@ -563,11 +778,30 @@ class TournamentServer:
             self._publish_all()
             return entry
 
+    def undo(self, who: str, why: str, number: int) -> dict[str, Any]:
+        """Take back correction ``number`` (an *adjust* or an *assign*, by its id in the audit trail): it stays in
+        the trail, marked undone, and counts no more."""
+        if not why.strip():
+            raise TournamentError("an undo needs a reason")
+        with self.lock:
+            entry = next((a for a in self.audit if a["id"] == number), None)
+            if entry is None or entry["what"] not in ("adjust", "assign"):
+                raise TournamentError(f"no correction {number} in the audit trail")
+            if number in self._undone():
+                raise TournamentError(f"correction {number} is undone already")
+            done = self.store.audit(who, "undo", why.strip(), {"undoes": number})
+            self.audit.append(done)
+            self._scored.clear()
+            self._publish_all()
+            return done
+
     def assign(self, who: str, why: str, table: str, journal: str, number: int, match: int = 1) -> dict[str, Any]:
         """A correction: match ``match`` of the table's journal ``journal`` (an id, or its first characters) is its
         match of round ``number`` (0: of none)."""
         if not why.strip():
             raise TournamentError("a correction needs a reason")
+        if not 0 <= number <= self.config.rounds or not 1 <= match <= 1000:
+            raise TournamentError(f"round {number}, match {match}: no such round or match")
         with self.lock:
             feed = self.feeds.get(table)
             matching = [jid for jid in (feed.journals if feed is not None else {}) if jid.startswith(journal)]

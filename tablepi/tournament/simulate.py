@@ -204,7 +204,8 @@ def standings_from_journals(
             if not candidates:
                 played.append(TableRound(number, ts.table, ts.team_map(), (), 9, False))
                 continue
-            _, _, _, start, slate, over = max(candidates, key=lambda m: (len(m[4]), m[0], m[1]))
+            # the first match the table began under the round's seating (the server binds the round to it)
+            _, _, _, start, slate, over = min(candidates, key=lambda m: (m[0], m[1]))
             played.append(TableRound(number, ts.table, ts.team_map(), slate, start, over))  # type: ignore[arg-type]
     scored = [(item, *table_scores(item, config.round_length, config.deals)) for item in played]
     return rank(config.entrant_names, [*scored, *bye_rounds(byes)], config.drop_worst)

@@ -7,6 +7,7 @@ Events are keyed by (table, journal, seq): storing one twice is a no-op.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -21,7 +22,14 @@ CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, seating TEXT NOT 
     who TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL, who TEXT NOT NULL, what TEXT NOT NULL,
     why TEXT NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS quarantine (id INTEGER PRIMARY KEY, at REAL NOT NULL, topic TEXT NOT NULL,
+    tbl TEXT NOT NULL, size INTEGER NOT NULL, reason TEXT NOT NULL, head TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS bindings (tbl TEXT NOT NULL, round INTEGER NOT NULL, journal TEXT NOT NULL,
+    match INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (tbl, round)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 """
+#: What the store keeps of a quarantined payload: its first bytes, for the director to see what it was.
+QUARANTINE_HEAD = 200
 
 
 class Store:
@@ -47,6 +55,12 @@ class Store:
                 "SELECT tbl, body, received FROM messages ORDER BY tbl, journal, seq"):
             yield tbl, json.loads(body), received
 
+    def message(self, table: str, journal: str, seq: int) -> dict[str, Any] | None:
+        """The stored message (table, journal, seq), or None."""
+        row = self.db.execute("SELECT body FROM messages WHERE tbl = ? AND journal = ? AND seq = ?",
+                              (table, journal, seq)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
     def add_round(self, number: int, seating: dict[str, Any], who: str) -> None:
         """Round ``number``: ``{"tables": [...], "byes": [...]}`` (a store from before byes has the list only)."""
         self.db.execute("INSERT INTO rounds VALUES (?, ?, ?, ?)", (number, json.dumps(seating), time.time(), who))
@@ -65,6 +79,34 @@ class Store:
         return [{"id": i, "at": at, "who": who, "what": what, "why": why, **json.loads(body)}
                 for i, at, who, what, why, body in
                 self.db.execute("SELECT id, at, who, what, why, body FROM audit ORDER BY id")]
+
+    def instance(self) -> str:
+        """This server's own id, made once with its store: its broker client id is made from it, so no other
+        program's fixed id can be this server's session (docs/feed.md, "Client ids")."""
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('instance', ?)", (secrets.token_hex(8),))
+        return str(self.db.execute("SELECT value FROM meta WHERE key = 'instance'").fetchone()[0])
+
+    def quarantine(self, rows: list[tuple[float, str, str, int, str, str]]) -> None:
+        """Messages that could not be read: (when, topic, table, size, why, first bytes)."""
+        self.db.executemany("INSERT INTO quarantine (at, topic, tbl, size, reason, head) VALUES (?, ?, ?, ?, ?, ?)",
+                            rows)
+
+    def quarantined(self, last: int = 20) -> tuple[int, list[dict[str, Any]]]:
+        """How many messages are quarantined, and the ``last`` ones (newest first)."""
+        count = int(self.db.execute("SELECT count(*) FROM quarantine").fetchone()[0])
+        rows = self.db.execute("SELECT at, topic, tbl, size, reason, head FROM quarantine ORDER BY id DESC LIMIT ?",
+                               (last,))
+        return count, [{"at": at, "topic": topic, "table": tbl, "size": size, "reason": reason, "head": head}
+                       for at, topic, tbl, size, reason, head in rows]
+
+    def bind(self, table: str, number: int, journal: str, match: int) -> None:
+        """Table ``table``'s match of round ``number`` is match ``match`` of journal ``journal`` (the first one it
+        began under that round's seating; docs/tournament.md, "Which match is which round")."""
+        self.db.execute("INSERT OR IGNORE INTO bindings VALUES (?, ?, ?, ?, ?)",
+                        (table, number, journal, match, time.time()))
+
+    def bindings(self) -> dict[tuple[str, int], tuple[str, int]]:
+        return {(t, r): (j, m) for t, r, j, m in self.db.execute("SELECT tbl, round, journal, match FROM bindings")}
 
     def close(self) -> None:
         self.db.close()

@@ -15,6 +15,7 @@ from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.display.panels import CardPicker, EnterCard, HistoryPanel, Keyboard, Menu, SeatPlayer
 from tablepi.display.sheet import key_rects
+from tablepi.display.touch import control_at
 from tablepi.journal import JournaledTable
 from tablepi.record import RecordHeader
 from tablepi.rules import DECK, Card, Seat, Team
@@ -94,8 +95,8 @@ def test_a_touch_on_the_zone_of_the_seat_to_play_opens_the_card_picker(
 
 def test_the_screen_sends_the_key_under_a_finger(app: tuple[TableApp, PygameScreen, list[object]]) -> None:
     table, screen, _ = app
-    header = screen.sheet_touch.target(screen.display.last, (400, 10))  # type: ignore[arg-type]
-    assert header is not None and header[0] == "open:menu"
+    header = control_at(screen.display.last, (800, 480), (400, 10))  # type: ignore[arg-type]
+    assert header is not None and header.name == "open:menu"
     table.handle(Touch("open:menu"))
     sheet = screen.display.last.sheet  # type: ignore[union-attr]
     _, rect = next((k, r) for k, r in key_rects(sheet, (800, 480)) if k.id == "open:history")
@@ -155,7 +156,7 @@ def test_a_card_and_a_deal_entered_by_hand_reach_the_table(live: TableApp) -> No
     assert view is not None and view.seat(Seat.W).card.by_hand  # type: ignore[union-attr]
     live.handle(Touch("open:menu"))
     live.handle(Touch("key:open:deal"))
-    for key in ("winner:EW", "points:+", "ok"):
+    for key in ("winner:EW", "points", "digit:2", "digit:2", "ok"):
         live.handle(Touch(f"key:{key}"))
     kinds = [type(e) for e in live.table.journal.events()]
     assert CardEntered in kinds and DealEntered in kinds

@@ -68,6 +68,8 @@ def test_must_read_text_has_12_arcminute_capitals(family: str, lang: str, render
     need_px = round(REACH[family] * 1000 * 0.0034907, 1) / panel.mm_per_px  # 5.2 mm; 2.8 mm at 0.8 m
     measured = []
     for name in SAMPLES:
+        if name == "choose_seat":  # "Qui annonce ?": one capital, a tailed Q; set at fonts.bar (test_seat_targets)
+            continue
         view, targets = _targets(name, lang, size, renderer)
         surface = render_surface(view, size, renderer)
         for what, box, ink, ground in targets:

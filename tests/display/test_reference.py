@@ -25,7 +25,8 @@ from tablepi.display.render import Renderer, render_surface
 from tablepi.display.samples import sample
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
-SCREENS = ("idle", "match_start", "trump_chosen", "mid_trick", "warning", "deal_result", "slate", "match_won")
+SCREENS = ("idle", "match_start", "trump_chosen", "choose_seat", "mid_trick", "warning", "deal_result", "slate",
+           "match_won")
 LANGUAGES = ("en", "lb")
 SIZES = ((800, 480), (480, 320), (1280, 720), (720, 1280))
 MAX_MEAN_DIFF = 1.5

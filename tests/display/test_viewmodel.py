@@ -89,12 +89,16 @@ def test_trump_shown_then_announcements_possible() -> None:
     actions = [b.action for b in view.buttons if b.enabled]
     assert Action.UNDO in actions and Action.CLAIM not in actions
     assert [b.action for b in view.buttons] == list(tx.DEAL_ACTIONS)  # the trump buttons stay, disabled
-    # The panel's announce buttons have no seat: they ask whose it is. The targets at each seat's name answer.
+    # The panel's announce buttons have no seat: they ask whose it is. Nothing is drawn at the seats until then;
+    # then each seat that may answers at its own name.
     assert actions[:3] == [Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT]
+    assert view.targets() == ()
+    table.apply(Button(clock(), ButtonName.ANNOUNCE_KONTER))
+    view = build_view(table.state, EN)
+    assert view.prompt == "Who announces? Touch your name"
     for seat in Seat:
         targets = view.seat(seat).targets  # type: ignore[union-attr]
-        assert [(t.action, t.seat) for t in targets] == [
-            (Action.ANNOUNCE_MATT, seat), (Action.ANNOUNCE_KONTER, seat), (Action.ANNOUNCE_KONTER_A_MATT, seat)]
+        assert [(t.action, t.seat) for t in targets] == [(Action.ANNOUNCE_KONTER, seat)]
 
 
 def test_announcement_shows_at_the_announcers_seat() -> None:

@@ -18,6 +18,7 @@ from tablepi.display.viewmodel import build_view
 from tablepi.rules import Direction, HouseRules, RevokePenalty, TieRule
 from tablepi.table import Button, Table, TableConfig, TableState, Target, WarningCode
 from tablepi.table.simulate import simulate_match
+from tablepi.table.state import PromptCode
 
 #: Warnings that mean "the table refused that button".
 REFUSALS = frozenset({WarningCode.NOT_NOW, WarningCode.CLAIM_REFUSED, WarningCode.ANNOUNCEMENT_WITHOUT_CARDS,
@@ -53,10 +54,13 @@ def _check_screen_offers_only_live(state: TableState) -> None:
     view = build_view(state, DisplaySettings())
     shown = {Target(b.action, b.seat) for b in (*view.buttons, *view.targets()) if b.enabled}
     assert shown <= set(state.possible.buttons), shown - set(state.possible.buttons)
-    # Per-seat targets are drawn at their seat; nothing live for a seat is missing from the screen.
+    # Nothing live for a seat is out of reach: its seatless button is on the panel (it asks "who?"), and while the
+    # table asks, the seat's own name answers.
     per_seat = {t for t in state.possible.buttons if t.seat is not None}
     if view.seats:
-        assert per_seat <= shown
+        assert {Target(t.name) for t in per_seat} <= shown
+        asked = state.prompt.button if state.prompt.code is PromptCode.CHOOSE_SEAT else None
+        assert {t for t in per_seat if t.name is asked} <= shown
 
 
 @pytest.mark.parametrize(("direction", "tie", "penalty", "claims", "hand_scan"), COMBINATIONS,

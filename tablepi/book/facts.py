@@ -1,0 +1,141 @@
+"""A game record's matches as plain facts for the book: who sat where, every deal, each card's cost.
+
+The deals are exactly what ``tablepi replay --json`` prints (:func:`tablepi.commands.replay.replay_report`), so the
+book and the replay never disagree about a result; to that the book adds who sat in each seat (the seat events in
+force when the match's first trumps were named), the revokes the table warned about, and, where every card of a
+deal is known (a hand scan, or all six tricks played), the best-play review of each card
+(:mod:`tablepi.analysis`): its cost in points, and in lines where the review gives them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tablepi.record import RecordHeader
+from tablepi.rules.seats import Seat
+from tablepi.table.events import PlayersSeated, TableEvent
+from tablepi.table.machine import Table
+from tablepi.table.warnings import WarningCode
+
+#: The review's figures the book keeps per card (``cost``: points lost against best play; the others once the
+#: review gives them: lines lost to a choice).
+CARD_FIGURES = ("cost", "cost_lines")
+#: The review's per-seat figures the book keeps per deal when the review gives them (lines lost, luck).
+SEAT_FIGURES = ("lines_lost", "luck")
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """One match of one record. ``names``: seat -> the player's name, None for a guest (nobody named him)."""
+
+    table: str
+    journal: str
+    number: int  # the match's number within its record (1-based)
+    started: float  # wall clock (seconds since the epoch)
+    ended: float
+    finished: bool
+    winner: str | None  # "NS", "EW", None
+    names: dict[str, str | None]
+    uids: dict[str, str]  # seat -> the player tag that seated him, where a tag did
+    deals: tuple[dict[str, Any], ...]  # replay --json deals, each with "review" (None: not reviewed)
+    revokes: tuple[tuple[int, str], ...] = field(default=())  # (deal number, seat) of each revoke warned
+
+    @property
+    def key(self) -> str:
+        return f"{self.table}:{self.journal}:{self.number}"
+
+
+def match_facts(
+    header: RecordHeader,
+    events: Iterable[TableEvent],
+    *,
+    table: str,
+    journal: str,
+    ended: float,
+    finished_only: bool = False,
+    review: bool = True,
+) -> list[MatchFacts]:
+    """The matches of one record with at least one scored deal (only those won, with ``finished_only``: a live
+    journal's match in play is added when it is over). ``ended`` is the wall time of the record's last event."""
+    from tablepi.commands.replay import replay_report
+
+    replayed = Table(header.house_rules, header.dealer, header.table)
+    names: dict[Seat, str] = {}
+    uids: dict[Seat, str] = {}
+    seated: dict[int, tuple[dict[Seat, str], dict[Seat, str]]] = {}
+    first_time: dict[int, float] = {}
+    warned: dict[int, int] = {}  # id of a warning -> the match it was raised in
+    last = 0.0
+    logged = 0
+    for event in events:
+        if isinstance(event, PlayersSeated):
+            for seat, name in event.names:
+                names[seat] = name
+                if event.uid:
+                    uids[seat] = event.uid
+                else:
+                    uids.pop(seat, None)
+        replayed.advance(event)
+        last = max(last, float(event.time))
+        number = len(replayed.matches)
+        current = replayed.matches[-1]
+        if number not in seated and (replayed.trump is not None or current.slate.history):
+            seated[number] = (dict(names), dict(uids))
+            first_time[number] = last
+        if len(replayed.warning_log) != logged:  # a warning raised (or undone): note the match of the new ones
+            logged = len(replayed.warning_log)
+            for warning in replayed.warning_log:
+                warned.setdefault(id(warning), number)
+    report = replay_report(replayed)
+    by_match: dict[int, list[dict[str, Any]]] = {}
+    for deal in report["deals"]:
+        by_match.setdefault(deal["match"], []).append(deal)
+    revokes: dict[int, list[tuple[int, str]]] = {}
+    for warning in replayed.warning_log:
+        if warning.code is WarningCode.REVOKE and warning.seat is not None and warning.deal is not None:
+            revokes.setdefault(warned.get(id(warning), len(replayed.matches)), []).append(
+                (warning.deal, warning.seat.value))
+    out: list[MatchFacts] = []
+    for number, match in enumerate(replayed.matches, start=1):
+        deals = by_match.get(number, [])
+        if not deals or (finished_only and match.winner is None):
+            continue
+        if review:
+            _add_reviews(deals, match)
+        else:
+            for deal in deals:
+                deal["review"] = None
+        who, tags = seated.get(number, ({}, {}))
+        start = first_time.get(number, 0.0)
+        out.append(MatchFacts(
+            table=table, journal=journal, number=number,
+            started=ended - max(0.0, last - start), ended=ended,
+            finished=match.winner is not None,
+            winner=None if match.winner is None else match.winner.value,
+            names={seat.value: who.get(seat) for seat in Seat},
+            uids={seat.value: uid for seat, uid in tags.items()},
+            deals=tuple(deals), revokes=tuple(revokes.get(number, ())),
+        ))
+    return out
+
+
+def _add_reviews(deals: list[dict[str, Any]], match: Any) -> None:
+    """Each deal's ``review``: per card its cost (and the review's per-seat figures), where every card is known."""
+    from tablepi.analysis import review_deal
+
+    played = {entry.number: deal for deal, entry in zip(match.deals, match.slate.history, strict=False)}
+    for report in deals:
+        report["review"] = None
+        deal = played.get(report["number"])
+        if deal is None or deal.trump is None or report.get("by_hand"):
+            continue
+        found = review_deal(deal, report["number"]).to_json()
+        if not found.get("known"):
+            continue
+        report["review"] = {
+            "plays": [{"seat": p["seat"], "card": p["card"], "trick": p["trick"],
+                       **{k: p[k] for k in CARD_FIGURES if k in p}} for p in found["plays"]],
+            **{k: found[k] for k in SEAT_FIGURES if k in found},
+        }

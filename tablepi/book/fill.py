@@ -1,0 +1,212 @@
+"""Filling the book from the journal and the archive: as matches finish (:class:`BookKeeper`, a journal listener
+with a worker thread), and all over again (:func:`rebuild`).
+
+The keeper follows the journal the table writes: the core thread only puts each journaled line on a queue (a
+:class:`~tablepi.journal.JournalListener` must never make the table wait); the keeper's thread replays the lines
+through its own :class:`~tablepi.table.machine.Table` and, the moment a match is won, adds it to the book with its
+reviews. When the journal rotates, matches of the archived file that the book lacks (one abandoned unfinished) are
+added from the archive. What it made of the table now (the live view: only cards already played, never a hand) is
+what :meth:`BookKeeper.live_now` gives the pages.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tablepi import archive as match_archive
+from tablepi.book.facts import MatchFacts, match_facts
+from tablepi.book.store import Book
+from tablepi.errors import RecordError
+from tablepi.record import RecordHeader, load_record, parse_event
+from tablepi.table.events import TableEvent
+from tablepi.table.machine import Table
+
+if TYPE_CHECKING:
+    from tablepi.journal import Journal, JournaledTable
+
+log = logging.getLogger(__name__)
+
+
+def archive_time(path: Path) -> float:
+    """When an archived match was archived: the UTC stamp in its name (``journal-YYYYMMDD-HHMMSS.n-<id>``), else
+    the file's time."""
+    parts = path.name.split("-")
+    if len(parts) >= 4:
+        try:
+            return float(time.mktime(time.strptime(parts[1] + parts[2][:6], "%Y%m%d%H%M%S"))) - time.timezone
+        except (ValueError, OverflowError):
+            pass
+    return path.stat().st_mtime
+
+
+def record_facts(path: Path, table: str, *, finished_only: bool = False, review: bool = True,
+                 ended: float | None = None) -> list[MatchFacts]:
+    """The matches of a game record or archived match (``.jsonl``, ``.jsonl.gz``)."""
+    record = load_record(path)
+    journal = match_archive.journal_id_of(path) or path.name
+    when = ended if ended is not None else archive_time(path)
+    return match_facts(record.header, record.events, table=table, journal=journal, ended=when,
+                       finished_only=finished_only, review=review)
+
+
+def journal_facts(path: Path, table: str, *, review: bool = True) -> list[MatchFacts]:
+    """The finished matches of a live journal (read only, like ``tablepi export``)."""
+    from tablepi.journal import read_journal
+
+    view = read_journal(path)
+    try:
+        events = view.events()
+    except RecordError as err:
+        log.warning("the book skips %s: %s", path, err)
+        return []
+    journal = _journal_id(path)
+    ended = path.stat().st_mtime if path.exists() else time.time()
+    return match_facts(view.header, events, table=table, journal=journal, ended=ended, finished_only=True,
+                       review=review)
+
+
+def _journal_id(path: Path) -> str:
+    import sqlite3
+
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key='id'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        row = None
+    return str(row[0]) if row else path.name
+
+
+def rebuild(book: Book, journal: Path, archive: Path | None, table: str, *, review: bool = True) -> int:
+    """The book made again from the archive and the journal (players' choices and forgotten names kept)."""
+    book.clear_derived()
+    count = 0
+    if archive is not None:
+        for path in match_archive.matches(archive):
+            if not path.name.endswith(".jsonl.gz"):
+                continue
+            try:
+                count += book.add(record_facts(path, table, review=review))
+            except (RecordError, OSError, ValueError) as err:
+                log.warning("the book skips %s: %s", path, err)
+    if journal.exists():
+        count += book.add(journal_facts(journal, table, review=review))
+    return count
+
+
+class BookKeeper:
+    """Keeps the book up to date with the running table (a :class:`~tablepi.journal.JournalListener`)."""
+
+    def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True) -> None:
+        self.book = book
+        self.table = table
+        self.review = review
+        self._queue: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._header: RecordHeader = journaled.header
+        self._journal_id = journaled.journal.id
+        self._events: list[TableEvent] = list(journaled.journal.events())
+        self._mirror = Table.replay(self._events, self._header.house_rules, self._header.dealer, self._header.table)
+        self._previous = self._events[-1].time if self._events else 0.0
+        self._won = {n for n, m in enumerate(self._mirror.matches, start=1) if m.winner is not None}
+        self._live: tuple[int, dict[str, Any]] = (1, self._live_view())
+        self.idle = threading.Event()
+        self.idle.set()
+        journaled.listeners.append(self)
+
+    # --- the journal's listener (core thread: a queue put, nothing else) -------------------------------------
+
+    def journaled(self, journal: Journal, seq: int, line: str) -> None:
+        self.idle.clear()
+        self._queue.put(("line", line))
+
+    def rotated(self, old_id: str, archived: Path, new: Journal) -> None:
+        self.idle.clear()
+        self._queue.put(("rotated", (archived, new.id, new.header)))
+
+    # --- the worker ------------------------------------------------------------------------------------------
+
+    def start(self) -> BookKeeper:
+        self._thread = threading.Thread(target=self._run, name="book", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._queue.put(("stop", None))
+            self._thread.join(10.0)
+            self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            kind, body = self._queue.get()
+            try:
+                if kind == "stop":
+                    return
+                if kind == "line":
+                    self._line(body)
+                elif kind == "rotated":
+                    self._rotated(*body)
+            except Exception:  # the book must never stop the table: say it and go on
+                log.exception("the players' book could not take %s", kind)
+            if self._queue.empty():
+                self._publish()
+                self.idle.set()
+
+    def _line(self, line: str) -> None:
+        event = parse_event(json.loads(line), self._header, len(self._events) + 1, self._previous)
+        self._previous = event.time
+        self._events.append(event)
+        self._mirror.advance(event)
+        self._dirty = True
+        number = len(self._mirror.matches)
+        if number not in self._won and self._mirror.matches[-1].winner is not None:
+            self._won.add(number)
+            facts = match_facts(self._header, self._events, table=self.table, journal=self._journal_id,
+                                ended=time.time(), finished_only=True, review=self.review)
+            self.book.add([f for f in facts if f.number == number])
+
+    def _rotated(self, archived: Path, new_id: str, header: RecordHeader) -> None:
+        try:
+            found = record_facts(archived, self.table, review=self.review)
+        except (RecordError, OSError, ValueError) as err:
+            log.warning("the book skips %s: %s", archived, err)
+            found = []
+        self.book.add([f for f in found if not self.book.has(f.key)])
+        self._header, self._journal_id = header, new_id
+        self._events, self._previous, self._won = [], 0.0, set()
+        self._mirror = Table(header.house_rules, header.dealer, header.table)
+        self._dirty = True
+
+    _dirty = False
+
+    def _publish(self) -> None:
+        if not self._dirty:
+            return
+        self._dirty = False
+        self._live = (self._live[0] + 1, self._live_view())
+
+    def live_now(self) -> tuple[int, dict[str, Any]]:
+        """(version, the table now): a new version each time what the phones see changed."""
+        return self._live
+
+    def _live_view(self) -> dict[str, Any]:
+        """The table now, as the phones see it: the feed's summary (cards played, never a hand) and the seats."""
+        from tablepi.feed.messages import summary
+
+        state = self._mirror.state
+        return {"table": self.table, "state": summary(state),
+                "seats": {seat.value: name for seat, name in state.names}, "at": time.time()}
+
+
+def default_book_path(journal: Path) -> Path:
+    """The book beside the journal: ``players.sqlite3``."""
+    return journal.with_name("players.sqlite3")

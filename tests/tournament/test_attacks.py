@@ -1,0 +1,328 @@
+"""The tournament attacked the way a mischievous player can: one table's broker password (it sits on the Pi under
+the table) and the bar's network. A real mosquitto on the shipped configuration, the real tables' code path, the
+real server. After each attack the standings equal those computed from the tables' own journals, and the
+director's dashboard says what happened."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from paho.mqtt.client import Client
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+from tablepi.errors import ConfigError
+from tablepi.feed.broker import Mosquitto, table_user
+from tablepi.feed.messages import MAX_PAYLOAD, Seating
+from tablepi.players import MAX_NAME, check_name
+from tablepi.record import RecordHeader, event_to_line
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat
+from tablepi.table.simulate import simulate_match
+from tablepi.table.state import TableConfig
+from tablepi.tournament.config import parse_tournament_config
+from tablepi.tournament.server import TournamentServer
+from tablepi.tournament.simulate import SimulatedTable, standings_from_journals
+from tests.tournament.conftest import Tournament, table_feed, wait_for
+from tests.tournament.mqttproxy import MqttProxy
+
+CUP = """
+[tournament]
+name = "Attack cup"
+format = "pairs"
+round = "deals"
+deals = 2
+rounds = 3
+pairs = [["Anna", "Jos"], ["Marie", "Pit"], ["Lis", "Ben"], ["Tom", "Eva"]]
+"""
+
+
+def scores(ranked: list[Any]) -> list[tuple[str, int, int, int]]:
+    return [(s.name, s.total.match_points, s.total.lines, s.total.points) for s in ranked]
+
+
+def check(t: Tournament) -> None:
+    """Nothing lost, nothing forged: the server's standings are the tables' own journals'."""
+    t.settle()
+    expected = scores(standings_from_journals(t.config, t.server.rounds, t.tables.values(), t.server.byes))
+    assert scores(t.server.standings()) == expected
+    assert any(row[3] > 0 for row in expected)
+
+
+class Attacker:
+    """Table 1's credentials in the wrong hands: any client id, any payload, on table 1's topics."""
+
+    def __init__(self, broker: Mosquitto, client_id: str = "mischief", table: str = "1") -> None:
+        self.table = table
+        self.client = Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTProtocolVersion.MQTTv5)
+        self.client.username_pw_set(table_user(table), broker.passwords[table_user(table)])
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        wait_for(self.client.is_connected, 10, "the attacker to connect")
+
+    def send(self, payload: bytes, kind: str = "events") -> None:
+        """Publish until the broker has it (the broker drops this client whenever table 1 itself reconnects:
+        one password, one session; both come back)."""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.client.is_connected():
+                info = self.client.publish(f"tablepi/v1/tables/{self.table}/{kind}", payload, qos=1)
+                with contextlib.suppress(RuntimeError, ValueError):
+                    info.wait_for_publish(5)
+                    if info.is_published():
+                        return
+            time.sleep(0.05)
+        raise AssertionError("the attacker could not publish")
+
+    def send_json(self, obj: dict[str, Any], kind: str = "events") -> None:
+        self.send(json.dumps(obj).encode(), kind)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def attacker(broker: Mosquitto) -> Iterator[Callable[..., Attacker]]:
+    made: list[Attacker] = []
+
+    def make(client_id: str = "mischief", table: str = "1") -> Attacker:
+        made.append(Attacker(broker, client_id, table))
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.close()
+
+
+def forged_journal(jid: str, table: str, number: int, seed: int) -> list[dict[str, Any]]:
+    """A complete, valid journal of a whole match, made up: what a table's password can publish."""
+    script = simulate_match(seed)
+    header = RecordHeader(HouseRules(), Seat.N, TableConfig())
+    out: list[dict[str, Any]] = [{"v": 1, "kind": "header", "table": table, "journal": jid, "seq": 0, "index": 99,
+                                  "round": number, "header": header.to_json()}]
+    out += [{"v": 1, "kind": "event", "table": table, "journal": jid, "seq": seq, "round": number,
+             "event": json.loads(event_to_line(event))} for seq, event in enumerate(script.events, start=1)]
+    return out
+
+
+def dashboard(t: Tournament) -> dict[str, Any]:
+    with t.server.lock:
+        return t.server.dashboard()
+
+
+# --- names: what the tournament sends, the table can journal --------------------------------------------------
+
+
+def test_the_config_refuses_a_name_the_table_could_not_journal() -> None:
+    long = "Marie-Christine Weber"
+    assert len(long) > MAX_NAME
+    with pytest.raises(ConfigError, match=r"tournament.pairs\[0\]\[0\]: player name .* longer than 20"):
+        parse_tournament_config(f'[tournament]\npairs = [["{long}", "Jos"], ["A", "B"]]\n')
+    with pytest.raises(ConfigError, match=r"tournament.players\[2\]"):
+        parse_tournament_config(f'[tournament]\nformat = "individuals"\nplayers = ["A", "B", "{long}", "C"]\n')
+
+
+def test_a_seating_keeps_only_names_the_journal_reads_back() -> None:
+    """An older server (or the cursor file of one) may still hold a long name: it is cut to the bound the table's
+    record reader checks, and a name it could never read makes the seating no seating at all."""
+    seating = Seating.from_json({"round": 1, "table": "1", "seats": {"N": "Marie-Christine Weber  ", "S": "Jos"},
+                                 "roster": ["Marie-Christine Weber", "Jos", "bad\x07name"]})
+    for _, name in seating.names:
+        assert check_name(name) == name
+    assert seating.name(Seat.N) == "Marie-Christine Webe"
+    assert seating.roster == ("Marie-Christine Webe", "Jos")
+    with pytest.raises(ValueError, match="control character"):
+        Seating.from_json({"round": 1, "table": "1", "seats": {"N": "a\x00b"}})
+
+
+# --- poison ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_poison_messages_are_quarantined_and_every_other_table_goes_on(
+        make_tournament: Callable[..., Tournament], attacker: Callable[..., Attacker]) -> None:
+    t = make_tournament(CUP)
+    t.start_round(1)
+    mischief = attacker()
+    deep = b'{"v":1,"table":"1","journal":"x","seq":1,"event":' + b"[" * 30000 + b"]" * 30000 + b"}"
+    assert len(deep) < MAX_PAYLOAD
+    poison = [deep, b"\xff\xfe not text", b"[1, 2]", b'{"v": 1, "table": "2", "journal": "j", "seq": 1}',
+              b'{"v": 1, "table": "1", "journal": "j", "seq": 1e400, "event": {}}',
+              b'{"v": 1, "table": "1", "journal": "j", "seq": 1, "event": {"type": "place", "t": 1e308}}']
+    for _ in range(120):  # more than the broker's in-flight window: nothing may wait for an acknowledgement
+        for payload in poison:
+            mischief.send(payload)
+    mischief.send(b'{"v": 1, "table": "1", "online": 7}', "status")
+    t.play_all()
+    check(t)
+    board = dashboard(t)
+    assert board["quarantined"] >= 120 * 4
+    reasons = " ".join(q["reason"] for q in board["quarantine"])
+    assert "nested deeper" in reasons or "speaks for table" in reasons
+    assert all(len(q["head"]) <= 300 for q in board["quarantine"])
+    # and after a restart the server still receives everything (nothing is stuck in the broker for it)
+    t.server.close()
+    t.server = TournamentServer(t.config).start()
+    t.start_round(2)
+    t.play_all()
+    check(t)
+
+
+@pytest.mark.slow
+def test_a_message_bigger_than_the_limit_is_refused_by_the_broker(
+        make_tournament: Callable[..., Tournament], attacker: Callable[..., Attacker], broker: Mosquitto) -> None:
+    t = make_tournament(CUP)
+    t.start_round(1)
+    mischief = attacker()
+    info = mischief.client.publish("tablepi/v1/tables/1/events", b"x" * (MAX_PAYLOAD * 4), qos=1)
+    time.sleep(1.0)
+    t.play_all()
+    check(t)
+    assert t.server.quarantined == 0 or all(q["size"] <= MAX_PAYLOAD for q in dashboard(t)["quarantine"])
+    assert "message_size_limit" in (broker.directory / "mosquitto.conf").read_text()
+    del info
+
+
+# --- the server's session -------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_tables_password_cannot_take_over_the_servers_session(
+        make_tournament: Callable[..., Tournament], attacker: Callable[..., Attacker]) -> None:
+    t = make_tournament(CUP)
+    t.start_round(1)
+    for table in t.tables.values():
+        table.play(until=table.clock.now + 120)
+    # The id the server used before, and the id it uses now: neither is the attacker's to take.
+    thieves = [attacker("tablepi-tournament-tournament"), attacker(t.server.client._client_id.decode())]
+    for table in t.tables.values():
+        table.play(until=table.clock.now + 120)
+    t.play_all()
+    check(t)
+    for thief in thieves:
+        thief.close()
+    log = (t.broker.directory / "mosquitto.log").read_text()
+    assert "as tournament (" in log and "as tablepi-tournament" not in log  # ids are the users' names
+
+
+@pytest.mark.slow
+def test_a_tables_password_cannot_make_another_table_flap(
+        make_tournament: Callable[..., Tournament], attacker: Callable[..., Attacker]) -> None:
+    t = make_tournament(CUP)
+    t.start_round(1)
+    thief = attacker("tablepi-table-2")  # table 2's client id with table 1's password
+    for _ in range(3):
+        thief.client.reconnect()
+        time.sleep(0.2)
+    t.play_all()
+    feed = t.tables["2"].feed
+    assert feed is not None and feed.connected
+    check(t)
+
+
+# --- forged results -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_forged_journal_is_held_for_the_director_never_counted(
+        make_tournament: Callable[..., Tournament], attacker: Callable[..., Attacker]) -> None:
+    t = make_tournament(CUP)
+    t.start_round(1)
+    t.play_all()
+    check(t)
+    mischief = attacker()
+    # a complete match for round 1 (already played there), for round 3 (not started), and for a round the table
+    # was not seated in by another table's name is refused by the ACL; round 2 after it starts, too late.
+    for jid, number in (("f" * 32, 1), ("e" * 32, 3)):
+        for message in forged_journal(jid, "1", number, 11):
+            mischief.send_json(message)
+    t.start_round(2)
+    t.play_all()
+    for message in forged_journal("d" * 32, "1", 2, 12):
+        mischief.send_json(message)
+    # a second, different event under the real journal's own id
+    real = t.tables["1"].journaled.journal.id
+    mischief.send_json({"v": 1, "kind": "event", "table": "1", "journal": real, "seq": 3, "round": 2,
+                        "event": {"type": "button", "t": 1.0, "name": "undo"}})
+    wait_for(lambda: len(t.server.held()) >= 3, 20, "the forged journals to be held")
+    check(t)
+    held = {h["journal"][:1]: h for h in t.server.held()}
+    assert "has not started" in held["e"]["reason"]
+    assert "the first begun under that seating" in held["f"]["reason"]
+    assert "the first begun under that seating" in held["d"]["reason"]
+    assert held["f"]["deals"] > 0
+    board = dashboard(t)
+    row = next(r for r in board["tables"] if r["table"] == "1")
+    assert "conflict" in row["attention"] and row["conflicts"] == 1
+    assert any("two senders" in q["reason"] for q in board["quarantine"])
+    assert len(board["held"]) >= 3
+
+
+# --- lost events ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_broker_crash_with_the_server_down_loses_nothing(
+        make_tournament: Callable[..., Tournament], broker: Mosquitto) -> None:
+    """The broker acknowledges events to the tables and crashes before it saved them for the server's session:
+    the server sees the gap (or the tail the tables' status names), asks, and the tables resend from their
+    journals."""
+    t = make_tournament(CUP)
+    t.start_round(1)
+    for table in t.tables.values():
+        table.play(until=table.clock.now + 90)
+    t.settle()
+    t.server.close()
+    for table in t.tables.values():
+        table.play(until=table.clock.now + 90)
+        assert table.feed is not None and table.feed.wait_sent(20)
+    assert broker.process is not None
+    os.kill(broker.process.pid, signal.SIGKILL)  # no save: what it held for the server is gone
+    broker.process.wait()
+    broker.process = None
+    broker.start()
+    t.server = TournamentServer(t.config).start()
+    t.play_all()
+    check(t)
+    assert sum(table.feed.resent for table in t.tables.values() if table.feed is not None) > 0
+    assert not any(row["gaps"] for row in dashboard(t)["tables"])
+
+
+@pytest.mark.slow
+def test_a_lost_cursor_file_resends_the_archive_too(make_tournament: Callable[..., Tournament], broker: Mosquitto,
+                                                    tmp_path: Path) -> None:
+    """The network goes in the middle of table 1's match; the match ends and is archived as the next begins;
+    the table restarts and its cursor file is lost. The rebuilt cursor sends the archived match as well as the
+    current one, and the server completes the round."""
+    t = make_tournament(CUP)
+    proxy = MqttProxy(broker.port, duplicate=0.0, reorder=0.0)
+    try:
+        t.tables["1"].close()
+        table = t.tables["1"] = SimulatedTable("1", tmp_path / "proxied-1",
+                                               replace(table_feed(broker, "1"), port=proxy.port)).connect()
+        t.start_round(1)
+        table.play(until=table.clock.now + 120)
+        assert table.feed is not None and table.feed.wait_sent(20)
+        proxy.close()  # the network goes
+        table.play()
+        for other in t.tables.values():
+            other.play()
+        table.new_match(4242)  # the round's match goes to the archive
+        table.play(until=table.clock.now + 30)
+        reference = scores(standings_from_journals(t.config, t.server.rounds, t.tables.values(), t.server.byes))
+        table.close()
+    finally:
+        proxy.close()
+    (table.directory / "feed-cursor.json").unlink()
+    t.tables["1"] = SimulatedTable("1", table.directory, table_feed(broker, "1")).connect()
+    wait_for(lambda: scores(t.server.standings()) == reference, 30, "the archived match to reach the server")
+    assert any(row[3] > 0 for row in reference)
