@@ -104,6 +104,7 @@ def open_table(
                 parts.append(lights)
         if config.feed.enabled:
             parts.append(open_feed(config, app))
+        parts.extend(open_book(config, app, path))
     except BaseException:
         running.close()
         raise
@@ -127,6 +128,32 @@ def open_feed(config: Config, app: TableApp) -> Any:
     if feed.seating is not None:
         app.put(feed.seating)
     return feed.start()
+
+
+def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
+    """The players' book, kept by the journal's listener (docs/players.md), and with ``[web] enabled`` the
+    table's own pages. Returned in the order to close them (the pages first)."""
+    from tablepi.book.fill import BookKeeper, default_book_path
+    from tablepi.book.store import Book
+
+    book = Book(config.book.path or default_book_path(journal), day_starts=config.book.day_starts)
+    keeper = BookKeeper(book, app.table, config.feed.table or "1", review=config.book.review).start()
+    parts: list[Any] = []
+    if config.web.enabled:
+        from tablepi.book.config import page_address
+        from tablepi.book.pages import open_pages
+
+        try:
+            parts.append(open_pages(book, config.book, keeper.live_now, config.display.language, config.web.host,
+                                    config.web.port))
+        except OSError as error:
+            log.error("web: cannot serve the pages on %s:%d (%s); the table plays on without them",
+                      config.web.host, config.web.port, error)
+        else:
+            app.page_address = page_address(config.web)
+            log.info("the players' pages are on %s", app.page_address)
+    parts.extend([keeper, book])
+    return parts
 
 
 def add_console(app: TableApp, language: str, journal: Path) -> None:

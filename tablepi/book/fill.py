@@ -6,7 +6,7 @@ The keeper follows the journal the table writes: the core thread only puts each 
 through its own :class:`~tablepi.table.machine.Table` and, the moment a match is won, adds it to the book with its
 reviews. When the journal rotates, matches of the archived file that the book lacks (one abandoned unfinished) are
 added from the archive. What it made of the table now (the live view: only cards already played, never a hand) is
-put on :attr:`BookKeeper.live` for the pages.
+what :meth:`BookKeeper.live_now` gives the pages.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,12 +105,10 @@ def rebuild(book: Book, journal: Path, archive: Path | None, table: str, *, revi
 class BookKeeper:
     """Keeps the book up to date with the running table (a :class:`~tablepi.journal.JournalListener`)."""
 
-    def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True,
-                 on_live: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True) -> None:
         self.book = book
         self.table = table
         self.review = review
-        self.on_live = on_live
         self._queue: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._header: RecordHeader = journaled.header
@@ -120,8 +117,7 @@ class BookKeeper:
         self._mirror = Table.replay(self._events, self._header.house_rules, self._header.dealer, self._header.table)
         self._previous = self._events[-1].time if self._events else 0.0
         self._won = {n for n, m in enumerate(self._mirror.matches, start=1) if m.winner is not None}
-        self.live: dict[str, Any] = self._live_view()
-        self.live_version = 1
+        self._live: tuple[int, dict[str, Any]] = (1, self._live_view())
         self.idle = threading.Event()
         self.idle.set()
         journaled.listeners.append(self)
@@ -196,10 +192,11 @@ class BookKeeper:
         if not self._dirty:
             return
         self._dirty = False
-        self.live = self._live_view()
-        self.live_version += 1
-        if self.on_live is not None:
-            self.on_live(self.live)
+        self._live = (self._live[0] + 1, self._live_view())
+
+    def live_now(self) -> tuple[int, dict[str, Any]]:
+        """(version, the table now): a new version each time what the phones see changed."""
+        return self._live
 
     def _live_view(self) -> dict[str, Any]:
         """The table now, as the phones see it: the feed's summary (cards played, never a hand) and the seats."""

@@ -5,26 +5,60 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import uvicorn
 
+from tablepi.tournament.config import WebConfig
 from tablepi.tournament.server import TournamentServer
 from tablepi.web.app import make_app
+from tablepi.web.guard import Guard
+
+#: Connections beyond the open streams that are still served (pages, actions, the director while the house is full).
+SPARE_CONNECTIONS = 200
+
+
+def raise_file_limit(wanted: int) -> int:
+    """Let this process hold ``wanted`` open files if its hard limit allows (every open page is a socket; the
+    default soft limit of 1024 ends in accept() errors). Returns the soft limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
 
 
 class WebServer:
-    """uvicorn serving :func:`~tablepi.web.app.make_app` of ``server``; :attr:`port` is where it listens."""
+    """uvicorn serving :func:`~tablepi.web.app.make_app` of ``server`` (or the app ``app(stopping)`` makes: the
+    table's own pages, tablepi.book.pages); :attr:`port` is where it listens."""
 
-    def __init__(self, server: TournamentServer, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, server: TournamentServer | None, host: str = "127.0.0.1", port: int = 0, *,
+                 app: Callable[[Callable[[], bool]], Any] | None = None) -> None:
         self._closing = False
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
         self.host = host
         self.port = int(self.sock.getsockname()[1])
-        app = make_app(server, stopping=self._stopping)
-        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="off",
-                                access_log=False)
+        if app is not None:
+            made = app(self._stopping)
+        else:
+            assert server is not None
+            made = make_app(server, stopping=self._stopping)
+        web = server.config.web if server is not None else WebConfig()
+        self.tls = web.tls
+        # Every app served here gets the shared guard (bounded bodies, origin checks, security headers). Every
+        # open page holds a connection: the streams' own limit answers politely (503, Retry-After) before
+        # uvicorn's, which only keeps the process inside its file limit (systemd: LimitNOFILE=).
+        config = uvicorn.Config(Guard(made), log_level="warning", timeout_graceful_shutdown=2, lifespan="off",
+                                access_log=False, limit_concurrency=web.max_streams + SPARE_CONNECTIONS,
+                                backlog=2048,
+                                ssl_certfile=None if web.certfile is None else str(web.certfile),
+                                ssl_keyfile=None if web.keyfile is None else str(web.keyfile))
         self.uvicorn = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
 
@@ -34,7 +68,7 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}"
 
     def serve_forever(self) -> None:
         """Serve on this thread until :meth:`close` (or SIGINT/SIGTERM, which uvicorn handles)."""

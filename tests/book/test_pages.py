@@ -1,0 +1,200 @@
+"""The players' pages in a real headless Chromium at phone (390x844) and projector (1920x1080) sizes: the live
+view follows a deal being played (and shows no card before it is played), every page shows a player who did not
+opt in by his initials only, hostile names are text, and no page takes a write."""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import os
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablepi.book.config import BookConfig
+from tablepi.book.fill import BookKeeper, rebuild
+from tablepi.book.pages import Pages, make_pages
+from tablepi.book.store import Book
+from tablepi.journal import JournaledTable
+from tablepi.rules.house import HouseRules
+from tablepi.rules.seats import Seat
+from tablepi.table.events import CardPlaced, PlayersSeated, SeatingSource
+from tablepi.table.simulate import simulate_match
+from tablepi.table.state import TableConfig
+from tablepi.web.serve import WebServer
+from tests.book.helpers import HOSTILE, play, rotation
+
+pytestmark = pytest.mark.slow
+
+PEOPLE = ["Jang", "Marie", "Pol", "Fränz", *HOSTILE]
+#: Added to the book by hand: what the table's keyboard refuses, the pages must still show as text.
+LONG = "\u202e" + "Ω<i>x</i>" * 1250  # 10,000 characters with a right-to-left override
+PRIVATE = ["Jang", "Pol", "Fränz", "<b>Bold</b>", "\u05e9\u05dc\u05d5\u05dd \u05d0"]
+PUBLIC = ["Marie", "<script>x()</script>", "Zoë & \"Q\""]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    directory = tmp_path_factory.mktemp("pages")
+    play(directory, rotation(6, PEOPLE), seed=5).close()
+    book = Book(directory / "players.sqlite3")
+    rebuild(book, directory / "journal.sqlite3", directory / "archive", "1", review=True)
+    for name in PUBLIC:
+        book.set_public(name, True)
+    book.set_public(LONG, True)
+    table = JournaledTable(directory / "journal.sqlite3", archive=directory / "archive")
+    keeper = BookKeeper(book, table, "1", review=False).start()
+    pages = Pages(book, BookConfig(min_deals=10, min_together=5), keeper.live_now)
+    web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping)).start()
+    yield {"web": web, "book": book, "table": table, "keeper": keeper}
+    web.close()
+    keeper.close()
+    table.close()
+    book.close()
+
+
+def _browser(size: tuple[int, int]) -> Any:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    if not os.path.exists("/usr/bin/chromedriver"):
+        pytest.skip("chromium-driver is not installed (scripts/setup.sh installs it)")
+    os.environ["SE_OFFLINE"] = "true"
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={size[0]},{size[1]}"):
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture(params=[(390, 844), (1920, 1080)], ids=["phone", "projector"])
+def browser(site: dict[str, Any], request: pytest.FixtureRequest) -> Iterator[Any]:
+    driver = _browser(request.param)
+    driver.set_window_size(*request.param)
+    yield driver
+    driver.quit()
+
+
+def _get(url: str, method: str = "GET") -> tuple[int, str]:
+    req = urllib.request.Request(url, method=method, data=b"x=1" if method != "GET" else None)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as answer:
+            return answer.status, answer.read(200_000).decode("utf-8")
+    except urllib.error.HTTPError as err:
+        return err.code, ""
+
+
+def _every_page(site: dict[str, Any]) -> dict[str, str]:
+    base = site["web"].url
+    book: Book = site["book"]
+    paths = ["/", "/live.json", "/players", "/leaderboard", "/evening", "/static/book.js", "/static/book.css"]
+    paths += [f"/evening/{day}" for day in book.evenings()]
+    paths += [f"/players/{p.id}" for p in book.players()]
+    out = {}
+    for lang in ("en", "lb", "de", "fr"):
+        for path in paths:
+            status, text = _get(f"{base}{path}?lang={lang}")
+            assert status == 200, path
+            out[f"{path}?lang={lang}"] = text
+    return out
+
+
+def _forms(name: str) -> set[str]:
+    """Every way a name could be written into a page: as is, HTML-escaped, JSON-escaped."""
+    return {name, html.escape(name), html.escape(name, quote=False), json.dumps(name)[1:-1],
+            json.dumps(name, ensure_ascii=False)[1:-1]}
+
+
+def test_no_page_names_a_player_who_did_not_opt_in(site: dict[str, Any]) -> None:
+    pages = _every_page(site)
+    for path, text in pages.items():
+        for name in PRIVATE:
+            for form in _forms(name):
+                assert form not in text, (name, path)
+    everything = "".join(pages.values())
+    assert html.escape("Marie") in everything and html.escape("<script>x()</script>") in everything
+    assert "<script>x()" not in everything  # a public hostile name is escaped, never markup
+
+
+def test_no_page_accepts_a_write(site: dict[str, Any]) -> None:
+    base = site["web"].url
+    before = site["book"].db.execute("SELECT COUNT(*), SUM(public) FROM players").fetchone()
+    for path in ("/", "/live.json", "/events", "/players", "/players/1", "/leaderboard", "/evening", "/me/x",
+                 "/static/book.js"):
+        for method in ("POST", "PUT", "DELETE", "PATCH"):
+            status, _ = _get(f"{base}{path}", method)
+            assert status == 405, (path, method, status)
+    assert site["book"].db.execute("SELECT COUNT(*), SUM(public) FROM players").fetchone() == before
+
+
+def test_the_own_page_shows_his_name_and_only_his(site: dict[str, Any]) -> None:
+    book: Book = site["book"]
+    jang = book.player("Jang")
+    assert jang is not None
+    status, text = _get(f"{site['web'].url}/me/{book.token(jang)}")
+    assert status == 200 and "<h1>Jang</h1>" in text
+    for name in PRIVATE[1:]:
+        assert html.escape(name) not in text
+    assert _get(f"{site['web'].url}/me/{'0' * 24}")[0] == 404
+
+
+def _no_overflow(driver: Any) -> None:
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    inner = driver.execute_script("return window.innerWidth")
+    assert width <= inner + 1, (width, inner)
+
+
+def test_pages_render_at_phone_and_projector_size_with_hostile_names_as_text(site: dict[str, Any],
+                                                                           browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    base = site["web"].url
+    browser.get(f"{base}/players?lang=lb")
+    names = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "ul.players a")]
+    assert "<script>x()</script>" in names and "Marie" in names
+    assert any(n.startswith("\u202eΩ<i>x</i>") and len(n) >= 9000 for n in names)  # shown whole, as text
+    assert browser.execute_script("return document.querySelectorAll('main script, main i, main b').length") == 0
+    _no_overflow(browser)
+    for path in ["/leaderboard", "/evening/" + site["book"].evenings()[0], "/players/1"]:
+        browser.get(base + path)
+        assert browser.find_element(By.TAG_NAME, "h1").text
+        _no_overflow(browser)
+    browser.get(base + "/evening/" + site["book"].evenings()[0])
+    assert browser.find_elements(By.CSS_SELECTOR, ".deal table.tricks .card")
+    assert browser.find_elements(By.CSS_SELECTOR, ".cost"), "the review's costly cards are marked"
+
+
+def test_the_live_page_follows_a_deal_and_shows_no_card_before_it_is_played(site: dict[str, Any],
+                                                                          browser: Any) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    table: JournaledTable = site["table"]
+    base = site["web"].url
+    browser.get(f"{base}/?lang=en")
+    WebDriverWait(browser, 20).until(lambda d: "open" in d.find_element("id", "live").text)
+    start = table.journal.last_time + 5
+    table.feed(PlayersSeated(start, ((Seat.N, "Marie"), (Seat.E, "Jang")), SeatingSource.TOUCH))
+    script = simulate_match(99, HouseRules(), table.state.dealer, TableConfig())
+    played: list[str] = []
+    for event in script.events[:40]:
+        event = dataclasses.replace(event, time=start + 1 + event.time)
+        table.feed(event)
+        if isinstance(event, CardPlaced) and event.card is not None and table.state.current_trick is not None:
+            played.append(event.card.display)
+    site["keeper"].idle.wait(10)
+    state = table.state
+    trick = state.current_trick or state.tricks[-1]
+    shown = [card.display for _, card in trick.plays]
+    WebDriverWait(browser, 20).until(lambda d: all(c in d.find_element("id", "live").text for c in shown))
+    text = browser.find_element("id", "live").text
+    assert "Marie" in text and "Jang" not in text and "J." in text  # Jang did not opt in: his initials
+    cards_on_page = set(re.findall(r"[♠♥♦♣](?:10|[AKQJ9])", text))
+    assert cards_on_page <= {c for c in shown}, "only the cards of the trick in play"
+    status, live = _get(f"{base}/live.json")
+    assert status == 200
+    assert set(re.findall(r'"([AKQJT9][SHDC])"', live)) <= {str(card) for _, card in trick.plays}
