@@ -1,6 +1,6 @@
 """Real table processes (``tablepi run --headless``: the sim reader replaying a recorded match's first deal, the
-app, journal, review worker and feed, each table its own process) against a real mosquitto and the server, while a table's
-password is in an attacker's hands: poison, a forged journal for the round, the server's old fixed client id.
+app, journal, review worker and feed, each table its own process) against a real mosquitto and the server, while
+a table's password is in an attacker's hands: poison, a forged journal for the round, the server's old fixed client id.
 Afterwards the standings equal those computed from the tables' own journal files, and the dashboard says what
 happened."""
 
