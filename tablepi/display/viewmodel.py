@@ -41,7 +41,7 @@ from tablepi.notices import Notice, NoticeCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.house import RevokePenalty
-from tablepi.rules.seats import Direction, Seat, Team
+from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import SlateEntry
 from tablepi.table.events import ReaderState
 from tablepi.table.state import PromptCode, TablePhase, TableState, Zone, ZoneCardStatus
@@ -114,15 +114,26 @@ def _reviews_last_deal(state: TableState, review: DealReview) -> bool:
 
 
 def review_lines(tr: Translator, review: DealReview, names: Mapping[Seat, str] | None = None) -> tuple[str, ...]:
-    """One or two lines on the last deal: the play most worth telling (the first that changed the result, else
-    the costliest) and what was better; then the points with best play."""
+    """One or two lines on the last deal: the card that cost most on what its player could know (single-dummy, in
+    lines, then points) and what was better; then the points with best play. A card no other card beat on what
+    its player could know is never named. A review without single-dummy judgement names the first play that
+    changed the result with all hands known, else the costliest."""
     names = names or {}
     if not review.known:
         return (tx.review_unknown_text(tr, len(review.unknown)),)
     lines: list[str] = []
-    play = review.highlight()
+    judged = review.sd_summary() is not None
+    play = review.sd_highlight() if judged else review.highlight()
     if play is None:
         lines.append(tx.review_clean_text(tr))
+    elif play.sd is not None:
+        sd = play.sd
+        better = sd.best_cards[0] if sd.best_cards else None
+        mine = sd.cards.get(play.card)
+        top = sd.cards[better] if better is not None else None
+        wins = top.wins if top is not None and (mine is None or top.wins > mine.wins) else None
+        lines.append(tx.review_sd_text(tr, play.trick, tx.seat_name(tr, play.seat, names), play.card, sd.cost_lines,
+                                       sd.cost_points, better, wins, sd.layouts))
     else:
         effect = play.effects[0].value if play.effects else ""
         lines.append(tx.review_mistake_text(tr, play.trick, tx.seat_name(tr, play.seat, names), play.card,
@@ -431,17 +442,9 @@ def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateVi
     )
 
 
-def _next_forehand(state: TableState) -> Seat:
-    """Who names trumps in the next deal: the next dealer is this deal's forehand (rule 22), and forehand is the
-    seat after the dealer in the direction of play, which this deal's dealer and forehand show."""
-    direction = Direction.ANTICLOCKWISE if Direction.ANTICLOCKWISE.next(state.dealer) is state.forehand \
-        else Direction.CLOCKWISE
-    return direction.next(state.forehand)
-
-
 def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     slate = replace(_slate(state, settings, tr), next_trumps=tx.next_trumps_text(
-        tr, tx.seat_name(tr, _next_forehand(state), settings.names)))
+        tr, tx.seat_name(tr, state.next_forehand, settings.names)))
     return View(
         ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=slate,
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names),
