@@ -227,7 +227,7 @@ def test_replay_names_the_players_where_the_table_seated_them() -> None:
                    "slate": {"NS": 9, "EW": 7}}],
         "names": {"W": "Léon", "E": "Jos", "N": "Fernand"},
         "warnings": [],
-        "match": {"number": 1, "deals": 1, "open_lines": {"NS": 9, "EW": 7}, "winner": None},
+        "matches": [{"number": 1, "begun": True, "deals": 1, "open_lines": {"NS": 9, "EW": 7}, "winner": None}],
     }
     text = format_text(report)
     assert "dealer Fernand, forehand Léon" in text and "  Jos announces matt" in text

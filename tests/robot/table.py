@@ -246,7 +246,7 @@ def mirror(state: TableState, hands: dict[Seat, list[Card]]) -> Deal:
 
 def next_forehand(state: TableState) -> Seat:
     """Who names trumps in the deal to come (between deals: the seat after the next dealer, rule 22)."""
-    return Deal(state.forehand if state.phase is TablePhase.DEAL_OVER else state.dealer).forehand
+    return state.next_forehand if state.phase is TablePhase.DEAL_OVER else state.forehand
 
 
 def trump_of(hands: dict[Seat, list[Card]], forehand: Seat) -> Suit:
