@@ -150,8 +150,12 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
             log.error("web: cannot serve the pages on %s:%d (%s); the table plays on without them",
                       config.web.host, config.web.port, error)
         else:
-            app.page_address = page_address(config.web)
-            log.info("the players' pages are on %s", app.page_address)
+            from tablepi.book.qr import phone_code
+
+            address = page_address(config.web)
+            if app.screen is not None and hasattr(app.screen, "phone"):
+                app.screen.phone = phone_code(address)  # the slate shows it between deals
+            log.info("the players' pages are on %s", address)
     parts.extend([keeper, book])
     return parts
 

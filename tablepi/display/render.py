@@ -24,6 +24,7 @@ from tablepi.display.view import (
     Button,
     CardView,
     Line,
+    PhoneCode,
     ScreenKind,
     SeatView,
     SheetView,
@@ -558,6 +559,10 @@ class Renderer:
         review_size = max(f.small, f.result * 3 // 4)
         review_h = 2 * len(slate.review) * self.font(review_size, False).get_linesize() + g if slate.review else 0
         body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h - review_h)
+        if slate.phone is not None:  # the pages' QR code at the right of the tally, as tall as the two rows
+            side = min(body.h, body.w // 3)
+            self._phone_code(slate.phone, surface, Rect(body.right - side, body.y, side, side))
+            body = Rect(body.x, body.y, body.w - side - g, body.h)
         row_h = (body.h - g) // 2
         head_h = self.font(f.slate_count).get_linesize()
         count = max((len(r.lines) + 2 * len(r.groups) for r in slate.rows), default=0)
@@ -573,6 +578,18 @@ class Renderer:
             rect = Rect(body.x, body.bottom + g + result_h, body.w, review_h - g)
             self.blit_text(surface, "\n".join(slate.review), review_size, WHITE, rect, bold=False,
                            min_size=max(10, f.small * 3 // 4))
+
+    def _phone_code(self, code: PhoneCode, surface: pygame.Surface, rect: Rect) -> None:
+        """A QR code on white with its quiet zone of four modules, each module a whole number of pixels."""
+        count = len(code.modules) + 8
+        unit = max(1, rect.w // count)
+        side = unit * count
+        box = Rect(rect.x + (rect.w - side) // 2, rect.y + (rect.h - side) // 2, side, side)
+        pygame.draw.rect(surface, (255, 255, 255), box)
+        for y, row in enumerate(code.modules):
+            for x, cell in enumerate(row):
+                if cell == "1":
+                    surface.fill((0, 0, 0), Rect(box.x + (x + 4) * unit, box.y + (y + 4) * unit, unit, unit))
 
     def _slate_row(self, row: SlateRow, rect: Rect, head_h: int, count: int, surface: pygame.Surface,
                    layout: Layout, winner: bool) -> None:

@@ -1,0 +1,69 @@
+"""The QR code on the table's screen: drawn on the slate between deals when the pages are on, read by a real
+decoder (zbarimg) to the address the table serves its pages at."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import socket
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tablepi.app.build import open_table
+from tablepi.config import load_config
+from tablepi.table.simulate import simulate_match
+from tablepi.table.state import TablePhase
+from tests.app.test_commands import sim_config
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _decode(png: Path) -> str:
+    if shutil.which("zbarimg") is None:
+        pytest.skip("zbarimg is not installed (scripts/setup.sh installs zbar-tools)")
+    done = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 320), (720, 1280)])
+def test_the_slate_shows_a_qr_code_that_opens_the_pages(tmp_path: Path, size: tuple[int, int]) -> None:
+    port = _free_port()
+    config = load_config(sim_config(tmp_path, f"[display]\nsize = [{size[0]}, {size[1]}]\nlanguage = \"en\"\n"
+                                              f"[web]\nenabled = true\nhost = \"127.0.0.1\"\nport = {port}\n"))
+    running = open_table(config, headless=True, control=False)
+    try:
+        screen = running.app.screen
+        assert screen is not None and screen.phone is not None  # type: ignore[attr-defined]
+        table = running.app.table
+        for event in simulate_match(3).events:  # play until the first deal is scored
+            table.feed(dataclasses.replace(event, time=event.time + 1.0))
+            if table.state.slate and table.state.phase is not TablePhase.PLAY and not table.state.tricks:
+                break
+        assert table.state.slate
+        screen.show(table.state)  # type: ignore[attr-defined]
+        import pygame
+
+        png = tmp_path / "slate.png"
+        pygame.image.save(screen.panel_image(), str(png))  # type: ignore[attr-defined]
+        address = _decode(png)
+        assert address == f"http://127.0.0.1:{port}/"
+        with urllib.request.urlopen(address, timeout=10) as answer:
+            assert answer.status == 200 and "At the table" in answer.read().decode("utf-8")
+    finally:
+        running.close()
+
+
+def test_no_pages_and_no_code_unless_enabled(tmp_path: Path) -> None:
+    running = open_table(load_config(sim_config(tmp_path)), headless=True, control=False)
+    try:
+        assert running.app.screen.phone is None  # type: ignore[attr-defined]
+    finally:
+        running.close()
