@@ -5,6 +5,10 @@
  *
  * Cards are bits 0-23 in the solver's labelling (tables.py): trumps first, strongest at the lowest bit.
  * Hands are indexed by position 0-3 in playing order from N; N+S are the even positions; values are N+S points.
+ *
+ * Two kinds of transposition table: keyed on the cards in play and the leader (one deal: who holds what is fixed),
+ * or, with ``full``, on the four hands and the leader, so that one table serves every layout of the unseen cards
+ * a single-dummy review searches (a position reached from two layouts is searched once).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -17,6 +21,12 @@ typedef struct {
     uint8_t pad;
 } Entry;
 
+typedef struct {
+    uint32_t key[4]; /* the four hands, the leader in the top byte of key[0]; key[0] == 0: empty slot */
+    int8_t lo, hi, best;
+    uint8_t pad;
+} FullEntry;
+
 #define TT_BITS 19 /* the default table: 512k entries, 4 MB */
 #define TT_PROBE 4
 
@@ -28,6 +38,7 @@ typedef struct {
     int pts[24];
     uint32_t point_mask[5];   /* cards worth 0..4 points */
     Entry *tt;
+    FullEntry *ftt; /* instead of tt when keyed on the full hands */
     int tt_bits;
     uint32_t h[4];
     unsigned long long nodes;
@@ -90,6 +101,25 @@ static Entry *tt_find(Search *s, uint32_t key, int create) {
     return e;
 }
 
+static FullEntry *ftt_find(Search *s, const uint32_t *key, int create) {
+    uint32_t size = 1u << s->tt_bits;
+    uint32_t mix = key[0] * 2654435761u ^ key[1] * 2246822519u ^ key[2] * 3266489917u ^ key[3] * 668265263u;
+    uint32_t slot = (mix ^ (mix >> 15)) * 2654435761u >> (32 - s->tt_bits);
+    for (int i = 0; i < TT_PROBE; i++) {
+        FullEntry *e = &s->ftt[(slot + i) & (size - 1)];
+        if (!memcmp(e->key, key, sizeof e->key)) return e;
+        if (e->key[0] == 0) {
+            if (!create) return NULL;
+            memcpy(e->key, key, sizeof e->key);
+            return e;
+        }
+    }
+    if (!create) return NULL;
+    FullEntry *e = &s->ftt[(slot + TT_PROBE - 1) & (size - 1)];
+    memcpy(e->key, key, sizeof e->key);
+    return e;
+}
+
 static int play(Search *s, int k, int pos, int alpha, int beta, uint32_t tmask, uint32_t lsm, int win, int wpos,
                 int tpts);
 
@@ -106,12 +136,25 @@ static int start(Search *s, int leader, int alpha, int beta) {
         return ((h[0] | h[2]) & w) ? points_of(s, rem) : 0;
     }
     uint32_t key = rem | ((uint32_t)leader << 24);
-    Entry *entry = tt_find(s, key, 0);
+    uint32_t fkey[4] = {h[0] | ((uint32_t)leader << 24), h[1], h[2], h[3]};
+    Entry *entry = NULL;
+    FullEntry *fentry = NULL;
+    if (s->ftt)
+        fentry = ftt_find(s, fkey, 0);
+    else
+        entry = tt_find(s, key, 0);
     int lo, hi, best_lead;
-    if (!entry) {
+    if (!entry && !fentry) {
         lo = 0;
         hi = points_of(s, rem);
         best_lead = -1;
+    } else if (fentry) {
+        lo = fentry->lo;
+        hi = fentry->hi;
+        best_lead = fentry->best;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
     } else {
         lo = entry->lo;
         hi = entry->hi;
@@ -173,10 +216,17 @@ static int start(Search *s, int leader, int alpha, int beta) {
         lo = best;
     else
         lo = hi = best;
-    entry = tt_find(s, key, 1);
-    entry->lo = (int8_t)lo;
-    entry->hi = (int8_t)hi;
-    entry->best = (int8_t)chosen;
+    if (s->ftt) {
+        fentry = ftt_find(s, fkey, 1);
+        fentry->lo = (int8_t)lo;
+        fentry->hi = (int8_t)hi;
+        fentry->best = (int8_t)chosen;
+    } else {
+        entry = tt_find(s, key, 1);
+        entry->lo = (int8_t)lo;
+        entry->hi = (int8_t)hi;
+        entry->best = (int8_t)chosen;
+    }
     return best;
 }
 
@@ -260,8 +310,9 @@ static int play(Search *s, int k, int pos, int alpha, int beta, uint32_t tmask, 
 
 static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
     PyObject *masks, *points;
-    int bits = TT_BITS;
-    if (!PyArg_ParseTuple(args, "OO|i", &masks, &points, &bits)) return -1;
+    int bits = TT_BITS, full = 0;
+    static char *kwlist[] = {"suit_masks", "points", "bits", "full", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|ip", kwlist, &masks, &points, &bits, &full)) return -1;
     if (bits < 8 || bits > 24) {
         PyErr_SetString(PyExc_ValueError, "table bits must be 8-24");
         return -1;
@@ -297,9 +348,15 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
         self->above[b] = suit & (bit - 1);
     }
     PyMem_Free(self->tt);
+    PyMem_Free(self->ftt);
+    self->tt = NULL;
+    self->ftt = NULL;
     self->tt_bits = bits;
-    self->tt = PyMem_Calloc((size_t)1 << bits, sizeof(Entry));
-    if (!self->tt) {
+    if (full)
+        self->ftt = PyMem_Calloc((size_t)1 << bits, sizeof(FullEntry));
+    else
+        self->tt = PyMem_Calloc((size_t)1 << bits, sizeof(Entry));
+    if (!self->tt && !self->ftt) {
         PyErr_NoMemory();
         return -1;
     }
@@ -309,6 +366,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
 
 static void Search_dealloc(Search *self) {
     PyMem_Free(self->tt);
+    PyMem_Free(self->ftt);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -366,6 +424,129 @@ static PyObject *Search_search(Search *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
+/* The value of the player at ``pos`` playing ``card`` as card ``k`` (0-3) of the trick: fail-soft, like play(). */
+static int child(Search *s, int k, int pos, int card, int alpha, int beta, uint32_t tmask, uint32_t lsm, int win,
+                 int wpos, int tpts) {
+    uint32_t *h = s->h;
+    uint32_t hand = h[pos];
+    uint32_t bm = 1u << card;
+    if (k == 0) lsm = s->suit_of_bit[card];
+    uint32_t rel = s->tm | lsm;
+    int nwin = win, nwpos = wpos;
+    if (card < win && ((rel >> card) & 1)) {
+        nwin = card;
+        nwpos = pos;
+    }
+    h[pos] = hand ^ bm;
+    int v;
+    if (k == 3) {
+        int ns = (nwpos & 1) ? 0 : tpts + s->pts[card];
+        v = ns + start(s, nwpos, alpha - ns, beta - ns);
+    } else {
+        v = play(s, k + 1, (pos + 1) & 3, alpha, beta, tmask | bm, lsm, nwin, nwpos, tpts + s->pts[card]);
+    }
+    h[pos] = hand;
+    return v;
+}
+
+static int read_mask(PyObject *seq, Py_ssize_t i, uint32_t *out) {
+    PyObject *item = PySequence_GetItem(seq, i);
+    if (!item) return -1;
+    unsigned long v = PyLong_AsUnsignedLong(item);
+    Py_DECREF(item);
+    if (PyErr_Occurred()) return -1;
+    *out = (uint32_t)v & 0xFFFFFFu;
+    return 0;
+}
+
+/* values(layouts, leader, trick, cards, guesses): for each layout (four hands by position) and each card of the
+ * player to move, the exact N+S points from the position after that card (the trick's points included), by
+ * MTD(f) from the guess for that card; returns the values layout by layout. The table is shared by all. */
+static PyObject *Search_values(Search *self, PyObject *args) {
+    PyObject *layouts, *trick, *cards, *guesses;
+    int leader;
+    if (!PyArg_ParseTuple(args, "OiOOO", &layouts, &leader, &trick, &cards, &guesses)) return NULL;
+    if (leader < 0 || leader > 3) {
+        PyErr_SetString(PyExc_ValueError, "leader must be a position 0-3");
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Size(trick), nc = PySequence_Size(cards), nl = PySequence_Size(layouts);
+    if (n < 0 || nc < 0 || nl < 0) return NULL;
+    if (n > 3 || nc > 8 || PySequence_Size(guesses) != nc) {
+        PyErr_SetString(PyExc_ValueError, "a trick in progress has 0-3 cards, a hand at most 8, one guess a card");
+        return NULL;
+    }
+    uint32_t bits[3], cbits[8];
+    int guess[8];
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (read_mask(trick, i, &bits[i])) return NULL;
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        uint32_t g;
+        if (read_mask(cards, i, &cbits[i]) || read_mask(guesses, i, &g)) return NULL;
+        guess[i] = (int)g;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (bits[i] > 23) goto bad_bit;
+    for (Py_ssize_t i = 0; i < nc; i++)
+        if (cbits[i] > 23) goto bad_bit;
+    uint32_t lsm = n ? self->suit_of_bit[bits[0]] : 0;
+    uint32_t rel = self->tm | lsm;
+    uint32_t tmask = 0;
+    int tpts = 0, win = 99, wpos = leader, pos = leader;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int b = (int)bits[i];
+        tmask |= 1u << b;
+        tpts += self->pts[b];
+        if (b < win && ((rel >> b) & 1)) {
+            win = b;
+            wpos = pos;
+        }
+        pos = (pos + 1) & 3;
+    }
+    PyObject *out = PyList_New(nl * nc);
+    if (!out) return NULL;
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        PyObject *layout = PySequence_GetItem(layouts, l);
+        if (!layout) goto fail;
+        int err = 0;
+        for (int i = 0; i < 4 && !err; i++) err = read_mask(layout, i, &self->h[i]);
+        Py_DECREF(layout);
+        if (err) goto fail;
+        uint32_t all = self->h[0] | self->h[1] | self->h[2] | self->h[3];
+        if ((self->h[0] & self->h[1]) || ((self->h[0] | self->h[1]) & self->h[2]) ||
+            ((self->h[0] | self->h[1] | self->h[2]) & self->h[3]) || (all & tmask)) {
+            PyErr_SetString(PyExc_ValueError, "a card is in two hands");
+            goto fail;
+        }
+        int total = points_of(self, all) + tpts;
+        for (Py_ssize_t c = 0; c < nc; c++) {
+            if (!((self->h[pos] >> cbits[c]) & 1)) {
+                PyErr_SetString(PyExc_ValueError, "a card to judge is not in the hand of the player to move");
+                goto fail;
+            }
+            int lower = 0, upper = total;
+            int g = guess[c] < total ? guess[c] : total;
+            while (lower < upper) {
+                int beta = g > lower ? g : lower + 1;
+                g = child(self, (int)n, pos, (int)cbits[c], beta - 1, beta, tmask, lsm, win, wpos, tpts);
+                if (g < beta)
+                    upper = g;
+                else
+                    lower = g;
+            }
+            guess[c] = g;
+            PyList_SET_ITEM(out, l * nc + c, PyLong_FromLong(g));
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+bad_bit:
+    PyErr_SetString(PyExc_ValueError, "a card bit is 0-23");
+    return NULL;
+}
+
 static PyObject *Search_get_nodes(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->nodes); }
 
 static int Search_set_nodes(Search *self, PyObject *value, void *closure) {
@@ -382,6 +563,8 @@ static int Search_set_nodes(Search *self, PyObject *value, void *closure) {
 static PyMethodDef Search_methods[] = {
     {"search", (PyCFunction)Search_search, METH_VARARGS,
      "search(hands, leader, trick, alpha, beta) -> N+S points (fail-soft alpha-beta)"},
+    {"values", (PyCFunction)Search_values, METH_VARARGS,
+     "values(layouts, leader, trick, cards, guesses) -> exact N+S points after each card in each layout"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -394,8 +577,8 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tablepi.analysis._kernel.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(suit_masks, points, bits=19): the compiled search for one deal in one trump suit, with a "
-              "transposition table of 2**bits entries",
+    .tp_doc = "Search(suit_masks, points, bits=19, full=False): the compiled search in one trump suit, with a "
+              "transposition table of 2**bits entries (full: keyed on the four hands, for many layouts)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,

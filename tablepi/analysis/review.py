@@ -6,6 +6,12 @@ best lost points; one that also changed the result the team could force (a won d
 a Kapo handed to the other side) is a turning point. Then the par table: for each trump suit, what each team
 makes with best play from the start; and for a claim, whether it gave anything away.
 
+Each card is also judged in net lines (what the slate counts): ``dd_cost_lines``, the lines the team's best play
+could still force before the card minus after it, with all hands known; and ``sd``, the single-dummy judgement on
+what the player could know (:mod:`tablepi.analysis.single`). What a card cost in lines splits into what its player
+could have known (``sd.cost_lines``) and luck (the rest: what only the hidden cards decided); ``sd_summary`` sums
+both per seat.
+
 A deal is reviewed from what is known of it: with hand scan, or when all 24 cards were played, everything is. A
 deal claimed before the end without hand scan leaves cards nobody saw; the review then says which, and gives no
 values (who held the unseen cards decides them).
@@ -18,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablepi.analysis.single import Judge, SingleDummy, Stakes, views
 from tablepi.analysis.solve import TOTAL_POINTS, Forced, Solver
 from tablepi.rules.cards import DECK, Card, Suit
 from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS, Deal, Play
@@ -47,11 +54,18 @@ class PlayReview:
     best_cards: tuple[Card, ...]  # the legal cards reaching best_value
     legal: bool = True  # False: a revoke (the table warned); judged all the same
     effects: tuple[Effect, ...] = ()
+    dd_cost_lines: int = 0  # net lines the team could force before this card minus after it (all hands known)
+    sd: SingleDummy | None = None  # the judgement on what the player could know
 
     @property
     def cost(self) -> int:
         """Points this card gave away against the best card (0 for a best card)."""
         return self.best_value - self.value
+
+    @property
+    def luck(self) -> float:
+        """The part of ``dd_cost_lines`` the player could not have known: what only the hidden cards decided."""
+        return self.dd_cost_lines - (self.sd.cost_lines if self.sd is not None else 0.0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +78,8 @@ class PlayReview:
             "cost": self.cost,
             "legal": self.legal,
             "effects": [e.value for e in self.effects],
+            "dd_cost_lines": self.dd_cost_lines,
+            "sd": None if self.sd is None else self.sd.to_json(),
         }
 
 
@@ -123,11 +139,35 @@ class DealReview:
     plays: tuple[PlayReview, ...] = ()
     claim: ClaimReview | None = None
     nodes: int = 0
+    best_lines: Mapping[Team, int] | None = None  # net lines of each team with best play from the start
 
     @property
     def mistakes(self) -> tuple[PlayReview, ...]:
         """The plays that lost points, in playing order."""
         return tuple(p for p in self.plays if p.cost > 0)
+
+    @property
+    def sd_mistakes(self) -> tuple[PlayReview, ...]:
+        """The plays some other card beat on what their player could know, in playing order."""
+        return tuple(p for p in self.plays if p.sd is not None and p.sd.mistake)
+
+    def sd_highlight(self) -> PlayReview | None:
+        """The single-dummy mistake most worth telling: the most lines lost, then points (the first of equals)."""
+        mistakes = self.sd_mistakes
+        if not mistakes:
+            return None
+        return max(mistakes, key=lambda p: (p.sd.cost_lines, p.sd.cost_points) if p.sd else (0.0, 0.0))
+
+    def sd_summary(self) -> dict[Seat, tuple[float, float]] | None:
+        """Per seat: ``lines_lost`` (the sum of ``sd.cost_lines``) and ``luck`` (the sum of ``dd_cost_lines`` minus
+        that); None when the cards were not judged single-dummy."""
+        if not self.plays or any(p.sd is None for p in self.plays):
+            return None
+        out = {seat: (0.0, 0.0) for seat in Seat}
+        for p in self.plays:
+            lost, luck = out[p.seat]
+            out[p.seat] = (lost + (p.sd.cost_lines if p.sd else 0.0), luck + p.luck)
+        return out
 
     @property
     def turning_points(self) -> tuple[PlayReview, ...]:
@@ -144,6 +184,7 @@ class DealReview:
 
     def to_json(self) -> dict[str, Any]:
         """The review as plain values (docs/analysis.md)."""
+        summary = self.sd_summary()
         out: dict[str, Any] = {
             "number": self.number,
             "trump": self.trump.value,
@@ -152,6 +193,7 @@ class DealReview:
             "unknown": [str(c) for c in self.unknown],
             "par": {s.value: _points(p) for s, p in self.par.items()} if self.par else None,
             "best": None if self.best is None else _points(self.best),
+            "best_lines": None if self.best_lines is None else _points(self.best_lines),
             "forced": None if self.forced is None else {
                 "winner": None if self.forced.winner is None else self.forced.winner.value,
                 "kapo": self.forced.kapo,
@@ -162,6 +204,10 @@ class DealReview:
             "mistakes": [self.plays.index(p) for p in self.mistakes],
             "turning_points": [self.plays.index(p) for p in self.turning_points],
             "claim": None if self.claim is None else self.claim.to_json(),
+            "sd_summary": None if summary is None else {
+                seat.value: {"lines_lost": round(lost, 4), "luck": round(luck, 4)}
+                for seat, (lost, luck) in summary.items()
+            },
         }
         return out
 
@@ -201,8 +247,11 @@ def dealt_hands(deal: Deal) -> dict[Seat, list[Card]] | None:
     return None
 
 
-def review_deal(deal: Deal, number: int = 1, *, compiled: bool | None = None) -> DealReview:
-    """Review a deal that has trumps (played out, claimed, or ended by a revoke)."""
+def review_deal(deal: Deal, number: int = 1, *, compiled: bool | None = None, single: bool = True,
+                first_trick: int = 1, carried: int = 0) -> DealReview:
+    """Review a deal that has trumps (played out, claimed, or ended by a revoke). ``single``: judge the cards on
+    what their players could know too, from trick ``first_trick`` on; ``carried``: lines carried in from earlier
+    ties (``tie = "carry"``)."""
     if deal.trump is None:
         raise ValueError("a deal is reviewed once trumps are named")
     plays = [play for trick in deal.tricks for play in trick.plays]
@@ -217,6 +266,8 @@ def review_deal(deal: Deal, number: int = 1, *, compiled: bool | None = None) ->
     return review_plays(
         hands, deal.trump, deal.forehand, plays, deal.rules.direction, number=number, played_points=taken,
         announced=announced, claimed_by=deal.claimed_by, compiled=compiled,
+        stakes=Stakes(deal.trump_team, announced, deal.rules.tie, carried), shown=deal.shown, single=single,
+        first_trick=first_trick,
     )
 
 
@@ -232,23 +283,36 @@ def review_plays(
     announced: int = 0,
     claimed_by: Team | None = None,
     compiled: bool | None = None,
+    stakes: Stakes | None = None,
+    shown: Sequence[tuple[int, Seat, Card]] = (),
+    single: bool = True,
+    first_trick: int = 1,
 ) -> DealReview:
-    """Review the plays of a deal from the dealt hands (the tricks follow from the rules)."""
+    """Review the plays of a deal from the dealt hands (the tricks follow from the rules). ``stakes``: what a result
+    is worth in lines (default: the standard tie rule, ``announced``); ``shown``: the cards shown at the table, as
+    :attr:`Deal.shown`; ``single``: judge each card on what its player could know too."""
     solvers = {suit: Solver(hands, suit, direction, compiled=compiled) for suit in Suit}
     par = {suit: solvers[suit].points(forehand) for suit in Suit}
     solver = solvers[trump]
-    chain = _Chain(solver, hands, trump, forehand)
+    stakes = stakes or Stakes(forehand.team, announced)
+    chain = _Chain(solver, hands, trump, forehand, stakes)
+    judge = Judge(trump, stakes, direction, compiled=compiled) if single else None
+    seed = f"{trump.value}:" + " ".join(str(c) for seat in Seat for c in hands[seat])
     reviews: list[PlayReview] = []
-    for play in plays:
-        reviews.append(chain.review_next(play))
+    for play, view in zip(plays, views(hands, trump, plays, shown), strict=True):
+        sd = None
+        if judge is not None and chain.trick_number >= first_trick:
+            sd = judge.judge(view, chain.leader, chain.trick, play.card, chain.banked, chain.tricks, seed)
+        reviews.append(chain.review_next(play, sd))
     start = Forced.of(par[trump], kapo=False)
     kapo = start.winner is not None and solver.kapo(forehand, start.winner)
     forced = Forced.of(par[trump], kapo=kapo, announced=announced)
+    best_lines = {team: stakes.lines(team, par[trump][team], kapo) for team in Team}
     taken = dict(played_points) if played_points is not None else chain.banked_points()
     claim = chain.claim_review(claimed_by, taken) if claimed_by is not None else None
-    nodes = sum(s.nodes for s in solvers.values())
+    nodes = sum(s.nodes for s in solvers.values()) + (judge.nodes if judge is not None else 0)
     return DealReview(number, trump, forehand, True, taken, (), par, dict(par[trump]), forced, tuple(reviews),
-                      claim, nodes)
+                      claim, nodes, best_lines)
 
 
 def _announced_lines(deal: Deal) -> int:
@@ -261,8 +325,10 @@ def _announced_lines(deal: Deal) -> int:
 class _Chain:
     """Walks the played line, position by position, keeping what the next step needs."""
 
-    def __init__(self, solver: Solver, hands: Mapping[Seat, Sequence[Card]], trump: Suit, forehand: Seat) -> None:
+    def __init__(self, solver: Solver, hands: Mapping[Seat, Sequence[Card]], trump: Suit, forehand: Seat,
+                 stakes: Stakes) -> None:
         self.solver = solver
+        self.stakes = stakes
         self.trump = trump
         self.hands = {seat: list(cards) for seat, cards in hands.items()}
         self.leader = forehand
@@ -284,14 +350,19 @@ class _Chain:
         return dict(self.banked)
 
     def kapo(self, team: Team) -> bool:
-        """Whether ``team`` can still force all six tricks from here (it must have won every trick so far)."""
-        if self.tricks[team.other]:
+        """Whether ``team`` can still force all six tricks from here (it must have won every trick so far, and
+        best play must give it all 40 points)."""
+        if self.tricks[team.other] or _mine(self.final_ns(), team) < TOTAL_POINTS:
             return False
         if not self.trick and not any(self.hands.values()):
             return self.tricks[team] == TRICKS_PER_DEAL
         return self.solver.kapo(self.leader, team, self.trick, self.played)
 
-    def review_next(self, play: Play) -> PlayReview:
+    def lines(self, team: Team, kapo: Mapping[Team, bool]) -> int:
+        """``team``'s net lines with best play from here (``kapo``: who can force all six tricks)."""
+        return self.stakes.lines(team, _mine(self.final_ns(), team), kapo[Team.NS] or kapo[Team.EW])
+
+    def review_next(self, play: Play, sd: SingleDummy | None = None) -> PlayReview:
         """Judge the next card of the played line, then step past it."""
         seat, card = play.seat, play.card
         team = seat.team
@@ -300,6 +371,7 @@ class _Chain:
         hand = self.hands[seat]
         legal = legal_plays(hand, self.trick[0] if self.trick else None, self.trump)
         kapo_before = {t: self.kapo(t) for t in Team}
+        lines_before = self.lines(team, kapo_before)
         trick_number = self.trick_number
         order = hand_order(hand)
         # The other legal cards: one zero-window search each says whether the team can still reach best_value.
@@ -310,7 +382,7 @@ class _Chain:
         if value == best_value and card in legal:
             best_cards.append(card)
         best_cards.sort(key=order.__getitem__)
-        kapo_after = {t: self.kapo(t) for t in Team} if any(kapo_before.values()) else kapo_before
+        kapo_after = {t: self.kapo(t) for t in Team}
         effects: list[Effect] = []
         was, now = _result(best_value), _result(value)
         if now < was:
@@ -320,7 +392,7 @@ class _Chain:
         if kapo_after[team.other] and not kapo_before[team.other]:
             effects.append(Effect.ALLOWED_KAPO)
         return PlayReview(trick_number, seat, card, value, best_value, tuple(best_cards), card in legal,
-                          tuple(effects))
+                          tuple(effects), lines_before - self.lines(team, kapo_after), sd)
 
     def _reaches(self, seat: Seat, card: Card, target: int) -> bool:
         """Whether ``seat`` playing ``card`` now still lets his team end the deal with ``target`` points."""

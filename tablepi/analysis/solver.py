@@ -7,7 +7,9 @@ own points. The 40 points are shared out, so this is a zero-sum game and E+W's v
 The search is alpha-beta in the style of DDS, the bridge double-dummy solver:
 
 - a **transposition table** on (cards still in play, leader) at the start of each trick, holding a lower and an
-  upper bound, so a zero-window search leaves bounds a later search can use; it also keeps the best lead;
+  upper bound, so a zero-window search leaves bounds a later search can use; it also keeps the best lead. With
+  ``full`` it is keyed on the four hands instead, so one table serves every layout of the unseen cards that a
+  single-dummy judgement searches (:mod:`tablepi.analysis.single`);
 - **merging equivalent cards**: of two cards of one hand with no card still in play between them in the suit's
   order and the same points, only one is tried (see :mod:`tablepi.analysis.tables`);
 - **move ordering**: the lead the table remembers first; a follower tries to win cheaply against an opponent and
@@ -25,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from tablepi.analysis.tables import TRUMP, Tables
+from tablepi.analysis.tables import TRUMP, Tables, fast_winner
 
 _NEXT = (1, 2, 3, 0)
 
@@ -36,6 +38,9 @@ class Search(Protocol):
     nodes: int
 
     def search(self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int) -> int: ...
+
+    def values(self, layouts: Sequence[Sequence[int]], leader: int, trick: Sequence[int], cards: Sequence[int],
+               guesses: Sequence[int]) -> list[int]: ...
 
 
 def mtdf(search: Search, total: int, hands: Sequence[int], leader: int, trick: Sequence[int],
@@ -61,9 +66,10 @@ class PySearch:
     which only says who holds what when the deal is fixed).
     """
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, full: bool = False) -> None:
         self.tables = tables
         self.nodes = 0
+        self.full = full
         self._tt: dict[int, tuple[int, int, int]] = {}
         t = tables
         above = []
@@ -102,10 +108,40 @@ class PySearch:
             pos = _NEXT[pos]
         return play(len(trick), pos, alpha, beta, tmask, lsm, win, wpos, tpts)
 
+    def values(self, layouts: Sequence[Sequence[int]], leader: int, trick: Sequence[int], cards: Sequence[int],
+               guesses: Sequence[int]) -> list[int]:
+        """For each layout (four hands by position, the player to move holding ``cards``) and each of ``cards``:
+        the exact N+S points from the position after that card, the trick's points included; layout by layout.
+        Each value starts MTD(f) from the last value of the same card (``guesses`` at first)."""
+        t = self.tables
+        pos = (leader + len(trick)) % 4
+        guess = list(guesses)
+        out: list[int] = []
+        for layout in layouts:
+            hands = list(layout)
+            for i, card in enumerate(cards):
+                if not (hands[pos] >> card) & 1:
+                    raise ValueError("a card to judge is not in the hand of the player to move")
+                hands[pos] ^= 1 << card
+                after = [*trick, card]
+                if len(after) < 4:
+                    total = t.points_of(hands[0] | hands[1] | hands[2] | hands[3]) + sum(t.points[b] for b in after)
+                    value = mtdf(self, total, hands, leader, after, guess[i])
+                else:
+                    won = (leader + fast_winner(t, after)) % 4
+                    gained = sum(t.points[b] for b in after) if won % 2 == 0 else 0
+                    rest = t.points_of(hands[0] | hands[1] | hands[2] | hands[3])
+                    value = gained + mtdf(self, rest, hands, won, (), guess[i] - gained)
+                hands[pos] ^= 1 << card
+                guess[i] = value
+                out.append(value)
+        return out
+
     def _make(self, h: list[int]) -> tuple[Callable[[int, int, int], int], Callable[..., int]]:
         """The search as closures over the hot state (faster than attribute look-ups in CPython)."""
         t = self.tables
         tt = self._tt
+        full = self.full
         pts = t.points
         tm = t.suit_mask[TRUMP]
         suit_of_bit = self._suit_of_bit
@@ -149,7 +185,7 @@ class PySearch:
                 if (h[0] | h[2]) & w:
                     return points_of(rem)
                 return 0
-            key = rem | (leader << 24)
+            key = (h[0] | h[1] << 24 | h[2] << 48 | h[3] << 72 | leader << 96) if full else rem | (leader << 24)
             entry = tt.get(key)
             if entry is None:
                 lo, hi, best_lead = 0, points_of(rem), -1

@@ -153,8 +153,8 @@ class Console:
             self._offered = state.match_number  # offered once a match, and not after a panel the players opened
             if self.panel is None and len(names) < len(Seat):
                 self.panel = MatchStart()
-        if self.panel is None:
-            return view
+        if self.panel is None:  # the header opens the menu: its labelled button says so
+            return replace(view, menu=translator(settings.language).gettext("Menu"))
         if isinstance(self.panel, Keyboard) and self.panel.enrol is None:
             self.panel = _unseated(self.panel, state)  # a name seated meanwhile (a tag) is no longer offered
         from tablepi.display.sheet import sheet_for

@@ -1,7 +1,9 @@
 """``tablepi analyse RECORD.jsonl [--json]``: best-play analysis of every deal in a game record (docs/analysis.md).
 
 Per deal: the par table (what forehand's team makes with best play in each trump suit), the points with best play
-in the trumps named, the points taken, and every card that lost points (and whether it changed the result).
+in the trumps named, the points taken, and every card that lost points (and whether it changed the result); then
+every card some other card beat on what its player could know (single-dummy, in net lines), and per seat the lines
+lost that way and the luck (the rest of what the cards cost with all hands known).
 ``--json`` prints ``{"deals": [...]}`` with the per-deal objects of docs/analysis.md.
 """
 
@@ -35,10 +37,13 @@ def analyse_table(table: Table) -> list[dict[str, Any]]:
 
     out: list[dict[str, Any]] = []
     for match_number, match in enumerate(table.matches, start=1):
+        carried = 0  # lines carried in from ties under tie = "carry" (they raise the next decided deal's stake)
         for deal, entry in zip(match.deals, match.slate.history, strict=False):
             if deal.trump is None:
+                carried = entry.carried
                 continue
-            item = {"match": match_number, **review_deal(deal, entry.number).to_json()}
+            item = {"match": match_number, **review_deal(deal, entry.number, carried=carried).to_json()}
+            carried = entry.carried
             out.append(item)
     return out
 
@@ -67,8 +72,29 @@ def format_text(deals: list[dict[str, Any]]) -> str:
             )
         if not deal["mistakes"]:
             lines.append("  every card was a best card")
+        lines.extend(_single_dummy_lines(deal))
         lines.extend(_claim_lines(deal["claim"]))
     return "\n".join(lines)
+
+
+def _single_dummy_lines(deal: dict[str, Any]) -> list[str]:
+    """The cards beaten on what their player could know, and per seat lines lost and luck."""
+    out: list[str] = []
+    for play in deal["plays"]:
+        sd = play["sd"]
+        if sd is None or not (sd["cost_lines"] > 0 or (sd["cost_lines"] == 0 and sd["cost_points"] > 0)):
+            continue
+        best = sd["best_cards"][0]
+        basis = f"{sd['layouts']} layouts" if sd["exact"] else f"{sd['layouts']} sampled layouts, ±{sd['stderr']:.2f}"
+        cost = (f"{sd['cost_lines']:.2f} lines" if sd["cost_lines"] > 0 else f"{sd['cost_points']:.2f} points")
+        win = sd["cards"][best]["win"]
+        out.append(f"  single-dummy, trick {play['trick']}: {play['seat']} {play['card']} cost {cost} on what "
+                   f"{play['seat']} could know (best {' '.join(sd['best_cards'])}: wins in {win:.0%} of {basis})")
+    summary = deal.get("sd_summary")
+    if summary:
+        parts = " ".join(f"{seat} {v['lines_lost']:.2f}/{v['luck']:+.2f}" for seat, v in summary.items())
+        out.append(f"  lines lost on what each could know / luck: {parts}")
+    return out
 
 
 def _claim_lines(claim: dict[str, Any] | None) -> list[str]:

@@ -42,6 +42,12 @@ def run(args: argparse.Namespace) -> int:
         token = secrets.token_urlsafe(9)
         config = replace(config, web=replace(config.web, overlay_token=token))
         log.warning("no [web] overlay_token: this run's is %s", token)
+    from tablepi.web.serve import SPARE_CONNECTIONS, raise_file_limit
+
+    files = raise_file_limit(config.web.max_streams + SPARE_CONNECTIONS + 256)
+    if files < config.web.max_streams + SPARE_CONNECTIONS + 64:
+        log.warning("this process may open %d files: fewer live pages than [web] max_streams = %d will be served "
+                    "(the unit sets LimitNOFILE=; as a user: ulimit -n)", files, config.web.max_streams)
     server = TournamentServer(config).start()
     try:
         web = WebServer(server, config.web.host, config.web.port if args.port is None else args.port)

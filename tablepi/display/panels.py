@@ -230,6 +230,9 @@ class DealForm:
     konter: Seat | None = None
     correct: int | None = None  # correcting deal number ``correct``
     last: int = 0  # correcting: the number of the last scored deal (``deal:-`` / ``deal:+`` choose among them)
+    #: The winners' points being typed on the number pad (its digits so far); None: the form itself is up. Two
+    #: digits that make 21 to 40 go back to the form by themselves: 33 points are three touches.
+    typing: str | None = None
 
     def announcements(self) -> tuple[tuple[Seat, Announcement], ...]:
         if self.matt is not None and self.matt is self.konter:
@@ -258,9 +261,12 @@ class DealForm:
         return True
 
     def key_ids(self) -> tuple[str, ...]:
+        if self.typing is not None:
+            digits = [f"digit:{d}" for d in "0123456789"] if len(self.typing) < 2 else []
+            return (*digits, "pad:back", "pad:cancel")
         keys = [*(f"trumps:{s.value}" for s in Seat), "winner:NS", "winner:EW", "winner:tie"]
         if self.winner is not None:
-            keys += ["points:-", "points:+", "kapo", "claim"]
+            keys += ["kapo", "claim"] if self.kapo else ["points", "kapo", "claim"]
         keys += [*(f"matt:{s.value}" for s in Seat), *(f"konter:{s.value}" for s in Seat)]
         if self.correct is not None and self.correct > 1:
             keys.append("deal:-")
@@ -459,9 +465,19 @@ def _form(panel: DealForm, key: str) -> Step:
         points = TIE_POINTS if winner is None else max(panel.points, 21)
         return Step(replace(panel, winner=winner, points=points, kapo=panel.kapo and winner is not None,
                             claimed=panel.claimed and winner is not None))
-    if kind == "points":
-        step = 1 if value == "+" else -1
-        return Step(replace(panel, points=min(TOTAL_POINTS, max(21, panel.points + step))))
+    if key == "points":
+        return Step(replace(panel, typing=""))
+    if kind == "digit":
+        assert panel.typing is not None
+        typed = panel.typing + value
+        if len(typed) == 2 and 21 <= int(typed) <= TOTAL_POINTS:
+            return Step(replace(panel, points=int(typed), typing=None))
+        return Step(replace(panel, typing=typed))
+    if key == "pad:back":  # a digit back; with none, back to the form as it was
+        assert panel.typing is not None
+        return Step(replace(panel, typing=panel.typing[:-1] if panel.typing else None))
+    if key == "pad:cancel":  # ✕ on the number pad leaves the points as they were, and the form up
+        return Step(replace(panel, typing=None))
     if key == "kapo":
         return Step(replace(panel, kapo=not panel.kapo))
     if key == "claim":

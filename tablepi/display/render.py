@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -227,9 +228,9 @@ class Renderer:
         """Draw ``view`` over the whole of ``surface``."""
         layout = layout_for(surface.get_size())
         surface.fill(FELT)
-        if view.sheet is not None:
+        if view.sheet is not None:  # the bar keeps a warning; the game's prompt is not for the sheet's user
             self._sheet(view.sheet, surface, layout)
-            self._bar(view, surface, layout)
+            self._bar(replace(view, prompt=""), surface, layout)
             return
         if view.kind is ScreenKind.DEAL:
             self._deal(view, surface, layout)
@@ -240,6 +241,28 @@ class Renderer:
         self._targets(view, surface, layout)
         self._bar(view, surface, layout)
         self._buttons(view.buttons, surface, layout)
+        self._menu(view, surface, layout)
+
+    def menu_box(self, view: View, layout: Layout) -> Rect | None:
+        """Where the menu's labelled button is drawn: the header's right end (the whole header opens the menu)."""
+        if not view.menu or view.sheet is not None:
+            return None
+        h, g = layout.header, layout.gap
+        size = layout.fonts.trick * 4 // 5
+        w = self.font(size).size(f"☰ {view.menu}")[0] + 2 * g
+        return Rect(h.right - w - g // 2, h.y + g // 2, w, h.h - g)
+
+    def _menu(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        box = self.menu_box(view, layout)
+        if box is None:
+            return
+        pygame.draw.rect(surface, BUTTON, box, border_radius=layout.radius)
+        self.blit_text(surface, f"☰ {view.menu}", layout.fonts.trick * 4 // 5, BLACK, box.inset(2))
+
+    def _header_right(self, view: View, layout: Layout) -> int:
+        """The header's right end for its own text: left of the menu's button."""
+        box = self.menu_box(view, layout)
+        return layout.header.right if box is None else box.x - layout.gap // 2
 
     # ---- header ---------------------------------------------------------------------------------------
 
@@ -270,7 +293,8 @@ class Renderer:
                     surface.blit(image, (x, h.y + (h.h - image.get_height()) // 2))
                     x += image.get_width() + space
         if view.trick_label:
-            right = Rect(max(x, layout.panel.x), h.y, h.right - max(x, layout.panel.x) - g, h.h)
+            end = self._header_right(view, layout)
+            right = Rect(max(x, layout.panel.x), h.y, end - max(x, layout.panel.x) - g, h.h)
             self.blit_text(surface, view.trick_label, f.trick, YELLOW, right, align="right")
 
     def _header_fits(self, view: View, layout: Layout) -> bool:
@@ -280,7 +304,7 @@ class Renderer:
         need = self.font(f.header).size(view.trump.label)[0] + layout.header.h + 4 * g
         need += self.font(f.reminder).size(view.trump.reminder)[0]
         need += self.font(f.trick).size(view.trick_label)[0] + 2 * g
-        return need <= layout.header.w
+        return need <= self._header_right(view, layout) - layout.header.x
 
     # ---- deal screen ----------------------------------------------------------------------------------
 
@@ -413,8 +437,11 @@ class Renderer:
             _dashed_rect(surface, AMBER, rect, b, max(6, rect.w // 6))
         if card_view.by_hand:  # entered on the screen: a cyan frame and a pen in the corner
             _dashed_rect(surface, CYAN, rect, b, max(4, rect.w // 8))
-            pen = self.text("✎", f.chip + b, CYAN)
-            surface.blit(pen, (rect.x - pen.get_width() // 2, rect.bottom - pen.get_height() // 2))
+            pen = self.text("✎", f.name, CYAN)  # at the names' size: read across the table
+            disc = max(pen.get_width(), pen.get_height()) // 2 + 2
+            centre = (rect.x + disc // 2, rect.bottom - disc // 2)
+            pygame.draw.circle(surface, BLACK, centre, disc)
+            surface.blit(pen, (centre[0] - pen.get_width() // 2, centre[1] - pen.get_height() // 2))
 
     def _center(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         c, f, g = layout.center, layout.fonts, layout.gap
@@ -532,7 +559,8 @@ class Renderer:
         h, f, g = layout.header, layout.fonts, layout.gap
         pygame.draw.rect(surface, BLACK, h)
         text = " · ".join(view.result.split("\n"))
-        self.blit_text(surface, text, f.result, GOLD, Rect(h.x + g, h.y + 1, h.w - 2 * g, h.h - 2),
+        self.blit_text(surface, text, f.result, GOLD, Rect(h.x + g, h.y + 1, self._header_right(view, layout) - h.x
+                                                               - 2 * g, h.h - 2),
                        min_size=max(10, f.small * 3 // 4))
 
     # ---- slate ----------------------------------------------------------------------------------------
@@ -543,7 +571,8 @@ class Renderer:
         slate = view.slate
         headline = view.title or (slate.title if slate else "")
         color = GOLD if view.kind is ScreenKind.MATCH_WON else WHITE
-        self.blit_text(surface, headline, f.header, color, Rect(h.x + g, h.y, h.w - 2 * g, h.h), align="left")
+        self.blit_text(surface, headline, f.header, color,
+                       Rect(h.x + g, h.y, self._header_right(view, layout) - h.x - 2 * g, h.h), align="left")
         if slate is not None:
             self._slate(slate, surface, layout)
 

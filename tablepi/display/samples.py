@@ -333,6 +333,13 @@ def _deal_form(tr: Translator) -> View:
     return _sheet_view(tr, DealForm(Seat.W, Team.EW, 25, matt=Seat.E))
 
 
+def _points_pad(tr: Translator) -> View:
+    """The deal form's number pad: E+W's points being typed, the first digit down."""
+    from tablepi.display.panels import DealForm
+
+    return _sheet_view(tr, DealForm(Seat.W, Team.EW, 25, matt=Seat.E, typing="3"))
+
+
 def _correction(tr: Translator) -> View:
     from tablepi.display.panels import DealForm
 
@@ -397,6 +404,7 @@ SHEET_SAMPLES: dict[str, Callable[[Translator], View]] = {
     "keyboard_digits": _keyboard_digits,
     "dealer": _dealer,
     "deal_form": _deal_form,
+    "points_pad": _points_pad,
     "correction": _correction,
     "history": _history,
     "menu": _menu,

@@ -151,6 +151,20 @@ def _enrolling(panel: Enrolling, tr: Translator) -> SheetView:
     return SheetView(title, lines, ((key,),))
 
 
+def _pad(panel: DealForm, tr: Translator, title: str, cancel: KeyView) -> SheetView:
+    """The number pad for the winners' points (21 to 40): two digits and the form is back."""
+    assert panel.typing is not None
+    live = panel.key_ids()
+
+    def digit(d: str) -> KeyView:
+        return KeyView(f"digit:{d}", d, live=f"digit:{d}" in live)
+
+    line = tr.gettext("{points} points").format(points=(panel.typing or "") + "_")
+    rows = (tuple(digit(d) for d in "123"), tuple(digit(d) for d in "456"), tuple(digit(d) for d in "789"),
+            (KeyView("pad:back", "⌫"), digit("0"), KeyView("pad:cancel", cancel.label)))
+    return SheetView(title, (line, "21 – 40"), rows)
+
+
 def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: KeyView) -> SheetView:
     def seat_row(prefix: str, label: str, chosen: Seat | None) -> tuple[KeyView, ...]:
         return (KeyView("", label, live=False, weight=2),
@@ -163,15 +177,15 @@ def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: Ke
               KeyView("winner:EW", team[Team.EW], selected=panel.winner is Team.EW, weight=3),
               KeyView("winner:tie", tr.gettext("Tie"), selected=panel.winner is None, weight=2))
     live = panel.key_ids()
-    points = (KeyView("points:-", "−", live="points:-" in live),
-              KeyView("points", tr.gettext("{points} points").format(points=panel.entry().winner_points
+    points = (KeyView("points", tr.gettext("{points} points").format(points=panel.entry().winner_points
                                                                         if panel.valid() else panel.points),
-                      live=False, weight=2),
-              KeyView("points:+", "+", live="points:+" in live),
+                      live="points" in live, weight=4),
               KeyView("kapo", tr.gettext("Kapo"), live="kapo" in live, selected=panel.kapo),
               KeyView("claim", tr.gettext("Claimed"), live="claim" in live, selected=panel.claimed))
     title = (tr.gettext("Correct deal {number}").format(number=panel.correct) if panel.correct is not None
              else tr.gettext("Enter a deal by hand"))
+    if panel.typing is not None:
+        return _pad(panel, tr, title, cancel)
     result = panel.entry().result() if panel.valid() else None
     lines = (tx.stake_text(tr, matt=panel.matt is not None, konter=panel.konter is not None,
                            kapo=panel.kapo and panel.winner is not None, lines=result.stake),) if result else ()
@@ -200,7 +214,7 @@ def body(size: tuple[int, int]) -> tuple[Rect, Rect]:
 def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
     """Where the sheet's lines go: two lines of type for a panel, the whole area for the history."""
     text, keys = body(size)
-    if len(sheet.rows) == 1 and len(sheet.lines) > 1:  # the history: the lines are the content
+    if len(sheet.rows) == 1:  # the history, the enrolment: the lines are the content, one row of keys below
         layout = layout_for(size)
         row_h = min(keys.h // 3, layout.button_h)
         return Rect(0, text.y, text.w, keys.bottom - row_h - layout.gap - text.y)
@@ -230,7 +244,7 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
     rows = sheet.rows
     if not rows:
         return ()
-    if len(rows) == 1 and len(sheet.lines) > 1:
+    if len(rows) == 1:  # (as text_rect: never one key as big as the screen)
         row_h = min(area.h // 3, layout.button_h)
         area = Rect(area.x, area.bottom - row_h - g, area.w, row_h + g)
     row_h = (area.h - (len(rows) + 1) * g) // len(rows)

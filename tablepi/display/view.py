@@ -284,6 +284,7 @@ class View:
     slate: SlateView | None = None
     footer: str = ""  # small print: reader status, house rules
     sheet: SheetView | None = None  # a hand-entry panel over the screen (display/sheet.py): drawn instead of it
+    menu: str = ""  # the label of the menu's button at the header's right end ("Menu"); empty: no menu here
 
     def seat(self, seat: Seat) -> SeatView | None:
         for view in self.seats:

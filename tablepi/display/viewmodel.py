@@ -255,8 +255,8 @@ def _by_hand(state: TableState, seat: Seat) -> CardView | None:
     card = last.card_of(seat)
     if card is None or seat not in last.by_hand:
         return None
-    on_table = last.winner is None or _complete_trick_lies(state) or (
-        state.phase is TablePhase.PLAY and state.current_trick is None)
+    # Drawn while its trick lies on the table: once the other cards are swept it goes with them.
+    on_table = last.winner is None or _complete_trick_lies(state)
     if not on_table:
         return None
     return CardView(card, winning=last.winner is seat, by_hand=True)

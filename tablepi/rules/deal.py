@@ -229,6 +229,7 @@ class Deal:
         "revoke_by",
         "rules",
         "seen_by",
+        "shown",
         "tricks",
         "trump",
         "voided",
@@ -250,6 +251,9 @@ class Deal:
         # Evidence: cards seen in a hand without the whole hand being known (shown on the seat's zone, rule 11).
         self.known: dict[Seat, set[Card]] = {seat: set() for seat in Seat}
         self.seen_by: dict[Card, Seat] = {}
+        # What the players saw, in order: (cards played before it, seat, card) for each card shown at the table (a
+        # tap, the trump card, a queen shown at an announcement). The review judges each card on what was seen then.
+        self.shown: list[tuple[int, Seat, Card]] = []
         # Claims: queens a standing announcement says are in the announcer's hand, not seen (STYLE.md 17). A claim
         # raises the stake while it stands; it is never evidence; a sight of the queen elsewhere voids it.
         self.claimed: dict[Card, Seat] = {}
@@ -398,7 +402,10 @@ class Deal:
         if refusal is not None:
             raise refusal
         for card in announcement.cards:
-            if card in shown_cards or self.holder(card) is seat:
+            if card in shown_cards:
+                self._remember(seat, card)
+                self.shown.append((len(self.played), seat, card))
+            elif self.holder(card) is seat:
                 self._remember(seat, card)
             else:
                 self.claimed[card] = seat
@@ -426,6 +433,7 @@ class Deal:
             raise RulesError(f"{seat} shows {card.display}, but it is in {holder}'s hand",
                              code=RulesCode.HELD_ELSEWHERE, seat=seat, card=card, rule=11, holder=holder)
         self._remember(seat, card)
+        self.shown.append((len(self.played), seat, card))
         void = self._void_claim(seat, card, self.trick_number)
         return (void,) if void is not None else ()
 
@@ -530,6 +538,7 @@ class Deal:
         other.hands = None if self.hands is None else {s: list(c) for s, c in self.hands.items()}
         other.known = {s: set(c) for s, c in self.known.items()}
         other.seen_by = dict(self.seen_by)
+        other.shown = list(self.shown)
         other.claimed = dict(self.claimed)
         other.trump = self.trump
         other.announcements = list(self.announcements)

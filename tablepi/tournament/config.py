@@ -39,6 +39,13 @@ class WebConfig:
     overlay_token: str = ""
     overlay_delay: float = 30.0
     language: str = "en"  # of the pages (lb, de, fr, en); a visitor may choose another with ?lang=
+    certfile: Path | None = None  # TLS for the pages: the server's certificate (its chain after it), PEM
+    keyfile: Path | None = None  # ... and its private key
+    max_streams: int = 2000  # open live pages at most; beyond, a polite "try again shortly" (503, Retry-After)
+
+    @property
+    def tls(self) -> bool:
+        return self.certfile is not None
 
 
 @dataclass(frozen=True)
@@ -157,7 +164,8 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
     broker.setdefault("username", SERVER_USER)
     broker_config = FeedConfig.from_mapping(broker, base, "broker")
     w = _table(data, "web")
-    _no_unknown(w, {"host", "port", "director_password", "overlay_token", "overlay_delay", "language"}, "web")
+    _no_unknown(w, {"host", "port", "director_password", "overlay_token", "overlay_delay", "language", "certfile",
+                    "keyfile", "max_streams"}, "web")
     language = w.get("language", "en")
     if language not in ("lb", "de", "fr", "en"):
         raise ConfigError(f"web.language: {language!r} is not one of 'lb', 'de', 'fr', 'en'")
@@ -168,8 +176,14 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
     token = w.get("overlay_token", "")
     if not isinstance(password, str) or not isinstance(token, str):
         raise ConfigError("web.director_password and web.overlay_token must be text")
-    web = WebConfig(str(w.get("host", "127.0.0.1")), _int(w.get("port", 8080), "web.port", 0, 65535), password,
-                    token, float(delay), language)
+    certfile, keyfile = _file(w.get("certfile"), "web.certfile", base), _file(w.get("keyfile"), "web.keyfile", base)
+    if (certfile is None) != (keyfile is None):
+        raise ConfigError("web.certfile and web.keyfile: TLS needs both the certificate and its key")
+    host = w.get("host", "127.0.0.1")
+    if not isinstance(host, str) or not host or any(c.isspace() for c in host):
+        raise ConfigError(f"web.host: expected an address to listen on, got {shown(host)}")
+    web = WebConfig(host, _int(w.get("port", 8080), "web.port", 0, 65535), password, token, float(delay), language,
+                    certfile, keyfile, _int(w.get("max_streams", 2000), "web.max_streams", 1, 100_000))
     path = Path(store).expanduser()
     return TournamentConfig(
         name=str(t.get("name", "Konter a Matt")), entrants=entrants, round_length=length, deals=deals,
@@ -190,6 +204,15 @@ def _no_unknown(mapping: Mapping[str, Any], known: set[str], section: str) -> No
     unknown = sorted(set(mapping) - known)
     if unknown:
         raise ConfigError(f"{section}.{unknown[0]}: unknown setting (known: {', '.join(sorted(known))})")
+
+
+def _file(value: object, key: str, base: Path) -> Path | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{key}: expected a file name, got {shown(value)}")
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else base / path
 
 
 def _int(value: object, key: str, low: int, high: int) -> int:

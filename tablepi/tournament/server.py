@@ -78,6 +78,10 @@ GAP_WAIT = 2.0
 ASK_EVERY = 10.0
 #: Resend requests sent at most per look (a table's whole archive lost is one request per journal).
 MAX_ASKS = 50
+#: A director's correction of one entrant's round is at most this (more is a typing error: 1e+23 match points).
+MAX_MATCH_POINTS = 10
+MAX_LINES = 100
+MAX_POINTS = 1000
 #: Held matches and quarantined messages the dashboard lists (the newest; the counts are complete).
 MAX_HELD_SHOWN = 50
 #: A journal id as a table makes it (a uuid's hex; a salvaged record's id).
@@ -468,13 +472,19 @@ class TournamentServer:
 
     # --- what the pages show -----------------------------------------------------------------------------------
 
+    def _undone(self) -> set[int]:
+        return {int(a["undoes"]) for a in self.audit if a["what"] == "undo"}
+
     def _assigned(self) -> dict[str, int]:
-        return {f'{a["journal"]}:{a.get("match", 1)}': int(a["round"]) for a in self.audit if a["what"] == "assign"}
+        undone = self._undone()
+        return {f'{a["journal"]}:{a.get("match", 1)}': int(a["round"]) for a in self.audit
+                if a["what"] == "assign" and a["id"] not in undone}
 
     def _adjustments(self) -> list[Adjustment]:
+        undone = self._undone()
         return [Adjustment(a["entrant"], int(a["round"]),
                            Score(int(a["match_points"]), int(a["lines"]), int(a["points"])))
-                for a in self.audit if a["what"] == "adjust"]
+                for a in self.audit if a["what"] == "adjust" and a["id"] not in undone]
 
     def table_rounds(self) -> list[TableRound]:
         return [item for item, _, _ in self.scored_rounds()]
@@ -756,6 +766,10 @@ class TournamentServer:
             raise TournamentError(f"no entrant {entrant!r}")
         if not 1 <= number <= len(self.rounds):
             raise TournamentError(f"round {number} has not been played")
+        for what, value, bound in (("match points", score.match_points, MAX_MATCH_POINTS),
+                                   ("lines", score.lines, MAX_LINES), ("card points", score.points, MAX_POINTS)):
+            if abs(value) > bound:
+                raise TournamentError(f"{what}: a correction of a round is at most ±{bound}, not {value}")
         with self.lock:
             entry = self.store.audit(who, "adjust", why.strip(), {
                 "entrant": entrant, "round": number, "match_points": score.match_points, "lines": score.lines,
@@ -764,11 +778,30 @@ class TournamentServer:
             self._publish_all()
             return entry
 
+    def undo(self, who: str, why: str, number: int) -> dict[str, Any]:
+        """Take back correction ``number`` (an *adjust* or an *assign*, by its id in the audit trail): it stays in
+        the trail, marked undone, and counts no more."""
+        if not why.strip():
+            raise TournamentError("an undo needs a reason")
+        with self.lock:
+            entry = next((a for a in self.audit if a["id"] == number), None)
+            if entry is None or entry["what"] not in ("adjust", "assign"):
+                raise TournamentError(f"no correction {number} in the audit trail")
+            if number in self._undone():
+                raise TournamentError(f"correction {number} is undone already")
+            done = self.store.audit(who, "undo", why.strip(), {"undoes": number})
+            self.audit.append(done)
+            self._scored.clear()
+            self._publish_all()
+            return done
+
     def assign(self, who: str, why: str, table: str, journal: str, number: int, match: int = 1) -> dict[str, Any]:
         """A correction: match ``match`` of the table's journal ``journal`` (an id, or its first characters) is its
         match of round ``number`` (0: of none)."""
         if not why.strip():
             raise TournamentError("a correction needs a reason")
+        if not 0 <= number <= self.config.rounds or not 1 <= match <= 1000:
+            raise TournamentError(f"round {number}, match {match}: no such round or match")
         with self.lock:
             feed = self.feeds.get(table)
             matching = [jid for jid in (feed.journals if feed is not None else {}) if jid.startswith(journal)]

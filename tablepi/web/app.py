@@ -9,12 +9,10 @@ stream), and only with the overlay token.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import html
-import json
+import logging
 import re
-import secrets
 import time
 import urllib.parse
 from collections.abc import AsyncIterator, Callable
@@ -34,15 +32,22 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from tablepi.display.i18n import LANGUAGES
+from tablepi.safeinput import clean_text, load_json
 from tablepi.tournament.server import TournamentError, TournamentServer
 from tablepi.tournament.standings import Score
+from tablepi.web.auth import DELAY, Session, Sessions, Throttle
+from tablepi.web.guard import StreamSlots
 from tablepi.web.texts import texts, texts_json
+
+log = logging.getLogger(__name__)
 
 #: Seconds between two looks at the hub by an open stream.
 POLL = 0.1
 #: A comment line this often keeps proxies from closing a quiet stream.
 KEEPALIVE = 15.0
 COOKIE = "tablepi_director"
+#: The header a page sends its session's CSRF token in with every action.
+CSRF_HEADER = "x-csrf-token"
 #: The language a visitor chose with ``?lang=`` (kept for the pages he opens next).
 LANG_COOKIE = "tablepi_lang"
 _MARK = re.compile(r"\[\[(\w+)\]\]")
@@ -61,9 +66,16 @@ def language(request: Request, default: str) -> str:
     return default
 
 
-def translated(name: str, lang: str) -> str:
-    """Page ``name`` with its ``[[key]]`` marks replaced by the texts of ``lang`` (``[[texts]]``: all of them, for
-    its script; ``[[lang]]``: the language code)."""
+#: What every page's ``<head>`` begins with (``[[head]]``): the character set, a viewport so a phone shows the
+#: page at its own width (not a desktop page at 8 px), and the shared stylesheet (colours that read on the dark
+#: green, links included).
+HEAD = ('<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="stylesheet" href="/static/common.css">')
+
+
+def translated(name: str, lang: str, text: str | None = None) -> str:
+    """Page ``name`` (or ``text``) with its ``[[key]]`` marks replaced by the texts of ``lang`` (``[[texts]]``: all
+    of them, for its script; ``[[lang]]``: the language code; ``[[head]]``: :data:`HEAD`)."""
     words = texts(lang)
 
     def one(match: re.Match[str]) -> str:
@@ -72,29 +84,28 @@ def translated(name: str, lang: str) -> str:
             return texts_json(lang)
         if key == "lang":
             return lang
+        if key == "head":
+            return HEAD
         return html.escape(words[key])
 
-    return _MARK.sub(one, page(name))
+    return _MARK.sub(one, page(name) if text is None else text)
 
 
 class Auth:
-    """The director's login: a password from the config, a signed cookie naming who logged in (for the audit)."""
+    """The director's login: a password from the config, server-side sessions (:mod:`tablepi.web.auth`) naming who
+    logged in (for the audit), a throttle on wrong passwords."""
 
     def __init__(self, password: str) -> None:
         self.password = password
-        self.key = secrets.token_bytes(32)  # a restart logs everyone out
+        self.sessions = Sessions()
+        self.throttle = Throttle()
 
-    def cookie(self, who: str) -> str:
-        sig = hmac.new(self.key, who.encode("utf-8"), hashlib.sha256).hexdigest()
-        return f"{urllib.parse.quote(who)}.{sig}"
+    def session(self, request: Request) -> Session | None:
+        return self.sessions.get(request.cookies.get(COOKIE, ""))
 
     def who(self, request: Request) -> str | None:
-        value = request.cookies.get(COOKIE, "")
-        name = value.rpartition(".")[0]
-        who = urllib.parse.unquote(name)
-        if not name or not hmac.compare_digest(self.cookie(who), value):
-            return None
-        return who
+        session = self.session(request)
+        return None if session is None else session.who
 
     def check(self, password: str) -> bool:
         return bool(self.password) and hmac.compare_digest(password.encode(), self.password.encode())
@@ -104,6 +115,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
     """The ASGI app of ``server``. ``stopping`` tells open streams to end (so uvicorn can stop at once)."""
     web = server.config.web
     auth = Auth(web.director_password)
+    slots = StreamSlots(web.max_streams)
 
     def html_page(request: Request, name: str, status: int = 200, **fields: str) -> HTMLResponse:
         lang = language(request, web.language)
@@ -131,8 +143,20 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
                 return
             await asyncio.sleep(POLL)
 
-    def sse(request: Request, produce: Callable[[], tuple[Any, str]]) -> StreamingResponse:
-        return StreamingResponse(stream(request, produce), media_type="text/event-stream",
+    async def counted(request: Request, produce: Callable[[], tuple[Any, str]]) -> AsyncIterator[str]:
+        try:
+            async for item in stream(request, produce):
+                yield item
+        finally:
+            slots.give_back()
+
+    def sse(request: Request, produce: Callable[[], tuple[Any, str]]) -> Response:
+        """A stream of ``produce``'s text when it changes; beyond :attr:`WebConfig.max_streams` open ones, a polite
+        503 with Retry-After (the pages' script comes back after it)."""
+        if not slots.take():
+            return PlainTextResponse("too many open pages right now; this one tries again shortly",
+                                     status_code=503, headers={"Retry-After": str(slots.retry_after)})
+        return StreamingResponse(counted(request, produce), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     def director(request: Request) -> str | None:
@@ -165,12 +189,15 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
             f"<td>{s.total.lines:+d}</td><td>{s.total.points}</td><td>{s.dropped or ''}</td></tr>" for s in ranked)
         name = html.escape(server.config.name)
         title = t["standings_of"].format(name=name)
-        after = t["standings_after"].format(round=len(server.rounds), date=time.strftime("%Y-%m-%d %H:%M"))
+        number = len(server.rounds)
+        finished = number > 0 and not server.unfinished()
+        words = t["standings_after" if finished else "standings_during"] if number else t["not_started"]
+        after = words.format(round=number, date=time.strftime("%Y-%m-%d %H:%M"))
         byes = server.byes[-1] if server.byes else ()
         bye = f"<p>{t['bye'].format(names=html.escape(', '.join(byes)))}</p>" if byes else ""
-        body = (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{title}</title><style>"
-                "body{font-family:'DejaVu Sans',sans-serif} table{border-collapse:collapse} td,th{border:1px solid"
-                " #444;padding:3px 8px}</style></head><body>"
+        body = (f"<!doctype html><html lang='{lang}'><head>{HEAD}<title>{title}</title><style>"
+                "body{background:#fff;color:#000} table{width:auto} td,th{border:1px solid #444;padding:3px 8px;"
+                "color:#000}</style></head><body class='print'>"
                 f"<h1>{name}</h1><p>{after}</p>{bye}<table><tr><th>#</th><th>{t['name']}</th>"
                 f"<th>{t['match_points']}</th><th>{t['lines']}</th><th>{t['card_points']}</th>"
                 f"<th>{t['dropped_round']}</th></tr>{rows}</table></body></html>")
@@ -204,20 +231,31 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         return html_page(request, "login.html", message="", next=html.escape(target))
 
     async def login(request: Request) -> Response:
+        address = request.client.host if request.client is not None else "?"
+        wait = auth.throttle.locked_for(address)
+        if wait:
+            return PlainTextResponse(f"too many wrong passwords: try again in {int(wait) + 1} s", status_code=429,
+                                     headers={"Retry-After": str(int(wait) + 1)})
         form = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"))
         password = form.get("password", [""])[0]
-        who = form.get("who", ["director"])[0].strip()[:40] or "director"
+        who = clean_text(form.get("who", ["director"])[0].strip())[:40] or "director"
         target = form.get("next", ["/director"])[0]
-        if not target.startswith("/") or target.startswith("//"):
+        if not target.startswith("/") or target.startswith("//") or "\\" in target:
             target = "/director"
         if not auth.check(password):
+            auth.throttle.failed(address, who)
+            await asyncio.sleep(DELAY)
             wrong = html.escape(texts(language(request, web.language))["wrong_password"])
             return html_page(request, "login.html", 401, message=wrong, next=html.escape(target))
+        auth.throttle.succeeded(address)
+        token, _ = auth.sessions.new(who)
+        log.info("login: %r from %s", who, address)
         response = RedirectResponse(target, status_code=303)
-        response.set_cookie(COOKIE, auth.cookie(who), httponly=True, samesite="strict")
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=web.tls)
         return response
 
     async def logout(request: Request) -> Response:
+        auth.sessions.end(request.cookies.get(COOKIE, ""))
         response = RedirectResponse("/standings", status_code=303)
         response.delete_cookie(COOKIE)
         return response
@@ -236,9 +274,10 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         return sse(request, lambda: server.hub.get(channel))
 
     async def director_page(request: Request) -> Response:
-        if director(request) is None:
+        session = auth.session(request)
+        if session is None:
             return login_redirect(request)
-        return html_page(request, "director.html")
+        return html_page(request, "director.html", csrf=session.csrf)
 
     async def director_events(request: Request) -> Response:
         if director(request) is None:
@@ -257,11 +296,19 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         return JSONResponse(server.stats())
 
     async def action(request: Request) -> Response:
-        who = director(request)
-        if who is None:
+        session = auth.session(request)
+        if session is None:
             return JSONResponse({"message": "log in first"}, status_code=401)
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return JSONResponse({"message": "an action is a JSON body (Content-Type: application/json)"},
+                                status_code=415)
+        if not Sessions.csrf_ok(session, request.headers.get(CSRF_HEADER, "")):
+            log.warning("refused a director's action without this session's CSRF token, client %s",
+                        request.client.host if request.client is not None else "?")
+            return JSONResponse({"message": "refused: reload the dashboard"}, status_code=403)
+        who = session.who
         try:
-            body = json.loads(await request.body() or b"{}")
+            body = load_json((await request.body()).decode("utf-8", "replace") or "{}")
             if not isinstance(body, dict):
                 raise ValueError("expected a JSON object")
             name = request.path_params["action"]
@@ -297,20 +344,38 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
 def _act(server: TournamentServer, name: str, who: str, body: dict[str, Any]) -> str:
     """One director action (runs off the event loop: it writes the store and publishes to the broker)."""
     if name == "announce":
-        server.announce(str(body.get("text", "")), who)
+        server.announce(str(body.get("text", ""))[:MAX_ANNOUNCEMENT], who)
         return "announced to every table"
     if name == "next-round":
         seating = server.start_next_round(who, force=str(body.get("force", "")) in ("1", "true", "on"))
         return f"round {len(server.rounds)} started: {len(seating)} tables seated"
     if name == "adjust":
-        score = Score(int(body.get("match_points", 0) or 0), int(body.get("lines", 0) or 0),
-                      int(body.get("points", 0) or 0))
+        score = Score(_number(body, "match_points", 0), _number(body, "lines", 0), _number(body, "points", 0))
         server.adjust(who, str(body.get("why", "")), str(body.get("entrant", "")).strip(),
-                      int(body.get("round", 0) or 0), score)
+                      _number(body, "round", 0), score)
         return "correction recorded"
     if name == "assign":
         server.assign(who, str(body.get("why", "")), str(body.get("table", "")).strip(),
-                      str(body.get("journal", "")).strip(), int(body.get("round", 0) or 0),
-                      int(body.get("match", 1) or 1))
+                      str(body.get("journal", "")).strip(), _number(body, "round", 0), _number(body, "match", 1))
         return "journal assigned"
+    if name == "undo":
+        entry = server.undo(who, str(body.get("why", "")), _number(body, "id", 0))
+        return f"correction {entry['undoes']} undone"
     raise KeyError(f"no action {name!r}")
+
+
+#: An announcement is one line on the tables' screens.
+MAX_ANNOUNCEMENT = 200
+
+
+def _number(body: dict[str, Any], key: str, default: int) -> int:
+    """A whole number from a form field (text or number); ValueError names the field."""
+    value = body.get(key, default)
+    if value in ("", None):
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"{key}: expected a whole number")
+    text = str(value).strip()
+    if len(text) > 12 or not text.lstrip("+-").isdigit():
+        raise ValueError(f"{key}: expected a whole number, got {clean_text(text)[:20]!r}")
+    return int(text)

@@ -10,8 +10,26 @@ from typing import Any
 
 import uvicorn
 
+from tablepi.tournament.config import WebConfig
 from tablepi.tournament.server import TournamentServer
 from tablepi.web.app import make_app
+from tablepi.web.guard import Guard
+
+#: Connections beyond the open streams that are still served (pages, actions, the director while the house is full).
+SPARE_CONNECTIONS = 200
+
+
+def raise_file_limit(wanted: int) -> int:
+    """Let this process hold ``wanted`` open files if its hard limit allows (every open page is a socket; the
+    default soft limit of 1024 ends in accept() errors). Returns the soft limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
 
 
 class WebServer:
@@ -31,8 +49,16 @@ class WebServer:
         else:
             assert server is not None
             made = make_app(server, stopping=self._stopping)
-        config = uvicorn.Config(made, log_level="warning", timeout_graceful_shutdown=2, lifespan="off",
-                                access_log=False)
+        web = server.config.web if server is not None else WebConfig()
+        self.tls = web.tls
+        # Every app served here gets the shared guard (bounded bodies, origin checks, security headers). Every
+        # open page holds a connection: the streams' own limit answers politely (503, Retry-After) before
+        # uvicorn's, which only keeps the process inside its file limit (systemd: LimitNOFILE=).
+        config = uvicorn.Config(Guard(made), log_level="warning", timeout_graceful_shutdown=2, lifespan="off",
+                                access_log=False, limit_concurrency=web.max_streams + SPARE_CONNECTIONS,
+                                backlog=2048,
+                                ssl_certfile=None if web.certfile is None else str(web.certfile),
+                                ssl_keyfile=None if web.keyfile is None else str(web.keyfile))
         self.uvicorn = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
 
@@ -42,7 +68,7 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}"
 
     def serve_forever(self) -> None:
         """Serve on this thread until :meth:`close` (or SIGINT/SIGTERM, which uvicorn handles)."""

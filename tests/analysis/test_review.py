@@ -40,7 +40,7 @@ DISCARD_LINE = "AC QC AH JC  QS KC JH TS  TC QH KH JS  QD TH KS 9C  AD KD 9S TD 
 def test_one_discard_costs_the_deal(compiled: bool) -> None:
     deal = play_line(Seat.S, DISCARD_HANDS, Suit.CLUBS, DISCARD_LINE)
     assert deal.faults == []
-    review = review_deal(deal, compiled=compiled)
+    review = review_deal(deal, compiled=compiled, single=compiled)  # single-dummy: test_single.py
     assert review.played == {Team.NS: 18, Team.EW: 22}
     discard = review.plays[18]
     assert (discard.trick, discard.seat, discard.card) == (5, Seat.S, Card.parse("9S"))
@@ -70,7 +70,7 @@ KAPO_LINE = "AC TS 9C 9D  QS JS TC TD  QH KS JC JD  QD AS QC KD  KC JH AH AD  9H
 @pytest.mark.parametrize("compiled", KERNELS, ids=lambda c: "compiled" if c else "python")
 def test_a_kapo_missed_by_one_card(compiled: bool) -> None:
     deal = play_line(Seat.E, KAPO_HANDS, Suit.CLUBS, KAPO_LINE)
-    review = review_deal(deal, compiled=compiled)
+    review = review_deal(deal, compiled=compiled, single=compiled)
     assert review.played == {Team.NS: 37, Team.EW: 3}
     assert review.forced is not None
     assert review.forced.winner is Team.NS and review.forced.kapo and review.forced.stake == 2
@@ -88,7 +88,7 @@ def test_random_deals_keep_the_invariants() -> None:
     rng = random.Random(21)
     for _ in range(25):
         deal = random_deal(rng)
-        review = review_deal(deal)
+        review = review_deal(deal, single=False)  # the single-dummy judgement: test_single.py
         assert review.known and review.best == review.par[deal.trump]
         assert review.played == deal.points()
         for play in review.plays:

@@ -215,9 +215,10 @@ class Rig:
             self.key("kapo")
         if (entry.claimed_by is not None) != form().claimed:
             self.key("claim")
-        if not entry.kapo and entry.points is not None:
-            while form().points != entry.points:
-                self.key("points:+" if form().points < entry.points else "points:-")
+        if not entry.kapo and entry.points is not None and form().points != entry.points:
+            self.key("points")  # the number pad: two digits and the form is back
+            for digit in f"{entry.points:02d}":
+                self.key(f"digit:{digit}")
 
     # --- a script of the simulator, played at this table ------------------------------------------------------
 

@@ -156,7 +156,7 @@ def test_a_card_and_a_deal_entered_by_hand_reach_the_table(live: TableApp) -> No
     assert view is not None and view.seat(Seat.W).card.by_hand  # type: ignore[union-attr]
     live.handle(Touch("open:menu"))
     live.handle(Touch("key:open:deal"))
-    for key in ("winner:EW", "points:+", "ok"):
+    for key in ("winner:EW", "points", "digit:2", "digit:2", "ok"):
         live.handle(Touch(f"key:{key}"))
     kinds = [type(e) for e in live.table.journal.events()]
     assert CardEntered in kinds and DealEntered in kinds

@@ -72,13 +72,17 @@ def test_the_dealer_choice_gives_a_seat() -> None:
 
 def test_the_deal_form_gives_an_entry_the_rules_accept() -> None:
     form = DealForm(Seat.W)
-    panel, gesture = run(form, "winner:EW", "points:+", "points:+", "konter:E", "matt:E", OK)
+    panel, gesture = run(form, "winner:EW", "points", "digit:2", "digit:3", "konter:E", "matt:E", OK)
     assert panel is None and isinstance(gesture, EnterDeal)
     assert gesture.entry == DealEntry(Seat.W, Team.EW, 23, announcements=((Seat.E, Announcement.KONTER_A_MATT),))
     tie, gesture = run(form, "winner:tie")
     assert "kapo" not in tie.key_ids() and tie.entry().winner is None  # type: ignore[union-attr]
     kapo, _ = run(form, "winner:NS", "kapo", "claim")
     assert kapo.entry().points == 40 and kapo.entry().claimed_by is Team.NS  # type: ignore[union-attr]
+    pad, _ = run(form, "points", "digit:4", "digit:5")  # 45 is no deal: the pad waits, ⌫ takes a digit back
+    assert pad.typing == "45" and OK not in pad.key_ids()  # type: ignore[union-attr]
+    back, _ = run(pad, "pad:back", "digit:0")  # type: ignore[arg-type]
+    assert back.typing is None and back.points == 40  # type: ignore[union-attr]
     _, gesture = run(DealForm(Seat.N, correct=2), "winner:tie", OK)
     assert gesture == EnterDeal(DealEntry(Seat.N, None), correct=2)
 

@@ -4,6 +4,7 @@ CSV and printable standings, the attention marks; and what is readable without a
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -55,14 +56,28 @@ def login(web: WebServer, who: str = "Carla") -> str:
     return str(moved.value.headers["set-cookie"]).split(";")[0]
 
 
-def post(web: WebServer, cookie: str, action: str, body: dict[str, object]) -> tuple[int, str]:
-    request = urllib.request.Request(f"{web.url}/director/{action}", json.dumps(body).encode(),
-                                     {"Cookie": cookie, "Content-Type": "application/json"})
+def csrf_of(web: WebServer, cookie: str) -> str:
+    """The session's CSRF token, as the dashboard page carries it for its script."""
+    status, text = get(web, "/director", cookie)
+    found = re.search(r'<meta name="csrf" content="([^"]+)">', text)
+    return found.group(1) if status == 200 and found else ""
+
+
+def post(web: WebServer, cookie: str, action: str, body: dict[str, object], *, csrf: str | None = None,
+         headers: dict[str, str] | None = None, data: bytes | None = None) -> tuple[int, str]:
+    token = csrf_of(web, cookie) if csrf is None else csrf
+    request = urllib.request.Request(f"{web.url}/director/{action}", json.dumps(body).encode() if data is None
+                                     else data, {"Cookie": cookie, "Content-Type": "application/json",
+                                                 "X-CSRF-Token": token, **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())["message"]
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())["message"]
+        text = error.read()
+        try:
+            return error.code, json.loads(text)["message"]
+        except ValueError:
+            return error.code, text.decode()
 
 
 def get(web: WebServer, path: str, cookie: str = "") -> tuple[int, str]:

@@ -1,0 +1,408 @@
+"""Single-dummy judgement: each card judged on what its player could know, in lines and then points.
+
+A player choosing a card sees his own hand, every card played so far, the cards shown at the table (a tap, the trump
+card, the queens shown at an announcement — a touch announcement is a claim, not knowledge), and the voids the play
+proves (RULES.md 13-15: a plain card of another suit on a plain lead proves the led suit void; a non-trump on a trump
+lead proves no trump was held). The hand sizes follow from the cards played. Every way the unseen cards can lie
+that agrees with all of it is a *layout*; each is taken as equally likely.
+
+For every legal card the judgement gives, over the layouts, the team's expected **net lines** (lines it strikes and
+lines added to the other team, minus lines struck by the other team and lines added to itself: RULES.md 24-27, from
+the stake as announced, the trump team and the tie rule in force) and expected **points**, with double-dummy play
+after the card (both sides maximising net lines, then points: the game is zero-sum); and the chance that the team
+wins, ties, takes Kapo or concedes it. The best cards have the highest expected lines, then points. Exact (every
+layout) when there are at most :data:`EXACT_LAYOUTS`, else a fixed number of layouts drawn uniformly at random
+(reproducibly), with the standard error of the expected lines.
+
+Double-dummy values in lines come from the points search: a team wins (or ties) with best play exactly when best
+play gives it 21 (or 20) points, and it can take Kapo only when best play gives it all 40, so a Kapo search is run
+only then. The net lines of the result, then the points, are then the lexicographic best-play value (the lines of a
+result only grow with the points, except for Kapo, which needs all 40). Tests check this against an exhaustive
+minimax on (lines, points).
+
+The layouts of one position are searched together by one search whose transposition table is keyed on the four hands
+(:mod:`tablepi.analysis.solver`), so a position two layouts reach is searched once, and each layout's value of a card
+starts from that card's value in the layout before.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tablepi.analysis.kernel import new_search
+from tablepi.analysis.solve import TOTAL_POINTS, _unit
+from tablepi.analysis.solver import Search
+from tablepi.analysis.tables import Tables, tables
+from tablepi.rules.cards import DECK, Card, Suit
+from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS, Play
+from tablepi.rules.house import TieRule
+from tablepi.rules.play import legal_plays, trick_winner
+from tablepi.rules.seats import Direction, Seat, Team
+from tablepi.rules.trumps import effective_suit
+
+#: Positions from trick :data:`EXACT_FROM` on with at most this many layouts are judged on all of them; the others
+#: on a sample. (A trick-2 position can have fewer when a void is proven, but each layout then costs ten times a
+#: trick-3 one: it is sampled, to keep the whole review of a deal near a second.)
+EXACT_LAYOUTS = 20_000
+EXACT_FROM = 3
+#: Layouts drawn for a sampled judgement, by trick.
+SAMPLES = {1: 16, 2: 48, 3: 160}
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What a deal's result is worth on the slate, in net lines for one team (RULES.md 24-27).
+
+    ``announced``: the Matt and Konter parts announced (0-2); ``carried``: lines carried in from earlier ties under
+    ``tie = "carry"``. A tie under ``carry`` counts 0 now.
+    """
+
+    trump_team: Team
+    announced: int = 0
+    tie: TieRule = TieRule.STANDARD
+    carried: int = 0
+
+    def tie_lines(self) -> int:
+        """Lines added to the trump team by a 20-20 tie (rule 27 and its house rules)."""
+        if self.tie is TieRule.STANDARD:
+            return 1 + self.announced
+        return 1 if self.tie is TieRule.PLUS_ONE else 0
+
+    def lines(self, team: Team, points: int, kapo: bool) -> int:
+        """Net lines of ``team`` when it ends the deal with ``points``; ``kapo``: the winner took all six tricks."""
+        if points * 2 == TOTAL_POINTS:
+            return -self.tie_lines() if team is self.trump_team else self.tie_lines()
+        stake = 1 + self.announced + self.carried + (1 if kapo else 0)
+        if points >= WINNING_POINTS:  # it strikes the stake; a losing trump team has the stake added
+            return stake if team is self.trump_team else 2 * stake
+        return -2 * stake if team is self.trump_team else -stake
+
+
+@dataclass(frozen=True, slots=True)
+class CardValue:
+    """One legal card, over the layouts: expected net lines and points of the player's team, and chances."""
+
+    lines: float
+    points: float
+    win: float
+    tie: float
+    kapo_for: float
+    kapo_against: float
+    wins: int  # layouts in which the team wins the deal after this card
+
+    def to_json(self) -> dict[str, float]:
+        return {"lines": round(self.lines, 4), "points": round(self.points, 4), "win": round(self.win, 4),
+                "tie": round(self.tie, 4), "kapo_for": round(self.kapo_for, 4),
+                "kapo_against": round(self.kapo_against, 4)}
+
+
+@dataclass(frozen=True, slots=True)
+class SingleDummy:
+    """The judgement of one card played on what its player could know.
+
+    ``stderr`` (sampled only): the largest standard error of a card's expected lines. ``cost_lines`` is never
+    negative; ``cost_points`` is the best card's expected points minus those of the card played (negative when
+    the card played took more points but fewer lines).
+    """
+
+    exact: bool
+    layouts: int
+    stderr: float | None
+    cards: Mapping[Card, CardValue]
+    best_cards: tuple[Card, ...]
+    cost_lines: float
+    cost_points: float
+
+    @property
+    def mistake(self) -> bool:
+        """Some card was better on what the player could know (in lines, or in points at equal lines)."""
+        return self.cost_lines > 0 or (self.cost_lines == 0 and self.cost_points > 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exact": self.exact,
+            "layouts": self.layouts,
+            "stderr": None if self.stderr is None else round(self.stderr, 4),
+            "cards": {str(card): value.to_json() for card, value in self.cards.items()},
+            "best_cards": [str(c) for c in self.best_cards],
+            "cost_lines": round(self.cost_lines, 4),
+            "cost_points": round(self.cost_points, 4),
+        }
+
+
+# --------------------------------------------------------------------------------------------- what a seat knows
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What ``seat`` knows when it plays: its hand, the cards shown by each other seat and still held, the suits
+    (effective: a matador is a trump) each other seat is proven void in, how many cards each other seat holds, and
+    the cards it cannot place (``free``)."""
+
+    seat: Seat
+    hand: tuple[Card, ...]
+    pinned: Mapping[Seat, tuple[Card, ...]]
+    void: Mapping[Seat, frozenset[Suit]]
+    sizes: Mapping[Seat, int]
+    free: tuple[Card, ...]
+
+
+def views(hands: Mapping[Seat, Sequence[Card]], trump: Suit, plays: Sequence[Play],
+          shown: Sequence[tuple[int, Seat, Card]] = ()) -> Iterator[View]:
+    """What each player knew at each of ``plays`` (in order), from the dealt hands (only to know his own hand and
+    whether a card followed the rules: a revoke, which the table flags, proves nothing)."""
+    held = {seat: list(cards) for seat, cards in hands.items()}
+    void: dict[Seat, set[Suit]] = {seat: set() for seat in Seat}
+    played: set[Card] = set()
+    trick: list[Card] = []
+    for index, play in enumerate(plays):
+        seat = play.seat
+        own = tuple(held[seat])
+        pinned: dict[Seat, tuple[Card, ...]] = {s: () for s in Seat}
+        for at, who, card in shown:
+            if at <= index and who is not seat and card in held[who] and card not in pinned[who]:
+                pinned[who] += (card,)
+        sizes = {s: len(held[s]) for s in Seat}
+        fixed = {c for cards in pinned.values() for c in cards}
+        free = tuple(c for c in DECK if c not in played and c not in own and c not in fixed and c not in trick)
+        yield View(seat, own, pinned, {s: frozenset(v) for s, v in void.items()}, sizes, free)
+        led = trick[0] if trick else None
+        if led is not None and play.card in legal_plays(held[seat], led, trump):
+            led_suit = effective_suit(led, trump)
+            suit = effective_suit(play.card, trump)
+            if suit is not led_suit and (suit is not trump or led_suit is trump):
+                void[seat].add(led_suit)  # rules 13-15: he would have followed
+        held[seat].remove(play.card)
+        trick.append(play.card)
+        played.add(play.card)
+        if len(trick) == 4:
+            trick = []
+
+
+# --------------------------------------------------------------------------------------------- layouts
+
+
+class Layouts:
+    """The layouts of one view: counted exactly by suit, enumerated or drawn uniformly.
+
+    A layout gives each other seat its hidden cards. Cards of one effective suit are interchangeable for the
+    constraints (the voids), so the count is a sum over how many cards of each suit each seat gets of the ways to
+    choose them (a multinomial); drawing follows the same counts, so every layout is equally likely.
+    """
+
+    def __init__(self, view: View, trump: Suit) -> None:
+        self.others = [s for s in Seat if s is not view.seat]
+        groups: dict[Suit, list[Card]] = {}
+        for card in view.free:
+            groups.setdefault(effective_suit(card, trump), []).append(card)
+        self.groups = list(groups.items())
+        self.need = tuple(view.sizes[s] - len(view.pinned[s]) for s in self.others)
+        self.allowed = [tuple(suit not in view.void[s] for s in self.others) for suit, _ in self.groups]
+        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        if any(n < 0 for n in self.need) or sum(self.need) != len(view.free):
+            raise ValueError("the view does not add up: the hand sizes and the unseen cards disagree")
+
+    def _splits(self, i: int, need: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
+        """Ways to share group ``i`` among the other seats: (counts, multinomial)."""
+        n = len(self.groups[i][1])
+        ok = self.allowed[i]
+        for a in range(min(n, need[0]) + 1 if ok[0] else 1):
+            for b in range(min(n - a, need[1]) + 1 if ok[1] else 1):
+                c = n - a - b
+                if c > need[2] or (c and not ok[2]):
+                    continue
+                yield (a, b, c), math.comb(n, a) * math.comb(n - a, b)
+
+    def count(self, i: int = 0, need: tuple[int, ...] | None = None) -> int:
+        """How many layouts there are (from group ``i`` on, with ``need`` cards still to give each seat)."""
+        need = self.need if need is None else need
+        if i == len(self.groups):
+            return 1 if not any(need) else 0
+        key = (i, need)
+        known = self._memo.get(key)
+        if known is None:
+            known = 0
+            for split, ways in self._splits(i, need):
+                known += ways * self.count(i + 1, tuple(x - k for x, k in zip(need, split, strict=True)))
+            self._memo[key] = known
+        return known
+
+    def all(self) -> Iterator[dict[Seat, tuple[Card, ...]]]:
+        """Every layout, once."""
+        import itertools
+
+        def walk(i: int, need: tuple[int, ...], parts: list[list[Card]]) -> Iterator[dict[Seat, tuple[Card, ...]]]:
+            if i == len(self.groups):
+                yield {s: tuple(p) for s, p in zip(self.others, parts, strict=True)}
+                return
+            cards = self.groups[i][1]
+            for split, _ in self._splits(i, need):
+                rest = tuple(x - k for x, k in zip(need, split, strict=True))
+                if not self.count(i + 1, rest):
+                    continue
+                for first in itertools.combinations(cards, split[0]):
+                    left = [c for c in cards if c not in first]
+                    for second in itertools.combinations(left, split[1]):
+                        third = [c for c in left if c not in second]
+                        yield from walk(i + 1, rest, [parts[0] + list(first), parts[1] + list(second),
+                                                      parts[2] + third])
+
+        yield from walk(0, self.need, [[], [], []])
+
+    def draw(self, rng: random.Random) -> dict[Seat, tuple[Card, ...]]:
+        """One layout, uniformly at random."""
+        need = self.need
+        parts: list[list[Card]] = [[], [], []]
+        for i in range(len(self.groups)):
+            options = [(split, ways * self.count(i + 1, tuple(x - k for x, k in zip(need, split, strict=True))))
+                       for split, ways in self._splits(i, need)]
+            pick = rng.randrange(sum(w for _, w in options))
+            k = 0
+            while pick >= options[k][1]:
+                pick -= options[k][1]
+                k += 1
+            split = options[k][0]
+            cards = list(self.groups[i][1])
+            rng.shuffle(cards)
+            a, b = split[0], split[1]
+            parts[0] += cards[:a]
+            parts[1] += cards[a : a + b]
+            parts[2] += cards[a + b :]
+            need = tuple(x - k for x, k in zip(need, split, strict=True))
+        return {s: tuple(p) for s, p in zip(self.others, parts, strict=True)}
+
+
+# --------------------------------------------------------------------------------------------- judging
+
+
+class Judge:
+    """Judges the cards of one deal in one trump suit; keeps its searches (and their tables) for the whole deal."""
+
+    def __init__(self, trump: Suit, stakes: Stakes, direction: Direction = Direction.ANTICLOCKWISE, *,
+                 compiled: bool | None = None) -> None:
+        self.trump = trump
+        self.stakes = stakes
+        self.tables: Tables = tables(trump)
+        self.order = direction.order_from(Seat.N)
+        self._position = {seat: i for i, seat in enumerate(self.order)}
+        self._compiled = compiled
+        self._search: Search = new_search(self.tables, compiled, full=True)
+        self._kapo_search: Search | None = None
+
+    @property
+    def nodes(self) -> int:
+        return sum(s.nodes for s in (self._search, self._kapo_search) if s is not None)
+
+    def judge(self, view: View, leader: Seat, trick: Sequence[Card], played_card: Card,
+              banked: Mapping[Team, int], tricks: Mapping[Team, int], seed: str = "",
+              layouts: Sequence[Mapping[Seat, Sequence[Card]]] | None = None) -> SingleDummy:
+        """The judgement of ``played_card`` by ``view.seat`` in this position. ``banked``/``tricks``: points and
+        tricks each team took in the completed tricks. ``layouts``: judge on these instead (tests)."""
+        seat = view.seat
+        team = seat.team
+        legal = legal_plays(list(view.hand), trick[0] if trick else None, self.trump)
+        cards = list(legal) if played_card in legal else [*legal, played_card]
+        space = Layouts(view, self.trump)
+        total = space.count() if layouts is None else len(layouts)
+        exact = layouts is not None or (total <= EXACT_LAYOUTS and _trick_number(view) >= EXACT_FROM)
+        if layouts is not None:
+            chosen: list[Mapping[Seat, Sequence[Card]]] = list(layouts)
+        elif exact:
+            chosen = list(space.all())
+        else:
+            rng = random.Random(f"{seed}/{seat.value}/{len(view.free)}")
+            chosen = [space.draw(rng) for _ in range(SAMPLES.get(_trick_number(view), SAMPLES[3]))]
+        t = self.tables
+        pos = self._position
+        own = t.mask(view.hand)
+        pinned = {s: t.mask(view.pinned[s]) for s in Seat}
+        masks = []
+        for layout in chosen:
+            hands = [0, 0, 0, 0]
+            for s in Seat:
+                hands[pos[s]] = own if s is seat else pinned[s] | t.mask(layout[s])
+            masks.append(hands)
+        bits = [t.bit_of[c.index] for c in trick]
+        card_bits = [t.bit_of[c.index] for c in cards]
+        lead = pos[leader]
+        values = self._search.values(masks, lead, bits, card_bits, [TOTAL_POINTS // 2] * len(cards))
+        n = len(masks)
+        stats = []
+        for i, card in enumerate(cards):
+            done = [*trick, card]
+            ns_tricks, ew_tricks = tricks[Team.NS], tricks[Team.EW]
+            won: Seat | None = None
+            if len(done) == 4:
+                won = self.order[(lead + trick_winner(done, self.trump)) % 4]
+                if won.team is Team.NS:
+                    ns_tricks += 1
+                else:
+                    ew_tricks += 1
+            sums = [0, 0, 0, 0, 0, 0, 0]  # lines, lines², points, wins, ties, kapo for, kapo against
+            for j in range(n):
+                ns = banked[Team.NS] + values[j * len(cards) + i]
+                kapo = False
+                if ns == TOTAL_POINTS and not ew_tricks:
+                    kapo = self._kapo(masks[j], lead, bits, card_bits[i], won, Team.NS)
+                elif ns == 0 and not ns_tricks:
+                    kapo = self._kapo(masks[j], lead, bits, card_bits[i], won, Team.EW)
+                points = ns if team is Team.NS else TOTAL_POINTS - ns
+                lines = self.stakes.lines(team, points, kapo)
+                sums[0] += lines
+                sums[1] += lines * lines
+                sums[2] += points
+                if points >= WINNING_POINTS:
+                    sums[3] += 1
+                    sums[5] += kapo
+                elif points * 2 == TOTAL_POINTS:
+                    sums[4] += 1
+                else:
+                    sums[6] += kapo
+            stats.append(sums)
+        options = [i for i, card in enumerate(cards) if card in legal]
+        top = max((stats[i][0], stats[i][2]) for i in options)
+        best = tuple(cards[i] for i in options if (stats[i][0], stats[i][2]) == top)
+        mine = stats[cards.index(played_card)]
+        stderr = None
+        if not exact:
+            stderr = max(math.sqrt(max(0.0, s[1] / n - (s[0] / n) ** 2) / (n - 1)) if n > 1 else 0.0 for s in stats)
+        return SingleDummy(
+            exact=exact,
+            layouts=total if exact else n,
+            stderr=stderr,
+            cards={card: CardValue(s[0] / n, s[2] / n, s[3] / n, s[4] / n, s[5] / n, s[6] / n, s[3])
+                   for card, s in zip(cards, stats, strict=True) if card in legal},
+            best_cards=best,
+            cost_lines=(top[0] - mine[0]) / n,
+            cost_points=(top[1] - mine[2]) / n,
+        )
+
+    def _kapo(self, hands: list[int], lead: int, trick: list[int], card: int, won: Seat | None, team: Team) -> bool:
+        """Whether ``team`` can take every trick left after the player to move plays ``card`` (RULES.md 20)."""
+        if self._kapo_search is None:
+            self._kapo_search = new_search(_unit(self.tables), self._compiled, full=True)
+        pos = (lead + len(trick)) % 4
+        after = list(hands)
+        after[pos] ^= 1 << card
+        if won is not None:
+            if won.team is not team:
+                return False
+            leader, current = self._position[won], []
+        else:
+            leader, current = lead, [*trick, card]
+        count = sum(h.bit_count() for h in after) + len(current)
+        if not count:
+            return True
+        if team is Team.NS:
+            return self._kapo_search.search(after, leader, current, count - 1, count) >= count
+        return self._kapo_search.search(after, leader, current, 0, 1) <= 0
+
+
+def _trick_number(view: View) -> int:
+    """The trick a view plays to, from the cards still to be played."""
+    left = len(view.hand) + sum(view.sizes[s] for s in Seat if s is not view.seat)
+    return TRICKS_PER_DEAL - (left - 1) // 4

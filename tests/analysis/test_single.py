@@ -1,0 +1,221 @@
+"""The single-dummy review: each card judged on what its player could know, in net lines then points.
+
+Checked against an independent brute force (tests/analysis/sd_reference.py: every layout, exhaustive minimax on
+(lines, points) with the project's slate deciding the lines), sampled judgements against exact ones within their
+stated standard error, hand-made deals, and the properties the issue names.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from tablepi.analysis import compiled_available, dealt_hands, review_deal, single
+from tablepi.analysis.review import DealReview
+from tablepi.analysis.single import Judge, Layouts, Stakes, views
+from tablepi.rules import Card, Deal, Seat, Team
+from tablepi.rules.deal import Announcement
+from tablepi.rules.house import HouseRules, TieRule
+from tests.analysis.helpers import random_deal
+from tests.analysis.sd_reference import Minimax, net_lines, positions, single_dummy
+
+KERNELS = [False, *([True] if compiled_available() else [])]
+
+
+def compare_from_trick(deal: Deal, review: DealReview, from_trick: int) -> int:
+    """The review's single-dummy values equal the brute force at every play from ``from_trick`` on."""
+    hands = dealt_hands(deal)
+    assert hands is not None
+    minimax = Minimax(deal)
+    checked = 0
+    for pos, play in zip(positions(deal, hands), review.plays, strict=True):
+        if play.trick < from_trick:
+            continue
+        sd = play.sd
+        assert sd is not None and sd.exact
+        expected, n = single_dummy(pos, minimax)
+        assert sd.layouts == n
+        assert set(sd.cards) == set(expected)
+        for card, want in expected.items():
+            got = sd.cards[card]
+            assert got.lines == pytest.approx(float(want.lines), abs=1e-9), (checked, str(card))
+            assert got.points == pytest.approx(float(want.points), abs=1e-9)
+            assert got.win == pytest.approx(float(want.win), abs=1e-9)
+            assert got.tie == pytest.approx(float(want.tie), abs=1e-9)
+            assert got.kapo_for == pytest.approx(float(want.kapo_for), abs=1e-9)
+            assert got.kapo_against == pytest.approx(float(want.kapo_against), abs=1e-9)
+        top = max((w.lines, w.points) for w in expected.values())
+        assert set(sd.best_cards) == {c for c, w in expected.items() if (w.lines, w.points) == top}
+        checked += 1
+    return checked
+
+
+def announced_deal(rng: random.Random, rules: HouseRules | None = None) -> Deal:
+    """A random deal, with Matt announced (♠Q shown) when its holder may, so stakes other than 1 are covered."""
+    deal = random_deal(rng)
+    hands = dealt_hands(deal)
+    assert hands is not None and deal.trump is not None
+    if rules is None and not rng.randrange(3):
+        return deal
+    fresh = Deal(deal.dealer, rules, hands={s: list(c) for s, c in hands.items()})
+    fresh.choose_trump(deal.trump)
+    holder = next(s for s in Seat if Card.parse("QS") in hands[s])
+    if rng.randrange(2):
+        fresh.announce(holder, Announcement.MATT, shown=(Card.parse("QS"),))
+    for trick in deal.tricks:
+        for play in trick.plays:
+            fresh.play(play.seat, play.card)
+    return fresh
+
+
+def test_exact_values_from_trick_5_equal_brute_force_for_both_kernels() -> None:
+    rng = random.Random(44)
+    checked = 0
+    for compiled in KERNELS:
+        deal = announced_deal(rng, HouseRules.from_mapping({"tie": rng.choice(["standard", "plus_one", "carry"])}))
+        checked += compare_from_trick(deal, review_deal(deal, compiled=compiled, first_trick=5), 5)
+    assert checked == 8 * len(KERNELS)
+
+
+@pytest.mark.slow
+def test_exact_values_from_trick_4_equal_brute_force_on_thousands_of_positions() -> None:
+    """250 random deals (fixed seed; every tie rule, Matt announced in some), each of the 8 plays of tricks 5-6,
+    and 2 more deals from trick 4 (whose brute force takes half a minute each): 2,024 positions, every legal card's
+    expected lines, points and chances equal to the brute force."""
+    rng = random.Random(4004)
+    checked = 0
+    for i in range(252):
+        rules = HouseRules.from_mapping({"tie": ["standard", "plus_one", "carry"][i % 3]})
+        deal = announced_deal(rng, rules)
+        first = 4 if i < 2 else 5
+        checked += compare_from_trick(deal, review_deal(deal, first_trick=first), first)
+    assert checked == 2 * 12 + 250 * 8
+
+
+def sampled_positions(rng: random.Random, count: int) -> Iterator[tuple[Judge, single.View, Seat, list[Card],
+                                                                          Card, dict[Team, int], dict[Team, int]]]:
+    """Positions of tricks 2-3 small enough to enumerate (at most 40,000 layouts)."""
+    found = 0
+    while found < count:
+        deal = random_deal(rng)
+        hands = dealt_hands(deal)
+        assert hands is not None and deal.trump is not None
+        plays = [p for t in deal.tricks for p in t.plays]
+        judge = Judge(deal.trump, Stakes(deal.trump_team, 0, TieRule.STANDARD))
+        banked = {t: 0 for t in Team}
+        tricks = {t: 0 for t in Team}
+        for i, view in enumerate(views(hands, deal.trump, plays, deal.shown)):
+            trick = deal.tricks[i // 4]
+            if i % 4 == 0 and i:
+                done = deal.tricks[i // 4 - 1]
+                assert done.winner is not None
+                banked[done.winner.team] += done.points
+                tricks[done.winner.team] += 1
+            if trick is deal.tricks[0] or i >= 12 or Layouts(view, deal.trump).count() > 40_000:
+                continue
+            if len(set(view.hand)) < 2:
+                continue
+            yield judge, view, trick.leader, list(trick.cards[: i % 4]), plays[i].card, dict(banked), dict(tricks)
+            found += 1
+            if found >= count:
+                return
+
+
+@pytest.mark.slow
+def test_sampled_values_agree_with_exact_enumeration_within_their_standard_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Positions of tricks 2-3 judged on a sample (as tricks 1-3 are) and on every layout: each card's expected
+    lines lies within two stated standard errors of the exact value in at least 90% of cases, within four in all
+    but 1%."""
+    rng = random.Random(123)
+    within2 = within4 = total = 0
+    for judge, view, leader, trick, card, banked, tricks in sampled_positions(rng, 300):
+        space = Layouts(view, judge.trump)
+        exact = judge.judge(view, leader, trick, card, banked, tricks, layouts=list(space.all()))
+        assert exact.exact and exact.layouts == space.count()
+        monkeypatch.setattr(single, "EXACT_LAYOUTS", 0)
+        sampled = judge.judge(view, leader, trick, card, banked, tricks, seed=str(total))
+        monkeypatch.undo()
+        assert not sampled.exact and sampled.stderr is not None
+        assert sampled.layouts == single.SAMPLES[single._trick_number(view)]
+        for c, value in exact.cards.items():
+            error = abs(sampled.cards[c].lines - value.lines)
+            within2 += error <= 2 * sampled.stderr + 1e-9
+            within4 += error <= 4 * sampled.stderr + 1e-9
+            total += 1
+    assert total >= 300
+    assert within2 >= 0.9 * total and within4 >= 0.99 * total, (within2, within4, total)
+
+
+def test_layouts_are_counted_drawn_and_enumerated_alike() -> None:
+    """The count by suits equals the enumeration; drawn layouts are among them and respect voids and sizes."""
+    rng = random.Random(9)
+    for _ in range(20):
+        deal = random_deal(rng)
+        hands = dealt_hands(deal)
+        assert hands is not None and deal.trump is not None
+        plays = [p for t in deal.tricks for p in t.plays]
+        for i, view in enumerate(views(hands, deal.trump, plays, deal.shown)):
+            if i < 9:
+                continue
+            space = Layouts(view, deal.trump)
+            every = list(space.all())
+            assert len(every) == space.count()
+            keys = {tuple(tuple(sorted(c.index for c in layout[s])) for s in Seat if s is not view.seat)
+                    for layout in every}
+            assert len(keys) == len(every)
+            others = [s for s in Seat if s is not view.seat]
+            gone = {p.card for p in plays[:i]}
+            truth = tuple(tuple(sorted(c.index for c in hands[s] if c not in gone and c not in view.pinned[s]))
+                          for s in others)
+            assert truth in keys
+            drawn = space.draw(random.Random(i))
+            assert tuple(tuple(sorted(c.index for c in drawn[s])) for s in Seat if s is not view.seat) in keys
+
+
+def test_the_properties_on_random_deals() -> None:
+    """cost_lines >= 0 always; with every hand known, a team's net lines = its par in net lines - the
+    dd_cost_lines of its own cards + those of the other team's cards, exactly; luck + skill = dd cost."""
+    rng = random.Random(77)
+    for i in range(6):
+        rules = HouseRules.from_mapping({"tie": ["standard", "plus_one", "carry"][i % 3]})
+        deal = announced_deal(rng, rules)
+        review = review_deal(deal)
+        assert review.best_lines is not None and deal.trump is not None
+        result = deal.result()
+        announcements = tuple(deal.announcements)
+        for team in Team:
+            actual = net_lines(team, result.points[Team.NS], result.tricks[Team.NS], deal.trump_team,
+                               announcements, deal.rules)
+            own = sum(p.dd_cost_lines for p in review.plays if p.seat.team is team)
+            other = sum(p.dd_cost_lines for p in review.plays if p.seat.team is not team)
+            assert actual == review.best_lines[team] - own + other
+        for play in review.plays:
+            assert play.sd is not None
+            assert play.sd.cost_lines >= 0 and play.dd_cost_lines >= 0
+            assert play.sd.best_cards and (play.card in play.sd.best_cards) == (play.sd.cost_lines == 0
+                                                                                and play.sd.cost_points == 0)
+        summary = review.sd_summary()
+        assert summary is not None
+        for seat in Seat:
+            lost, luck = summary[seat]
+            mine = [p for p in review.plays if p.seat is seat]
+            assert lost + luck == pytest.approx(sum(p.dd_cost_lines for p in mine))
+
+
+def test_stakes_in_net_lines_follow_the_slate() -> None:
+    """Stakes.lines equals what the project's slate does with the result, for every result and tie rule."""
+    for tie in TieRule:
+        rules = HouseRules.from_mapping({"tie": tie.value})
+        for trump_team in Team:
+            for announcements in ((), ((Seat.N, Announcement.MATT),), ((Seat.E, Announcement.KONTER_A_MATT),)):
+                parts = len(set().union(*(a.parts for _, a in announcements))) if announcements else 0
+                stakes = Stakes(trump_team, parts, tie)
+                for points_ns, tricks_ns in ((40, 6), (40, 5), (33, 4), (21, 2), (20, 3), (19, 3), (0, 1), (0, 0)):
+                    kapo = tricks_ns in (0, 6)
+                    for team in Team:
+                        points = points_ns if team is Team.NS else 40 - points_ns
+                        assert stakes.lines(team, points, kapo) == net_lines(
+                            team, points_ns, tricks_ns, trump_team, announcements, rules)
