@@ -303,10 +303,19 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
     screen = PygameScreen(DisplayConfig(language="en"), headless=True)
     app = TableApp(table, DeckRegistry(), {0: "N", 1: "E", 2: "S", 3: "W"}, screen=screen,  # type: ignore[dict-item]
                    clock=clock)
-    keeper = web = phone = None
+    keeper = web = phone = worker = None
     note = ""
     if book is not None:
-        keeper = BookKeeper(book, table, "1", review=True).start()
+        from tablepi.analysis.worker import ReviewWorker
+
+        worker = ReviewWorker()  # as the app: the book's reviews in the table's review worker process
+        worker.start().result()
+
+        def reviewer(deal: Any, number: int) -> Any:
+            assert worker is not None
+            return worker.submit(deal, number).result()
+
+        keeper = BookKeeper(book, table, "1", review=True, reviewer=reviewer).start()
         pages = Pages(book, BookConfig(), keeper.live_now)
         web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping)).start()
         phone = subprocess.Popen([sys.executable, "-c", PHONES, str(web.port), str(phones)], stdin=subprocess.PIPE,
@@ -334,6 +343,8 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
             web.close()
         if keeper is not None:
             keeper.close()
+        if worker is not None:
+            worker.close()
         app.close()
     return samples, note
 

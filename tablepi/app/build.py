@@ -137,7 +137,15 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
     from tablepi.book.store import Book
 
     book = Book(config.book.path or default_book_path(journal), day_starts=config.book.day_starts)
-    keeper = BookKeeper(book, app.table, config.feed.table or "1", review=config.book.review).start()
+    reviewer = None
+    if app.reviewer is not None:
+        worker = app.reviewer
+
+        def reviewer(deal: Any, number: int) -> Any:  # in the table's review worker process, waited for here
+            return worker.submit(deal, number).result()
+
+    keeper = BookKeeper(book, app.table, config.feed.table or "1", review=config.book.review,
+                        reviewer=reviewer).start()
     parts: list[Any] = []
     if config.web.enabled:
         from tablepi.book.config import page_address

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablepi import archive as match_archive
-from tablepi.book.facts import MatchFacts, match_facts
+from tablepi.book.facts import MatchFacts, Reviewer, match_facts
 from tablepi.book.store import Book
 from tablepi.errors import RecordError
 from tablepi.record import RecordHeader, load_record, parse_event
@@ -46,13 +46,13 @@ def archive_time(path: Path) -> float:
 
 
 def record_facts(path: Path, table: str, *, finished_only: bool = False, review: bool = True,
-                 ended: float | None = None) -> list[MatchFacts]:
+                 ended: float | None = None, reviewer: Reviewer | None = None) -> list[MatchFacts]:
     """The matches of a game record or archived match (``.jsonl``, ``.jsonl.gz``)."""
     record = load_record(path)
     journal = match_archive.journal_id_of(path) or path.name
     when = ended if ended is not None else archive_time(path)
     return match_facts(record.header, record.events, table=table, journal=journal, ended=when,
-                       finished_only=finished_only, review=review)
+                       finished_only=finished_only, review=review, reviewer=reviewer)
 
 
 def journal_facts(path: Path, table: str, *, review: bool = True) -> list[MatchFacts]:
@@ -105,10 +105,12 @@ def rebuild(book: Book, journal: Path, archive: Path | None, table: str, *, revi
 class BookKeeper:
     """Keeps the book up to date with the running table (a :class:`~tablepi.journal.JournalListener`)."""
 
-    def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True) -> None:
+    def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True,
+                 reviewer: Reviewer | None = None) -> None:
         self.book = book
         self.table = table
         self.review = review
+        self.reviewer = reviewer
         self._queue: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._header: RecordHeader = journaled.header
@@ -171,12 +173,12 @@ class BookKeeper:
         if number not in self._won and self._mirror.matches[-1].winner is not None:
             self._won.add(number)
             facts = match_facts(self._header, self._events, table=self.table, journal=self._journal_id,
-                                ended=time.time(), finished_only=True, review=self.review)
+                                ended=time.time(), finished_only=True, review=self.review, reviewer=self.reviewer)
             self.book.add([f for f in facts if f.number == number])
 
     def _rotated(self, archived: Path, new_id: str, header: RecordHeader) -> None:
         try:
-            found = record_facts(archived, self.table, review=self.review)
+            found = record_facts(archived, self.table, review=self.review, reviewer=self.reviewer)
         except (RecordError, OSError, ValueError) as err:
             log.warning("the book skips %s: %s", archived, err)
             found = []

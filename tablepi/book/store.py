@@ -402,7 +402,7 @@ def _deal_rows(mid: int, evening: str, deal: dict[str, Any], ids: dict[str, int 
     if review is not None:
         for play in review["plays"]:
             costs.setdefault(play["seat"], []).append(play.get("cost", 0))
-            if "cost_lines" in play:
+            if play.get("cost_lines") is not None:
                 lines_cost.setdefault(play["seat"], []).append(play["cost_lines"])
     for seat in Seat:
         mine = seat.team.value

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tablepi.book.config import BookConfig
-from tablepi.book.fill import BookKeeper, rebuild
+from tablepi.book.fill import BookKeeper, rebuild, record_facts
 from tablepi.book.pages import Pages, make_pages
 from tablepi.book.store import Book
 from tablepi.journal import JournaledTable
@@ -43,7 +43,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     directory = tmp_path_factory.mktemp("pages")
     play(directory, rotation(6, PEOPLE), seed=5).close()
     book = Book(directory / "players.sqlite3")
-    rebuild(book, directory / "journal.sqlite3", directory / "archive", "1", review=True)
+    rebuild(book, directory / "journal.sqlite3", directory / "archive", "1", review=False)
+    first = sorted((directory / "archive").glob("*.jsonl.gz"))[0]
+    book.add(record_facts(first, "1", review=True, ended=book.match(1)["ended"]))  # type: ignore[index]
     for name in PUBLIC:
         book.set_public(name, True)
     book.set_public(LONG, True)
@@ -163,7 +165,7 @@ def test_pages_render_at_phone_and_projector_size_with_hostile_names_as_text(sit
         browser.get(base + path)
         assert browser.find_element(By.TAG_NAME, "h1").text
         _no_overflow(browser)
-    browser.get(base + "/evening/" + site["book"].evenings()[0])
+    browser.get(base + "/evening/" + site["book"].match(1)["evening"])
     assert browser.find_elements(By.CSS_SELECTOR, ".deal table.tricks .card")
     assert browser.find_elements(By.CSS_SELECTOR, ".cost"), "the review's costly cards are marked"
 
