@@ -161,8 +161,11 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
             from tablepi.book.qr import phone_code
 
             address = page_address(config.web)
+            code = phone_code(address)
             if app.screen is not None and hasattr(app.screen, "phone"):
-                app.screen.phone = phone_code(address)  # the slate shows it between deals
+                app.screen.phone = code  # the slate shows it between deals
+            if app.console is not None:
+                app.console.phone = code  # menu → On your phone
             log.info("the players' pages are on %s", address)
     parts.extend([keeper, book])
     return parts

@@ -42,12 +42,13 @@ from tablepi.display.panels import (
     Menu,
     Open,
     Panel,
+    PhonePanel,
     SeatPlayer,
     StopEnrol,
     earlier_names_first,
     press,
 )
-from tablepi.display.view import View
+from tablepi.display.view import PhoneCode, View
 from tablepi.rules.cards import DECK, Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.entry import TIE_POINTS
@@ -97,6 +98,8 @@ class Console:
         self._seating: list[Seat] = []  # seats still to be named, after the one on the keyboard
         #: The running service hosts enrolment (its desk): the menu then offers it.
         self.can_enrol = False
+        #: The QR code of the table's pages when it serves them ([web] enabled): the menu then offers it.
+        self.phone: PhoneCode | None = None
         #: The enrol mode on screen while it runs (and its last word once over), set by the app's desk.
         self.enrolling: Enrolling | None = None
         self._offered: int | None = None  # the match whose start sheet was offered (once a match)
@@ -175,7 +178,7 @@ class Console:
         return Menu(can_enter=state.phase is not TablePhase.MATCH_OVER or bool(state.slate),
                     can_correct=bool(state.slate),
                     can_choose_dealer=match_starts(state),
-                    can_enrol=self.can_enrol)
+                    can_enrol=self.can_enrol, can_phone=self.phone is not None)
 
     # --- keys -----------------------------------------------------------------------------------------------
 
@@ -222,6 +225,8 @@ class Console:
             kind = what.removeprefix("enrol_")
             names = earlier_names_first(self.earlier(), ()) if kind == "player" else ()
             self.panel = Keyboard(Seat.N, self.language, shift=kind == "player", names=names, enrol=kind)
+        elif what == "phone" and self.phone is not None:
+            self.panel = PhonePanel(self.phone)
         elif what == "deal":
             self.panel = DealForm(state.forehand)
         elif what == "correct" and state.slate:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from tablepi.display.view import PhoneCode
 from tablepi.errors import RulesError
 from tablepi.players import MAX_NAME
 from tablepi.rules.cards import Card, Suit
@@ -311,6 +312,7 @@ class Menu:
     can_correct: bool = False
     can_choose_dealer: bool = False
     can_enrol: bool = False  # the running service hosts enrolment (a bare app does not)
+    can_phone: bool = False  # the table serves its pages ([web] enabled): "On your phone" shows their QR code
 
     def key_ids(self) -> tuple[str, ...]:
         keys = ["open:history", "open:players"]
@@ -322,6 +324,8 @@ class Menu:
             keys.append("open:dealer")
         if self.can_enrol:
             keys.append("open:enrol")
+        if self.can_phone:
+            keys.append("open:phone")
         return (*keys, CANCEL)
 
 
@@ -372,8 +376,18 @@ class Answering:
         return tuple(f"answer:{team.value}:{word}" for team in self.waiting for word in ("yes", "no"))
 
 
+@dataclass(frozen=True, slots=True)
+class PhonePanel:
+    """The pages' QR code, large, with their address (menu → On your phone); only Close."""
+
+    code: PhoneCode
+
+    def key_ids(self) -> tuple[str, ...]:
+        return (CANCEL,)
+
+
 Panel = (CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu | MatchStart | Answering | EnrolMenu
-         | Enrolling)
+         | Enrolling | PhonePanel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,6 +419,8 @@ def press(panel: Panel, key: str) -> Step:
     if isinstance(panel, Answering):
         _, team, word = key.split(":")
         return Step(None, Answer(Team.parse(team), word == "yes"))
+    if isinstance(panel, PhonePanel):
+        return Step(panel)
     return _history(panel, key)
 
 

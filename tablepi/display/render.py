@@ -674,7 +674,13 @@ class Renderer:
         self.blit_text(surface, sheet.title, f.header, YELLOW, Rect(h.x + g, h.y, h.w - 2 * g, h.h),
                        min_size=f.header * 2 // 3)
         text = text_rect(sheet, size)
-        if sheet.lines:
+        if sheet.phone is not None:  # the QR code fills the text area; the address under it
+            line_h = self.font(f.small).get_linesize() + g
+            side = max(1, min(text.w, text.h - line_h))
+            self._phone_code(sheet.phone, surface, Rect(text.x + (text.w - side) // 2, text.y, side, side))
+            self.blit_text(surface, "\n".join(sheet.lines), f.small, WHITE,
+                           Rect(text.x, text.bottom - line_h, text.w, line_h), min_size=max(8, f.small // 2))
+        elif sheet.lines:
             line_h = max(1, text.h // max(2, len(sheet.lines)))
             size_ = min(f.center, max(f.small, line_h * 3 // 4))
             touched = sheet.line_keys + ("",) * len(sheet.lines)

@@ -260,6 +260,7 @@ class SheetView:
     rows: tuple[tuple[KeyView, ...], ...] = ()
     #: Per line, the key a touch on it sends ("" : none), as the history's rows of the match's deals.
     line_keys: tuple[str, ...] = ()
+    phone: PhoneCode | None = None  # a QR code drawn above the lines (menu → On your phone)
 
     def key(self, key_id: str) -> KeyView | None:
         return next((k for row in self.rows for k in row if k.id == key_id), None)

@@ -67,3 +67,41 @@ def test_no_pages_and_no_code_unless_enabled(tmp_path: Path) -> None:
         assert running.app.screen.phone is None  # type: ignore[attr-defined]
     finally:
         running.close()
+
+
+def test_menu_on_your_phone_shows_the_code_large(tmp_path: Path) -> None:
+    from tablepi.app.console import KEY, MENU
+
+    port = _free_port()
+    config = load_config(sim_config(tmp_path, "[display]\nlanguage = \"lb\"\n"
+                                              f"[web]\nenabled = true\nhost = \"127.0.0.1\"\nport = {port}\n"))
+    running = open_table(config, headless=True, control=False)
+    try:
+        app = running.app
+        state = app.table.state
+        console = app.console
+        assert console is not None
+        assert console.touch(MENU, state)
+        assert "open:phone" in console.panel.key_ids()  # type: ignore[union-attr]
+        assert console.touch(KEY + "open:phone", state)
+        app.screen.show(state)  # type: ignore[union-attr]
+        import pygame
+
+        png = tmp_path / "menu.png"
+        pygame.image.save(app.screen.panel_image(), str(png))  # type: ignore[union-attr]
+        assert _decode(png) == f"http://127.0.0.1:{port}/"
+        assert console.touch(KEY + "cancel", state) and console.panel is None
+    finally:
+        running.close()
+
+
+def test_the_menu_of_a_table_without_pages_has_no_phone_entry(tmp_path: Path) -> None:
+    from tablepi.app.console import MENU
+
+    running = open_table(load_config(sim_config(tmp_path)), headless=True, control=False)
+    try:
+        console = running.app.console
+        assert console is not None and console.touch(MENU, running.app.table.state)
+        assert "open:phone" not in console.panel.key_ids()  # type: ignore[union-attr]
+    finally:
+        running.close()
