@@ -166,6 +166,7 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
                 app.screen.phone = code  # the slate shows it between deals
             if app.console is not None:
                 app.console.phone = code  # menu → On your phone
+                app.console.opt_in = keeper.opt_in  # the name keyboard's "My name on the phones"
             log.info("the players' pages are on %s", address)
     parts.extend([keeper, book])
     return parts

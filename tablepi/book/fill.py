@@ -134,6 +134,10 @@ class BookKeeper:
         self.idle.clear()
         self._queue.put(("rotated", (archived, new.id, new.header)))
 
+    def opt_in(self, name: str) -> None:
+        """A player chose on the screen to be named on the pages (core thread: noted, the book is written here)."""
+        self._queue.put(("public", name))
+
     # --- the worker ------------------------------------------------------------------------------------------
 
     def start(self) -> BookKeeper:
@@ -157,6 +161,8 @@ class BookKeeper:
                     self._line(body)
                 elif kind == "rotated":
                     self._rotated(*body)
+                elif kind == "public":
+                    self.book.set_public(body, True)
             except Exception:  # the book must never stop the table: say it and go on
                 log.exception("the players' book could not take %s", kind)
             if self._queue.empty():

@@ -87,6 +87,9 @@ def sheet_for(
                     KeyView(BACK, "⌫"), KeyView(OK, tr.gettext("OK"), live=bool(panel.text.strip()), weight=2),
                     KeyView(CANCEL, "✕"))
         rows = (suggestions, *letters, controls)
+        if "public" in panel.key_ids():  # the table serves its pages: his choice to be named on them
+            rows = (*rows, (KeyView("public", ("☑ " if panel.public else "☐ ") + tr.gettext("My name on the phones"),
+                                    selected=bool(panel.public), weight=4),))
         if panel.enrol == "deck":
             title = tr.gettext("Name of the deck to enrol")
         elif panel.enrol == "player":

@@ -105,3 +105,43 @@ def test_the_menu_of_a_table_without_pages_has_no_phone_entry(tmp_path: Path) ->
         assert "open:phone" not in console.panel.key_ids()  # type: ignore[union-attr]
     finally:
         running.close()
+
+
+def test_a_player_opts_in_with_a_touch_as_he_names_himself(tmp_path: Path) -> None:
+    """With the pages on, the name keyboard has "My name on the phones" (off by default); on, the book names him."""
+    import time
+
+    from tablepi.app.console import KEY, MENU
+    from tablepi.book.store import Book
+
+    config = load_config(sim_config(tmp_path, "[display]\nlanguage = \"en\"\n"
+                                              f"[web]\nenabled = true\nhost = \"127.0.0.1\"\nport = {_free_port()}\n"))
+    running = open_table(config, headless=True, control=False)
+    try:
+        app = running.app
+        console = app.console
+        assert console is not None
+        state = app.table.state
+        assert console.touch(MENU, state) and console.touch(KEY + "open:players", state)
+        board = console.panel
+        assert board is not None and "public" in board.key_ids() and board.public is False  # type: ignore[union-attr]
+        for key in ("char:J", "char:a", "char:n", "char:g", "public", "ok"):
+            assert console.touch(KEY + key, app.table.state), key
+        for key in ("char:M", "char:a", "char:r", "char:i", "char:e", "ok"):  # the next seat: not opted in
+            assert console.touch(KEY + key, app.table.state), key
+        app.step(0.2)
+        assert dict(app.table.state.names).get(next(iter(dict(app.table.state.names)))) == "Jang"
+        path = tmp_path / "players.sqlite3"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with Book(path) as book:
+                jang = book.player("Jang")
+                if jang is not None and jang.public:
+                    break
+            time.sleep(0.1)
+        with Book(path) as book:
+            jang, marie = book.player("Jang"), book.player("Marie")
+            assert jang is not None and jang.public
+            assert marie is None or not marie.public
+    finally:
+        running.close()
