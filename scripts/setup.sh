@@ -11,6 +11,8 @@
 # Options:
 #   --checkers   also install the optional checkers the test suite uses when present
 #                (shellcheck, systemd-analyze); best effort, never fatal.
+#   --appliance  also install what the appliance test needs (scripts/appliance.sh: QEMU for arm64 and amd64,
+#                qemu-user for building an arm64 system, mmdebstrap, dpkg-dev for the offline bundle).
 # Environment:
 #   PYTHON=/path/to/python3.x   interpreter to build .venv from (default: newest python3.1x found)
 #   TABLEPI_SETUP_FORCE=1       reinstall the Python package even if nothing changed
@@ -24,15 +26,21 @@ STAMP="$VENV/.tablepi-setup-stamp"
 REQUIRED_DEBS=(libpcsclite-dev pcscd vsmartcard-vpcd socat fonts-dejavu-core xvfb xdotool imagemagick)
 # The feed and tournament tests: a real broker and a real headless browser.
 REQUIRED_DEBS+=(mosquitto mosquitto-clients chromium chromium-driver openssl)
+# The offline bundle's test (scripts/bundle.sh indexes the packages it downloads).
+REQUIRED_DEBS+=(dpkg-dev debian-archive-keyring)
 # The players' pages: a real QR decoder (zbarimg) reads the code the screen shows.
 REQUIRED_DEBS+=(zbar-tools)
 CHECKER_DEBS=(shellcheck systemd)
 WITH_CHECKERS=0
+APPLIANCE_DEBS=(qemu-system-arm qemu-system-x86 qemu-user-static qemu-utils binfmt-support mmdebstrap
+    e2fsprogs git)
+WITH_APPLIANCE=0
 
 for arg in "$@"; do
     case "$arg" in
         --checkers) WITH_CHECKERS=1 ;;
-        -h | --help) sed -n '2,20p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --appliance) WITH_APPLIANCE=1 ;;
+        -h | --help) sed -n '2,22p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "setup: unknown option: $arg (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -72,6 +80,7 @@ apt_install() {
 system_packages() {
     local wanted=("${REQUIRED_DEBS[@]}")
     command -v gcc >/dev/null 2>&1 || wanted+=(build-essential)
+    [ "$WITH_APPLIANCE" = 1 ] && wanted+=("${APPLIANCE_DEBS[@]}")
 
     if ! command -v dpkg-query >/dev/null 2>&1; then
         say "not a Debian system: skipping apt; make sure these (or their equivalents) are installed:"

@@ -8,18 +8,22 @@
 # local changes in the checkout stop the update instead of being merged silently.
 #   --dry-run     show the steps, change nothing
 #   --no-pull     reinstall the checkout as it is (e.g. after checking out a release tag)
+#   --offline BUNDLE   reinstall with packages and wheels from a bundle (install.sh --offline; scripts/bundle.sh)
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRY_RUN=0
 PULL=1
-for arg in "$@"; do
-    case "$arg" in
+BUNDLE=
+while [ $# -gt 0 ]; do
+    case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --no-pull) PULL=0 ;;
-        -h | --help) sed -n '2,11p' "${BASH_SOURCE[0]}"; exit 0 ;;
-        *) echo "update: unknown option: $arg (try --help)" >&2; exit 2 ;;
+        --offline) BUNDLE=${2:?--offline needs a bundle (scripts/bundle.sh)}; shift ;;
+        -h | --help) sed -n '2,12p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        *) echo "update: unknown option: $1 (try --help)" >&2; exit 2 ;;
     esac
+    shift
 done
 
 # shellcheck source-path=SCRIPTDIR source=common.sh
@@ -52,4 +56,5 @@ fi
 # and restarts the service.
 install_args=()
 [ "$DRY_RUN" = 1 ] && install_args+=(--dry-run)
+[ -n "$BUNDLE" ] && install_args+=(--offline "$BUNDLE")
 exec bash "$SOURCE/systemd/install.sh" "${install_args[@]}"

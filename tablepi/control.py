@@ -5,7 +5,8 @@ The socket lives in the service's runtime directory (``table.control``, by defau
 systemd makes ``/run/tablepi`` with ``RuntimeDirectory=``). It is made ``0660``: only the service's user and
 group may connect, and the server also refuses a peer whose uid is neither its own nor root's.
 
-The protocol is JSON Lines. The client sends one request object, ``{"op": "status"}`` or ``{"op": "enroll_deck",
+The protocol is JSON Lines. The client sends one request object, ``{"op": "status"}``, ``{"op": "new_match"}`` (the
+table's *new match* button, for a table without a screen: ``tablepi match``) or ``{"op": "enroll_deck",
 "name": "red"}``, and reads reply objects until one has ``"end": true``::
 
     -> {"op": "enroll_deck", "name": "red", "timeout": 600}
@@ -41,7 +42,7 @@ from tablepi.errors import ConfigError, TablepiError
 log = logging.getLogger(__name__)
 
 #: Requests the service answers.
-OPS = ("status", "enroll_deck", "enroll_player", "cancel")
+OPS = ("status", "enroll_deck", "enroll_player", "cancel", "new_match")
 #: A request line longer than this is refused (a request is a few dozen bytes).
 MAX_REQUEST = 4096
 #: How long a client may take to send its request line.

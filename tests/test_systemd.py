@@ -421,3 +421,24 @@ def test_install_offline_takes_packages_and_wheels_only_from_the_bundle(tmp_path
             assert f"Dir::Etc::SourceList={bundle}/debs/bundle.list" in line, line
     missing = run_script(str(INSTALL), "--dry-run", "--offline", str(tmp_path))
     assert missing.returncode != 0 and "not a tablepi bundle" in missing.stderr
+
+
+TOURNAMENT_UNIT = SYSTEMD / "tablepi-tournament.service"
+
+
+def test_the_tournament_unit_holds_enough_files_for_its_pages_and_verifies(tmp_path: Path) -> None:
+    """1,500 open pages are 1,500 sockets: the unit raises the file limit above [web] max_streams."""
+    from tablepi.tournament.config import WebConfig
+    from tablepi.web.serve import SPARE_CONNECTIONS
+
+    tournament = parse_unit(TOURNAMENT_UNIT)
+    assert int(one(tournament, "Service", "LimitNOFILE")) > WebConfig().max_streams + SPARE_CONNECTIONS + 256
+    if shutil.which("systemd-analyze") is None:
+        return
+    copy = tmp_path / "tablepi-tournament.service"
+    copy.write_text(TOURNAMENT_UNIT.read_text().replace("/opt/tablepi/venv/bin/tablepi", shutil.which("true")
+                                                        or "/bin/true"))
+    result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60,
+                            check=False)
+    complaints = [line for line in (result.stdout + result.stderr).splitlines() if "tablepi" in line]
+    assert result.returncode == 0 and not complaints, result.stdout + result.stderr

@@ -19,6 +19,8 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -42,11 +44,25 @@ def _ready() -> bool:
     return True
 
 
-def _lower_priority() -> None:
-    """In the worker: the lowest CPU priority, so the table's own process always runs first when both want a core
-    (a Pi Zero 2 has four; a busy one, or a single-core board, must still never wait for a review)."""
+def _in_worker(parent: int) -> None:
+    """In the worker, at start: the lowest CPU priority, so the table's own process always runs first when both
+    want a core (a Pi Zero 2 has four; a busy one, or a single-core board, must still never wait for a review);
+    and a watch on the table's process, so a table that is killed (kill -9, a crash) leaves no worker behind."""
     with contextlib.suppress(OSError):
         os.nice(19)
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker when the table's process is gone: it is then no longer our parent (the orphan is given to
+    init or a subreaper). ProcessPoolExecutor's own check only runs when it is handed work."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(0)
+
+
+#: How often the worker looks whether the table's process is still there (seconds).
+PARENT_POLL = 0.5
 
 
 class ReviewWorker:
@@ -70,7 +86,7 @@ class ReviewWorker:
         if self._pool is None:
             # spawn: a fresh interpreter, safe whatever threads the app runs (fork would copy them mid-state)
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_lower_priority)
+                                             initializer=_in_worker, initargs=(os.getpid(),))
         return self._pool
 
     def close(self) -> None:

@@ -30,6 +30,7 @@ from tablepi.enroll import DeckEnrolment, Enrolment, PlayerEnrolment
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.players import PlayerRegistry, load_players_file
 from tablepi.readers.events import ZoneEvent, ZoneStatus
+from tablepi.table import Button, ButtonName
 
 if TYPE_CHECKING:
     from tablepi.app.core import TableApp
@@ -239,10 +240,28 @@ class Desk:
                 if self.mode is not None:
                     self._end("cancelled", ok=False)
                 request.finish()
+            elif request.op == "new_match":
+                self._new_match(request)
             else:
                 request.finish(ok=False, error=f"unknown request {request.op!r}")
         except TablepiError as err:
             request.finish(ok=False, error=str(err))
+
+    def _new_match(self, request: ControlRequest) -> None:
+        """The *new match* button, pressed from the control socket (a table without a screen): offered when the
+        table offers it on its screen (the match is over), then journaled and applied like a touch."""
+        if self.mode is not None:
+            request.finish(ok=False, error=f"the table is enrolling {self.mode.session.what}; finish or cancel that "
+                                           "first")
+            return
+        state = self.app.table.state
+        if not state.live(ButtonName.NEW_MATCH):  # what the screen offers: after a match is over
+            request.finish(ok=False, error=f"match {state.match_number} is not over (deal {state.deal_number}, "
+                                           f"{state.phase.value}): a new match begins after it")
+            return
+        self.app.handle(Button(self.app.now, ButtonName.NEW_MATCH, None))
+        state = self.app.table.state
+        request.finish(match=state.match_number, say=f"match {state.match_number} begun")
 
     def status(self) -> dict[str, Any]:
         state = self.app.table.state

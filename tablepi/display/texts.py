@@ -407,6 +407,35 @@ def review_mistake_text(tr: Translator, trick: int, seat: str, card: Card, cost:
     return tr.gettext("{head}; {tail}").format(head=head, tail=tail)
 
 
+def decimal_text(tr: Translator, value: float) -> str:
+    """A number with one decimal, with the language's decimal separator (``0.6``, ``0,6``)."""
+    return f"{value:.1f}".replace(".", tr.pgettext("decimal separator", "."))
+
+
+def review_sd_text(tr: Translator, trick: int, seat: str, card: Card, cost_lines: float, cost_points: float,
+                   better: Card | None, wins: int | None, layouts: int) -> str:
+    """The single-dummy line: ``Trick 4: ♥K cost Jos 0.6 lines — ♠A wins in 14 of 20 layouts``. ``wins``: the
+    layouts the better card wins (None when it does not win more often: then only that it was best). A card that
+    lost no lines but points says points."""
+    if cost_lines > 0:
+        count = 1 if round(cost_lines, 1) == 1.0 else 2
+        head = tr.ngettext("Trick {trick}: {card} cost {seat} {n} line", "Trick {trick}: {card} cost {seat} {n} lines",
+                           count).format(trick=trick, card=card.display, seat=seat, n=decimal_text(tr, cost_lines))
+    else:
+        count = 1 if round(cost_points, 1) == 1.0 else 2
+        head = tr.ngettext("Trick {trick}: {card} cost {seat} {n} point",
+                           "Trick {trick}: {card} cost {seat} {n} points",
+                           count).format(trick=trick, card=card.display, seat=seat, n=decimal_text(tr, cost_points))
+    if better is None:
+        return head
+    if wins is None:
+        tail = tr.gettext(REVIEW_BETTER[""]).format(better=better.display)
+    else:
+        tail = tr.ngettext("{better} wins in {k} of {n} layout", "{better} wins in {k} of {n} layouts",
+                           layouts).format(better=better.display, k=wins, n=layouts)
+    return tr.gettext("{head} — {tail}").format(head=head, tail=tail)
+
+
 def review_best_text(tr: Translator, scores: Mapping[str, int]) -> str:
     """``Best play: N+S 26 · E+W 14``."""
     body = " · ".join(f"{label} {points}" for label, points in scores.items())

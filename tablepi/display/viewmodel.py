@@ -114,15 +114,26 @@ def _reviews_last_deal(state: TableState, review: DealReview) -> bool:
 
 
 def review_lines(tr: Translator, review: DealReview, names: Mapping[Seat, str] | None = None) -> tuple[str, ...]:
-    """One or two lines on the last deal: the play most worth telling (the first that changed the result, else
-    the costliest) and what was better; then the points with best play."""
+    """One or two lines on the last deal: the card that cost most on what its player could know (single-dummy, in
+    lines, then points) and what was better; then the points with best play. A card no other card beat on what
+    its player could know is never named. A review without single-dummy judgement names the first play that
+    changed the result with all hands known, else the costliest."""
     names = names or {}
     if not review.known:
         return (tx.review_unknown_text(tr, len(review.unknown)),)
     lines: list[str] = []
-    play = review.highlight()
+    judged = review.sd_summary() is not None
+    play = review.sd_highlight() if judged else review.highlight()
     if play is None:
         lines.append(tx.review_clean_text(tr))
+    elif play.sd is not None:
+        sd = play.sd
+        better = sd.best_cards[0] if sd.best_cards else None
+        mine = sd.cards.get(play.card)
+        top = sd.cards[better] if better is not None else None
+        wins = top.wins if top is not None and (mine is None or top.wins > mine.wins) else None
+        lines.append(tx.review_sd_text(tr, play.trick, tx.seat_name(tr, play.seat, names), play.card, sd.cost_lines,
+                                       sd.cost_points, better, wins, sd.layouts))
     else:
         effect = play.effects[0].value if play.effects else ""
         lines.append(tx.review_mistake_text(tr, play.trick, tx.seat_name(tr, play.seat, names), play.card,

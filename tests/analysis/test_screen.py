@@ -22,7 +22,7 @@ from tablepi.rules import Deal, Seat, Suit
 from tablepi.table import Table, TableState
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import PromptCode, TableConfig, TablePhase
-from tests.analysis.test_review import KAPO_HANDS, KAPO_LINE, play_line
+from tests.analysis.test_review import DISCARD_HANDS, DISCARD_LINE, KAPO_HANDS, KAPO_LINE, play_line
 
 NAMES = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
 
@@ -31,19 +31,40 @@ def kapo_review() -> DealReview:
     return review_deal(play_line(Seat.E, KAPO_HANDS, Suit.CLUBS, KAPO_LINE))
 
 
+def discard_review() -> DealReview:
+    return review_deal(play_line(Seat.S, DISCARD_HANDS, Suit.CLUBS, DISCARD_LINE))
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_review_lines_in_every_language(lang: str) -> None:
-    lines = review_lines(translator(lang), kapo_review(), NAMES)
+    lines = review_lines(translator(lang), discard_review(), NAMES)
     assert len(lines) == 2
     first, second = lines
-    # "Trick 5: Marie ♥A cost 7 points; ♠9 kept the Kapo", in the language of the screen
-    assert "5" in first and "Marie" in first and "♥A" in first and "7" in first and "♠9" in first
-    assert "40" in second and "Anna+Marie" in second
+    # "Trick 5: ♠9 cost Marie 1.2 lines — ♠A wins in 12 of 12 layouts", in the language of the screen
+    assert "5" in first and "Marie" in first and "♠9" in first and "1" in first and "2" in first and "♠A" in first
+    assert "12" in first
+    assert "22" in second and "Anna+Marie" in second
 
 
 def test_review_lines_in_english_read_as_the_issue_asks() -> None:
-    lines = review_lines(translator("en"), kapo_review(), NAMES)
-    assert lines == ("Trick 5: Marie ♥A cost 7 points; ♠9 kept the Kapo", "Best play: Anna+Marie 40 · Jos+Pit 0")
+    """The card that cost most on what its player could know, in lines, and how often the better card wins."""
+    lines = review_lines(translator("en"), discard_review(), NAMES)
+    assert lines == ("Trick 5: ♠9 cost Marie 1.2 lines — ♠A wins in 12 of 12 layouts",
+                     "Best play: Anna+Marie 18 · Jos+Pit 22")
+    assert review_lines(translator("de"), discard_review(), NAMES)[0] == (
+        "Stich 5: ♠9 kostete Marie 1,2 Striche — ♠A gewinnt in 12 von 12 Verteilungen")
+
+
+def test_the_screen_names_no_card_that_was_best_on_what_its_player_knew() -> None:
+    """The Kapo deal: S's ♥A missed the Kapo with all hands known (a double-dummy turning point), but on what S
+    could know it was a guess costing half a line; the screen names the costliest single-dummy card instead."""
+    review = kapo_review()
+    miss = review.plays[18]
+    assert miss.dd_cost_lines == 1 and miss.sd is not None and 0 < miss.sd.cost_lines < 1
+    first = review_lines(translator("en"), review, NAMES)[0]
+    assert first == "Trick 4: ♦Q cost Anna 0.8 lines — ♥9 was best"
+    assert review.sd_highlight() is not None and review.sd_highlight() is not miss
+    assert all(p.sd is not None and p.sd.cost_lines >= 0 for p in review.plays)
 
 
 def test_unknown_deal_says_so() -> None:

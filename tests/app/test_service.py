@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -386,3 +387,22 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
         uids = {e.uid for e in journaled.journal.events() if isinstance(e, CardPlaced)}
     assert virtual_deck().uid_of(DECK[23]) in uids and virtual_deck().uid_of(Card.parse("AH")) in uids
     assert not uids & set(RED.values()) and KEYRING not in uids
+
+
+def test_a_new_match_through_the_control_socket(rig: tuple[TableApp, Desk, Clock]) -> None:
+    """A table without a screen begins a new match from ``tablepi match``: refused while a match is going,
+    journaled like the button once it is over."""
+    from tablepi.table.simulate import simulate_match
+
+    app, _, clock = rig
+    events = simulate_match(3).events
+    for i, event in enumerate(events):  # a whole match, as the table's own events
+        clock.now = 100.0 + event.time
+        app.handle(replace(event, time=clock.now))
+        if i == len(events) // 2:
+            (refused,) = _run(app, ControlRequest("new_match", {}), [])
+            assert refused["end"] and refused["ok"] is False and refused["error"]
+    assert app.table.state.match_winner is not None
+    before = app.table.state.match_number
+    (done,) = _run(app, ControlRequest("new_match", {}), [])
+    assert done["ok"] and done["match"] == before + 1 and app.table.state.match_number == before + 1

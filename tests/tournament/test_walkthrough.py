@@ -1,0 +1,205 @@
+"""docs/tournament.md's organiser walk-through, followed line by line — as root and as an ordinary user — against
+a real mosquitto started on the files it writes and a real table with its generated password file: a round is
+seated and played, and the standings page counts it.
+
+The commands are read from the document (the block after ``<!-- walkthrough -->``), so the document and this test
+cannot drift apart. Only what a fresh machine would differ in is changed: the example config's ports (free ones
+here) and the path of the checkout; ``tablepi`` is this checkout's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tablepi.feed.broker import free_port
+from tablepi.feed.config import FeedConfig
+from tablepi.tournament.simulate import SimulatedTable
+from tests.tournament.conftest import wait_for
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def walkthrough() -> list[str]:
+    text = (ROOT / "docs" / "tournament.md").read_text(encoding="utf-8")
+    block = text.split("<!-- walkthrough -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def test_the_walkthrough_is_in_the_document() -> None:
+    lines = walkthrough()
+    assert any("--broker-config broker" in line for line in lines)
+    assert any(line.startswith("mosquitto -c broker/mosquitto.conf") for line in lines)
+
+
+class Runner:
+    """Runs the walk-through's lines in ``home`` as ``user`` (None: as this process, root in CI)."""
+
+    def __init__(self, home: Path, user: str | None) -> None:
+        self.home = home
+        self.user = user
+        self.cwd = home
+        self.background: list[subprocess.Popen[bytes]] = []
+        self.web_port = free_port()
+        self.broker_port = free_port()
+
+    def command(self, line: str) -> list[str]:
+        line = line.split("  #", 1)[0].strip()
+        line = line.replace("/opt/tablepi/", f"{ROOT}/")
+        words = shlex.split(line)
+        if words[0] == "tablepi":
+            words[0] = str(BIN / "tablepi")
+        if words[0] == "mosquitto":
+            words[0] = "/usr/sbin/mosquitto"
+        if self.user is not None:
+            words = ["setpriv", f"--reuid={self.user}", f"--regid={pwd.getpwnam(self.user).pw_gid}",
+                     "--clear-groups", "--", *words]
+        return words
+
+    def run(self, line: str) -> None:
+        running = "leave running" in line
+        for part in line.split("  #", 1)[0].split("&&"):
+            part = part.strip()
+            if part.startswith("cd "):
+                self.cwd = self.cwd / part[3:].split("  #")[0].strip()
+                continue
+            if part.startswith("mkdir "):
+                subprocess.run(self.command(part), cwd=self.cwd, check=True, timeout=30, env=self.env())
+                continue
+            if running:
+                self.background.append(subprocess.Popen(self.command(part), cwd=self.cwd, env=self.env(),
+                                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                continue
+            done = subprocess.run(self.command(part), cwd=self.cwd, env=self.env(), capture_output=True, text=True,
+                                  timeout=120, check=False)
+            assert done.returncode == 0, f"{part}: {done.stdout}{done.stderr}"
+            if part.startswith("cp ") and part.split()[-1] == "cup.toml":
+                self.edit(self.cwd / "cup.toml")
+
+    def env(self) -> dict[str, str]:
+        return {**os.environ, "HOME": str(self.home), "PATH": f"{BIN}:{os.environ.get('PATH', '')}"}
+
+    def edit(self, path: Path) -> None:
+        """The organiser's edits: ports free on this machine, four tables of the example's eight pairs."""
+        text = path.read_text()
+        text = re.sub(r"(\[broker\]\nhost = \"localhost\"\nport = )1883", rf"\g<1>{self.broker_port}", text)
+        text = re.sub(r"(\[web\]\nhost = )\"0.0.0.0\"([^\n]*)\nport = 8080",
+                      rf'\g<1>"127.0.0.1"\g<2>\nport = {self.web_port}', text)
+        assert str(self.web_port) in text and str(self.broker_port) in text
+        path.write_text(text)
+
+    def stop(self) -> None:
+        for process in self.background:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+
+def _readable_by(user: str, path: Path) -> bool:
+    probe = subprocess.run(["setpriv", f"--reuid={user}", f"--regid={pwd.getpwnam(user).pw_gid}", "--clear-groups",
+                            "--", str(path), "-c", "import tablepi"], capture_output=True, timeout=60, check=False)
+    return probe.returncode == 0
+
+
+@pytest.fixture(params=["root", "user"])
+def runner(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Runner]:
+    user = None
+    if request.param == "user":
+        if os.geteuid() != 0:
+            user = None  # this test process is the ordinary user already
+        else:
+            user = "nobody"
+            if not _readable_by(user, Path(sys.executable)):
+                pytest.skip("this checkout is not readable by an ordinary user here")
+    elif os.geteuid() != 0:
+        pytest.skip("the root walk-through needs root")
+    home = tmp_path / "home"
+    home.mkdir()
+    for folder in (tmp_path, home):  # a home the user owns, on a path it may walk
+        folder.chmod(0o755)
+    parent = tmp_path.parent
+    while parent != Path("/") and parent.stat().st_uid == os.geteuid() and os.geteuid() == 0:
+        parent.chmod(parent.stat().st_mode | 0o005)  # walkable by others (mosquitto and the user)
+        parent = parent.parent
+    if user is not None:
+        os.chown(home, pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid)
+    running = Runner(home, user)
+    yield running
+    running.stop()
+
+
+def test_the_organisers_walkthrough_works_as_written(runner: Runner) -> None:
+    for line in walkthrough():
+        runner.run(line)
+    cup = runner.cwd
+    broker = cup / "broker"
+    assert (broker / "passwords" / "table-1").is_file() and (cup / "tournament-password").is_file()
+    if runner.user is None and os.geteuid() == 0:
+        assert (broker / "passwd").stat().st_uid == pwd.getpwnam("mosquitto").pw_uid  # mosquitto reads it
+    url = f"http://127.0.0.1:{runner.web_port}"
+
+    def standings() -> str:
+        with urllib.request.urlopen(f"{url}/standings.json", timeout=5) as response:
+            return str(response.read().decode())
+
+    wait_for(lambda: _answers(url), 60, "the pages")
+    # the director logs in and starts round 1; table 1 plays with its generated password file
+    opener = urllib.request.build_opener(_NoRedirect)
+    body = urllib.parse.urlencode({"password": "change me", "who": "walk"}).encode()
+    with pytest.raises(urllib.error.HTTPError) as moved:
+        opener.open(urllib.request.Request(f"{url}/login", body), timeout=10)
+    cookie = str(moved.value.headers["set-cookie"]).split(";")[0]
+    page = urllib.request.urlopen(urllib.request.Request(f"{url}/director", headers={"Cookie": cookie}),
+                                  timeout=10).read().decode()
+    token = re.search(r'name="csrf" content="([^"]+)"', page)
+    assert token is not None
+    request = urllib.request.Request(f"{url}/director/next-round", b"{}", {
+        "Cookie": cookie, "Content-Type": "application/json", "X-CSRF-Token": token.group(1)})
+    assert urllib.request.urlopen(request, timeout=20).status == 200
+    feed = FeedConfig(enabled=True, host="127.0.0.1", port=runner.broker_port, table="1",
+                      password_file=broker / "passwords" / "table-1")
+    table = SimulatedTable("1", runner.home / "table-1", feed).connect()
+    try:
+        wait_for(lambda: (table.drain() or True) and table.app.seating is not None, 30, "table 1's seating")
+        table.new_match(7)
+        table.play(until=table.clock.now + 200)
+        assert table.feed is not None and table.feed.wait_sent(30)
+        wait_for(lambda: json.loads(standings())["tables"].get("1", {}).get("deals", 0) > 0, 30,
+                 "the standings to count table 1's deals")
+    finally:
+        table.close()
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/standings", timeout=2):
+            return True
+    except OSError:
+        time.sleep(0.2)
+        return False
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
