@@ -1,12 +1,17 @@
-"""Benchmark of the best-play analysis: solve from the start, full review, the speed-up over a plain alpha-beta,
-and whether a review running in the background slows the table.
+"""Benchmark of the best-play analysis: solve from the start, full review, the single-dummy review, the speed-ups
+over plain ways, and whether a review running in the background slows the table.
 
-Run: ``.venv/bin/python bench/bench_analysis.py [--deals 200] [--baseline-deals 6] [--python]``. Fixed seed.
-Prints, over ``--deals`` random deals (random legal play, random trumps):
+Run: ``.venv/bin/python bench/bench_analysis.py [--deals 200] [--baseline-deals 6] [--sd-baseline-deals 3]
+[--python]``. Fixed seed. Prints, over ``--deals`` random deals (random legal play, random trumps):
 
 - solve from the start (points with best play, forehand leading): p50 / p90 / max and nodes;
-- full review (par table in all four suits, value and best cards of every one of the 24 cards, Kapo): p50 / p90 /
-  max;
+- full double-dummy review (par table in all four suits, value and best cards of every one of the 24 cards,
+  Kapo): p50 / p90 / max;
+- the whole review with single-dummy judgement of all 24 cards (what the table's worker runs): p50 / p90 / max,
+  layouts judged and (layout, card) values found per second;
+- the single-dummy judgement against a plain enumeration with the double-dummy solver (every layout and card
+  solved from an empty table, as ``Solver.value`` does) on the first ``--sd-baseline-deals`` deals, the same
+  layouts, both here in this process: a ratio;
 - the speed-up against the plain alpha-beta baseline (``reference.PlainSearch``) on the first
   ``--baseline-deals`` deals, both run here in this process: a ratio, so it holds on a busy machine;
 - a placed card from the event to the frame drawn (table, view model, an 800x480 frame) while reviews run one
@@ -29,8 +34,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal
+from tablepi.analysis.kernel import new_search
 from tablepi.analysis.reference import PlainSearch
-from tablepi.analysis.tables import tables
+from tablepi.analysis.single import Judge
+from tablepi.analysis.solver import mtdf
+from tablepi.analysis.tables import fast_winner, tables
 from tablepi.analysis.worker import ReviewWorker
 from tablepi.rules import DECK, Deal, Direction, Seat, Suit
 from tablepi.table import CardPlaced, Table
@@ -94,10 +102,47 @@ def card_latencies(reviewing: bool) -> list[float]:
     return out
 
 
+class PlainJudge(Judge):
+    """The single-dummy judgement done plainly: each layout and card solved by the double-dummy solver from an empty
+    table (what ``Solver.value`` does for one deal), nothing shared between layouts."""
+
+    def values(self, layouts: list[list[int]], lead: int, trick: list[int], cards: list[int]) -> list[int]:
+        t = self.tables
+        out = []
+        for layout in layouts:
+            for card in cards:
+                search = new_search(t, self._compiled, small=True)
+                hands = list(layout)
+                pos = (lead + len(trick)) % 4
+                hands[pos] ^= 1 << card
+                after = [*trick, card]
+                if len(after) < 4:
+                    total = t.points_of(hands[0] | hands[1] | hands[2] | hands[3]) + sum(t.points[b] for b in after)
+                    out.append(mtdf(search, total, hands, lead, after))
+                else:
+                    won = (lead + fast_winner(t, after)) % 4
+                    gained = sum(t.points[b] for b in after) if won % 2 == 0 else 0
+                    rest = t.points_of(hands[0] | hands[1] | hands[2] | hands[3])
+                    out.append(gained + mtdf(search, rest, hands, won, ()))
+        return out
+
+
+_SOLVES = [0, 0]  # layouts, (layout, card) values
+
+
+def _counting(values: object) -> object:
+    def wrapped(self: Judge, layouts: list[list[int]], lead: int, trick: list[int], cards: list[int]) -> list[int]:
+        _SOLVES[0] += len(layouts)
+        _SOLVES[1] += len(layouts) * len(cards)
+        return values(self, layouts, lead, trick, cards)  # type: ignore[operator, no-any-return]
+    return wrapped
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--baseline-deals", type=int, default=6)
+    parser.add_argument("--sd-baseline-deals", type=int, default=3)
     parser.add_argument("--python", action="store_true", help="the pure-Python search, not the compiled kernel")
     parser.add_argument("--latency-only", action="store_true", help="only the placed-card latency part")
     args = parser.parse_args()
@@ -123,8 +168,29 @@ def main() -> None:
         solve_times.append(time.perf_counter() - began)
         nodes.append(solver.nodes)
         began = time.perf_counter()
-        review_deal(deal, compiled=compiled)
+        review_deal(deal, compiled=compiled, single=False)
         review_times.append(time.perf_counter() - began)
+
+    sd_times: list[float] = []
+    Judge.values = _counting(Judge.values)  # type: ignore[method-assign, assignment]
+    for deal in deals:
+        began = time.perf_counter()
+        review_deal(deal, compiled=compiled)
+        sd_times.append(time.perf_counter() - began)
+    layouts, solves = _SOLVES
+
+    # the single-dummy judgement, shared search against plain enumeration, on the same deals and layouts
+    sd_base = deals[: args.sd_baseline_deals]
+    shared, plain = [], []
+    for deal in sd_base:
+        for judge_class, out in ((Judge, shared), (PlainJudge, plain)):
+            import tablepi.analysis.review as review_module
+
+            review_module.Judge = judge_class  # type: ignore[misc]
+            began = time.perf_counter()
+            review_deal(deal, compiled=compiled)
+            out.append(time.perf_counter() - began)
+        review_module.Judge = Judge  # type: ignore[misc]
 
     base_times: list[float] = []
     for deal in deals[: args.baseline_deals]:
@@ -142,9 +208,15 @@ def main() -> None:
     print(f"solve from the start:  p50 {statistics.median(solve_times) * ms:.1f} ms, "
           f"p90 {pct(solve_times, 0.9) * ms:.1f} ms, max {max(solve_times) * ms:.1f} ms; "
           f"nodes p50 {statistics.median(nodes):,.0f}, max {max(nodes):,}")
-    print(f"full review:           p50 {statistics.median(review_times) * ms:.1f} ms, "
+    print(f"double-dummy review:   p50 {statistics.median(review_times) * ms:.1f} ms, "
           f"p90 {pct(review_times, 0.9) * ms:.1f} ms, max {max(review_times) * ms:.1f} ms "
           f"(target p50 <= 100 ms, max <= 1000 ms)")
+    total = sum(sd_times)
+    print(f"single-dummy review:   p50 {statistics.median(sd_times):.2f} s, p90 {pct(sd_times, 0.9):.2f} s, "
+          f"max {max(sd_times):.2f} s (target p50 <= 1 s, max <= 5 s); {layouts / total:,.0f} layouts/s, "
+          f"{solves / total:,.0f} (layout, card) values/s")
+    print(f"single-dummy, plain enumeration with the double-dummy solver on {len(sd_base)} of them: "
+          f"{sum(plain):.1f} s against {sum(shared):.1f} s shared: x{sum(plain) / sum(shared):.1f}")
     print(f"plain alpha-beta baseline on {len(base_times)} of them: p50 {statistics.median(base_times):.2f} s; "
           f"speed-up of solve from the start: x{ratio:,.0f}")
     print_latency()

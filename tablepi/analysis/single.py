@@ -11,8 +11,8 @@ lines added to the other team, minus lines struck by the other team and lines ad
 the stake as announced, the trump team and the tie rule in force) and expected **points**, with double-dummy play
 after the card (both sides maximising net lines, then points: the game is zero-sum); and the chance that the team
 wins, ties, takes Kapo or concedes it. The best cards have the highest expected lines, then points. Exact (every
-layout) when there are at most :data:`EXACT_LAYOUTS`, else a fixed number of layouts drawn uniformly at random
-(reproducibly), with the standard error of the expected lines.
+layout) from trick 4 on, else a fixed number of layouts drawn uniformly at random (reproducibly), with the standard
+error of the expected lines (see :data:`EXACT_LAYOUTS`).
 
 Double-dummy values in lines come from the points search: a team wins (or ties) with best play exactly when best
 play gives it 21 (or 20) points, and it can take Kapo only when best play gives it all 40, so a Kapo search is run
@@ -44,13 +44,14 @@ from tablepi.rules.play import legal_plays, trick_winner
 from tablepi.rules.seats import Direction, Seat, Team
 from tablepi.rules.trumps import effective_suit
 
-#: Positions from trick :data:`EXACT_FROM` on with at most this many layouts are judged on all of them; the others
-#: on a sample. (A trick-2 position can have fewer when a void is proven, but each layout then costs ten times a
-#: trick-3 one: it is sampled, to keep the whole review of a deal near a second.)
+#: Positions with at most this many layouts are judged on all of them, from trick :data:`EXACT_FROM` on (where
+#: there are never more than 1,680); earlier ones on a sample of :data:`SAMPLES` layouts, unless there are so few
+#: that sampling would not be cheaper (at most twice the sample). A trick-3 position has up to 34,650 layouts and
+#: each costs several times a trick-4 one: judging them all would take seconds a deal.
 EXACT_LAYOUTS = 20_000
-EXACT_FROM = 3
+EXACT_FROM = 4
 #: Layouts drawn for a sampled judgement, by trick.
-SAMPLES = {1: 16, 2: 48, 3: 160}
+SAMPLES = {1: 12, 2: 48, 3: 160}
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +293,8 @@ class Judge:
         self._compiled = compiled
         self._search: Search = new_search(self.tables, compiled, full=True)
         self._kapo_search: Search | None = None
+        self.layouts = 0  # layouts judged so far
+        self.solves = 0  # (layout, card) values found so far
 
     @property
     def nodes(self) -> int:
@@ -308,14 +311,16 @@ class Judge:
         cards = list(legal) if played_card in legal else [*legal, played_card]
         space = Layouts(view, self.trump)
         total = space.count() if layouts is None else len(layouts)
-        exact = layouts is not None or (total <= EXACT_LAYOUTS and _trick_number(view) >= EXACT_FROM)
+        trick_number = _trick_number(view)
+        exact = layouts is not None or (total <= EXACT_LAYOUTS and (
+            trick_number >= EXACT_FROM or total <= 2 * SAMPLES[trick_number]))
         if layouts is not None:
             chosen: list[Mapping[Seat, Sequence[Card]]] = list(layouts)
         elif exact:
             chosen = list(space.all())
         else:
             rng = random.Random(f"{seed}/{seat.value}/{len(view.free)}")
-            chosen = [space.draw(rng) for _ in range(SAMPLES.get(_trick_number(view), SAMPLES[3]))]
+            chosen = [space.draw(rng) for _ in range(SAMPLES[trick_number])]
         t = self.tables
         pos = self._position
         own = t.mask(view.hand)
@@ -329,8 +334,10 @@ class Judge:
         bits = [t.bit_of[c.index] for c in trick]
         card_bits = [t.bit_of[c.index] for c in cards]
         lead = pos[leader]
-        values = self._search.values(masks, lead, bits, card_bits, [TOTAL_POINTS // 2] * len(cards))
+        values = self.values(masks, lead, bits, card_bits)
         n = len(masks)
+        self.layouts += n
+        self.solves += n * len(cards)
         stats = []
         for i, card in enumerate(cards):
             done = [*trick, card]
@@ -380,6 +387,11 @@ class Judge:
             cost_lines=(top[0] - mine[0]) / n,
             cost_points=(top[1] - mine[2]) / n,
         )
+
+    def values(self, layouts: list[list[int]], lead: int, trick: list[int], cards: list[int]) -> list[int]:
+        """N+S points from the position after each card in each layout (layout by layout): all layouts in one
+        search, sharing its table."""
+        return self._search.values(layouts, lead, trick, cards, [TOTAL_POINTS // 2] * len(cards))
 
     def _kapo(self, hands: list[int], lead: int, trick: list[int], card: int, won: Seat | None, team: Team) -> bool:
         """Whether ``team`` can take every trick left after the player to move plays ``card`` (RULES.md 20)."""

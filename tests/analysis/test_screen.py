@@ -170,7 +170,7 @@ def test_app_reviews_each_deal_off_the_table_path_and_review_touch_toggles(tmp_p
 
 
 def test_review_worker_reviews_in_another_process() -> None:
-    table, state = slate_state()
+    table, _state = slate_state()
     deal = table.matches[-1].deals[-1]
     with ReviewWorker() as worker:
         review = worker.submit(deal, 1).result(timeout=60)

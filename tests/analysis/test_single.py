@@ -15,7 +15,7 @@ import pytest
 from tablepi.analysis import compiled_available, dealt_hands, review_deal, single
 from tablepi.analysis.review import DealReview
 from tablepi.analysis.single import Judge, Layouts, Stakes, views
-from tablepi.rules import Card, Deal, Seat, Team
+from tablepi.rules import Card, Deal, Seat, Suit, Team, parse_cards
 from tablepi.rules.deal import Announcement
 from tablepi.rules.house import HouseRules, TieRule
 from tests.analysis.helpers import random_deal
@@ -219,3 +219,82 @@ def test_stakes_in_net_lines_follow_the_slate() -> None:
                         points = points_ns if team is Team.NS else 40 - points_ns
                         assert stakes.lines(team, points, kapo) == net_lines(
                             team, points_ns, tricks_ns, trump_team, announcements, rules)
+
+
+def deal_of(dealer: Seat, trump: Suit, hands: dict[Seat, str], line: str,
+            shows: tuple[tuple[int, Seat, str], ...] = ()) -> Deal:
+    """A deal played card by card from ``line``; ``shows``: (cards played before it, seat, card) shown then."""
+    deal = Deal(dealer, hands={s: list(parse_cards(c)) for s, c in hands.items()})
+    deal.choose_trump(trump)
+    for i, text in enumerate(line.split()):
+        for at, seat, card in shows:
+            if at == i:
+                deal.show(seat, Card.parse(card))
+        seat_to_play = deal.to_play
+        assert seat_to_play is not None
+        deal.play(seat_to_play, Card.parse(text))
+    return deal
+
+
+# Spades trumps, W forehand. At trick 5 E leads ♥9 and wins it; N, having shown ♣10 (his last card) on the table,
+# and W discard; S holds ♣K and ♦K and keeps one for the last trick, which E leads with his last card. E and W
+# hold ♦10 and ♣Q, one each: two layouts. Where E holds ♦10, only the ♦K kept wins the last trick (else E+W take
+# all six: Kapo); where E holds ♣Q, only the ♣K does. S keeps ♣K: with all hands known that conceded the Kapo, a
+# line; on what S could know it was a pure guess.
+GUESS_HANDS = {Seat.N: "AD JD KH JC 9D TC", Seat.E: "QD QS JH TS 9H TD", Seat.S: "JS KS AH AC KC KD",
+               Seat.W: "AS 9S QH TH 9C QC"}
+GUESS_LINE = "AS JS QD AD  9S KS QS JD  JH KH QH AH  TH AC TS JC  9H 9D 9C KD  TD TC QC KC"
+
+
+def test_a_pure_guess_is_no_mistake() -> None:
+    deal = deal_of(Seat.N, Suit.SPADES, GUESS_HANDS, GUESS_LINE, shows=((19, Seat.N, "TC"),))
+    review = review_deal(deal, first_trick=5)
+    guess = review.plays[19]
+    assert (guess.trick, guess.seat, guess.card) == (5, Seat.S, Card.parse("KD"))
+    assert guess.dd_cost_lines == 1 and guess.effects  # double-dummy: it let E+W force Kapo
+    sd = guess.sd
+    assert sd is not None and sd.exact and sd.layouts == 2
+    kc, kd = sd.cards[Card.parse("KC")], sd.cards[Card.parse("KD")]
+    assert (kc.lines, kc.points, kc.kapo_against) == (kd.lines, kd.points, kd.kapo_against) == (-1.5, 2.5, 0.5)
+    assert set(sd.best_cards) == {Card.parse("KC"), Card.parse("KD")}
+    assert sd.cost_lines == 0 and sd.cost_points == 0 and not sd.mistake
+    assert guess.luck == 1  # all of that line was the lie of the cards
+    assert guess not in review.sd_mistakes
+    # without the shown ♣10, S could not place it either: more layouts, still no mistake
+    unseen = review_deal(deal_of(Seat.N, Suit.SPADES, GUESS_HANDS, GUESS_LINE), first_trick=5).plays[19].sd
+    assert unseen is not None and unseen.layouts > 2 and not unseen.mistake
+
+
+# Diamonds trumps, W forehand. Trick 1 (trumps led) proves N has no trump; trick 2 (spades led) proves E and N void
+# in spades; trick 3 (clubs led) W void in clubs. At trick 4 E leads ♥A, N plays ♥K, and W holds ♥Q ♥J: on
+# what W can know (18 layouts, the voids placing the cards), ♥J is better by 0.22 lines; without the voids (210
+# layouts) neither card is.
+VOID_HANDS = {Seat.N: "JS 9H JC KH KC AC", Seat.E: "KD TC TD AH 9C AD", Seat.S: "QD KS QC 9D QS AS",
+              Seat.W: "JD TS TH QH 9S JH"}
+VOID_LINE = "JD QD KD JS  KS TC 9H TS  QC TD JC TH  AH KH QH 9D  9S QS 9C KC  AS AD AC JH"
+
+
+def test_a_void_proven_earlier_makes_the_better_card_known() -> None:
+    deal = deal_of(Seat.N, Suit.DIAMONDS, VOID_HANDS, VOID_LINE)
+    review = review_deal(deal, first_trick=4)
+    play = review.plays[14]
+    assert (play.trick, play.seat, play.card) == (4, Seat.W, Card.parse("QH"))
+    sd = play.sd
+    assert sd is not None and sd.exact and sd.layouts == 18
+    assert sd.best_cards == (Card.parse("JH"),) and sd.cost_lines == pytest.approx(4 / 18) and sd.mistake
+    assert play in review.sd_mistakes
+    hands = dealt_hands(deal)
+    assert hands is not None
+    plays = [p for t in deal.tricks for p in t.plays]
+    view = list(views(hands, Suit.DIAMONDS, plays))[14]
+    assert view.void[Seat.N] == {Suit.DIAMONDS, Suit.SPADES} and view.void[Seat.E] == {Suit.SPADES}
+    blind = single.View(view.seat, view.hand, view.pinned, {s: frozenset() for s in Seat}, view.sizes, view.free)
+    judge = Judge(Suit.DIAMONDS, Stakes(deal.trump_team))
+    banked = {Team.NS: 0, Team.EW: 0}
+    tricks = {Team.NS: 0, Team.EW: 0}
+    for trick in deal.tricks[:3]:
+        assert trick.winner is not None
+        banked[trick.winner.team] += trick.points
+        tricks[trick.winner.team] += 1
+    without = judge.judge(blind, Seat.E, list(deal.tricks[3].cards[:2]), Card.parse("QH"), banked, tricks)
+    assert without.layouts == 210 and not without.mistake
