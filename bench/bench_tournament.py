@@ -1,6 +1,14 @@
 """A big tournament on this machine: N simulated tables at S times real speed through a real mosquitto.
 
-Run: ``python bench/bench_tournament.py [--tables 200] [--speed 10] [--seconds 60] [--runs 3] [--live]``.
+Run: ``python bench/bench_tournament.py [--tables 200] [--speed 10] [--seconds 60] [--runs 3] [--live]
+[--pages 1500] [--poison-rates 250,1000,4000]``.
+
+Three scenarios in one invocation, on the same recorded tables: ``base``; ``pages`` — the same with ``--pages``
+projector pages connected to ``/standings/events`` the whole run (sockets read and discarded, as many browsers
+would); ``poison`` — the same while a client with its own table's password (a table that is not seated)
+publishes messages the server must quarantine (nested too deep, not JSON, speaking for another table), one run per
+rate of ``--poison-rates``: the highest rate at which the other tables' deal end -> standings stays under 1 s p99
+is what the server can absorb.
 
 The tournament server runs as its own process (``tablepi tournament``, as in a real tournament), so its CPU time
 and peak RSS are its own. The tables are the demo's simulated players through the real table path — sim reader,
@@ -96,6 +104,71 @@ def _post(port: int, path: str, body: bytes, headers: dict[str, str]) -> http.cl
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("POST", path, body, headers)
     return conn.getresponse()
+
+
+class Pages(threading.Thread):
+    """``count`` open /standings/events streams, every byte read and dropped (the projectors and phones)."""
+
+    def __init__(self, port: int, count: int) -> None:
+        super().__init__(daemon=True)
+        import selectors
+        import socket
+
+        self.selector = selectors.DefaultSelector()
+        self.socks = []
+        self.refused = 0
+        for _ in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), 30)
+            sock.sendall(b"GET /standings/events HTTP/1.1\r\nHost: bench\r\n\r\n")
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ)
+            self.socks.append(sock)
+        self.bytes = 0
+        self.stop = False
+
+    def run(self) -> None:
+        while not self.stop:
+            for key, _ in self.selector.select(0.2):
+                try:
+                    data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except OSError:
+                    data = b""
+                if data.startswith(b"HTTP/1.1 503"):
+                    self.refused += 1
+                if not data:
+                    self.selector.unregister(key.fileobj)
+                self.bytes += len(data)
+
+    def close(self) -> None:
+        self.stop = True
+        self.join(5)
+        for sock in self.socks:
+            sock.close()
+
+
+def poisoner(port: int, password: str, rate: float, seconds: float, start: float, pipe: Connection) -> None:
+    """Publishes ``rate`` unreadable messages a second on the events topic of table ``poison`` (its own password:
+    it is not seated), QoS 1, from ``start`` for ``seconds``."""
+    from tablepi.feed.client import make_client
+
+    feed = FeedConfig(enabled=True, host="127.0.0.1", port=port, table="poison", password=password)
+    client = make_client(feed, "poisoner")
+    client.connect("127.0.0.1", port, 60)
+    client.loop_start()
+    kinds = [b'{"v":1,"table":"poison","journal":"x","seq":1,"event":' + b"[" * 2000 + b"]" * 2000 + b"}",
+             b"\xff not text", b'{"v":1,"table":"7","journal":"j","seq":1,"event":{}}']
+    while time.monotonic() < start:
+        time.sleep(0.005)
+    sent = 0
+    while time.monotonic() - start < seconds:
+        due = int((time.monotonic() - start) * rate)
+        while sent < due:
+            client.publish("tablepi/v1/tables/poison/events", kinds[sent % len(kinds)], qos=1)
+            sent += 1
+        time.sleep(0.002)
+    client.disconnect()
+    client.loop_stop()
+    pipe.send(sent)
 
 
 def _server_usage(pid: int) -> tuple[float, int]:
@@ -315,6 +388,10 @@ def main() -> None:
                         help="whole simulated tables playing live (app, journal, feed thread each) instead of "
                              "recorded ones: the tables then need more CPU than the server")
     parser.add_argument("--journals", default=None, help="where the tables' journals go (default: tmpfs)")
+    parser.add_argument("--pages", type=int, default=1500, help="open projector streams in the 'pages' scenario")
+    parser.add_argument("--poison-rates", default="250,1000,4000",
+                        help="quarantined messages per second tried in the 'poison' scenario (one run each)")
+    parser.add_argument("--scenarios", default="base,pages,poison")
     parser.add_argument("--keep-recording", default=None, metavar="FILE",
                         help="keep the recorded tables in FILE and reuse them when it exists (same --tables, "
                              "--speed and --seconds)")
@@ -345,22 +422,41 @@ def main() -> None:
         if cache is not None:
             with cache.open("wb") as f:
                 pickle.dump(recorded, f)
-    figures = []
-    for number in range(1, args.runs + 1):
-        figure = one_run(args, base, tables, recorded)
-        print(f"run {number}: " + ", ".join(f"{k} {v:.3g}" for k, v in figure.items()), flush=True)
-        figures.append(figure)
-    if len(figures) > 1:
-        print(f"over {len(figures)} runs (min / median / max):")
-        for key in figures[0]:
-            values = sorted(f[key] for f in figures)
-            print(f"  {key}: {values[0]:.3g} / {statistics.median(values):.3g} / {values[-1]:.3g}")
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, args.pages + 1024), hard), hard))
+    scenarios = args.scenarios.split(",")
+    for scenario in ("base", "pages"):
+        if scenario not in scenarios:
+            continue
+        print(f"--- scenario {scenario}" + (f": {args.pages} projector pages open" if scenario == "pages" else ""),
+              flush=True)
+        figures = []
+        for number in range(1, args.runs + 1):
+            figure = one_run(args, base, tables, recorded, pages=args.pages if scenario == "pages" else 0)
+            print(f"run {number}: " + ", ".join(f"{k} {v:.3g}" for k, v in figure.items()), flush=True)
+            figures.append(figure)
+        if len(figures) > 1:
+            print(f"{scenario} over {len(figures)} runs (min / median / max):")
+            for key in figures[0]:
+                values = sorted(f[key] for f in figures)
+                print(f"  {key}: {values[0]:.3g} / {statistics.median(values):.3g} / {values[-1]:.3g}")
+    if "poison" in scenarios:
+        print("--- scenario poison: one run per rate; absorbed while the others' p99 stays under 1 s", flush=True)
+        absorbed = 0.0
+        for rate in (float(r) for r in args.poison_rates.split(",")):
+            figure = one_run(args, base, tables, recorded, poison=rate)
+            print(f"rate {rate:g}/s: " + ", ".join(f"{k} {v:.3g}" for k, v in figure.items()), flush=True)
+            if figure.get("p99_ms", 1e9) < 1000:
+                absorbed = max(absorbed, figure.get("quarantined_per_s", 0.0))
+        print(f"poison: up to {absorbed:.0f} quarantined messages/s absorbed with deal end -> standings p99 < 1 s")
 
 
-def one_run(args: argparse.Namespace, base: Path, tables: list[str],
-            recorded: dict[str, list[Recorded]]) -> dict[str, float]:
+def one_run(args: argparse.Namespace, base: Path, tables: list[str], recorded: dict[str, list[Recorded]],
+            pages: int = 0, poison: float = 0.0) -> dict[str, float]:
     work = Path(tempfile.mkdtemp(prefix="tablepi-bench-", dir=base))
-    broker = Mosquitto.for_tables(work / "broker", tables).start()
+    broker = Mosquitto.for_tables(work / "broker", [*tables, "poison"]).start()
     web_port = free_port()
     pairs = ", ".join(f'["a{i}", "b{i}"]' for i in range(2 * args.tables))
     config = work / "tournament.toml"
@@ -380,12 +476,15 @@ password = "{broker.passwords[SERVER_USER]}"
 port = {web_port}
 director_password = "bench"
 overlay_token = "bench"
+max_streams = {max(2000, pages + 100)}
 """)
     server = subprocess.Popen([sys.executable, "-m", "tablepi", "tournament", str(config), "--log-level",
                                "WARNING"])
     context = multiprocessing.get_context("spawn")
     workers: list[tuple[BaseProcess, Connection]] = []
     stream: Stream | None = None
+    viewers: Pages | None = None
+    poisoned: tuple[BaseProcess, Connection] | None = None
     results: list[dict[str, Any]] = []
     cookie = ""
     cpu0 = cpu = 0.0
@@ -409,21 +508,37 @@ overlay_token = "bench"
         login = _post(web_port, "/login", urllib.parse.urlencode({"password": "bench", "who": "bench"}).encode(),
                       {"Content-Type": "application/x-www-form-urlencoded"})
         cookie = login.getheader("set-cookie", "").split(";")[0]
+        conn = http.client.HTTPConnection("127.0.0.1", web_port, timeout=30)
+        conn.request("GET", "/director", headers={"Cookie": cookie})
+        page = conn.getresponse().read().decode()
+        csrf = page.split('<meta name="csrf" content="', 1)[1].split('"', 1)[0]
         started = _post(web_port, "/director/next-round", b"{}", {"Cookie": cookie, "Content-Type":
-                                                                   "application/json"})
+                                                                   "application/json", "X-CSRF-Token": csrf})
         assert started.status == 200, started.read()
         for _, pipe in workers:
             assert pipe.recv() == "seated"
         stream = Stream(web_port)
         stream.start()
+        if pages:
+            viewers = Pages(web_port, pages)
+            viewers.start()
         time.sleep(0.5)
         cpu0, _ = _server_usage(server.pid)
         start = time.monotonic() + 0.5
+        if poison:
+            mine, theirs = context.Pipe()
+            process = context.Process(target=poisoner, args=(broker.port, broker.passwords[table_user("poison")],
+                                                             poison, args.seconds, start, theirs))
+            process.start()
+            poisoned = (process, mine)
         for _, pipe in workers:
             pipe.send(start)
         for process, pipe in workers:
             results.append(pipe.recv())
             process.join(30)
+        if poisoned is not None:
+            results[0]["poison_sent"] = poisoned[1].recv()
+            poisoned[0].join(30)
         time.sleep(1.0)
         stats: dict[str, Any] = {}
         try:
@@ -434,6 +549,11 @@ overlay_token = "bench"
             print("stats unavailable:", error)
         cpu, peak = _server_usage(server.pid)
     finally:
+        if viewers is not None:
+            results and results[0].update(pages_refused=viewers.refused, pages_bytes=viewers.bytes)
+            viewers.close()
+        if poisoned is not None and poisoned[0].is_alive():
+            poisoned[0].terminate()
         if stream is not None:
             stream.stop = True
         for process, _ in workers:
@@ -511,9 +631,17 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], stream: Stre
     print(f"  tables sent {events} events ({events / max(elapsed, 1e-9):.0f}/s), published {published} "
           f"messages ({backlog} still unacknowledged at the end)")
     figure: dict[str, float] = {"worst_lag_virtual_s": lag, "load_average": os.getloadavg()[0]}
+    if results and "pages_refused" in results[0]:
+        figure["pages_refused"] = results[0]["pages_refused"]
+        print(f"  {args.pages} pages open: {results[0]['pages_refused']} refused, "
+              f"{results[0]['pages_bytes'] / 1e6:.1f} MB streamed to them")
     if stats:
         rate = stats["received"] / max(elapsed, 1e-9)
         figure["server_events_per_s"] = rate
+        if results and "poison_sent" in results[0]:
+            figure["quarantined_per_s"] = stats.get("quarantined", 0) / max(elapsed, 1e-9)
+            print(f"  poison: {results[0]['poison_sent']} sent, {stats.get('quarantined', 0)} quarantined "
+                  f"({figure['quarantined_per_s']:.0f}/s)")
         print(f"  server: received {stats['received']} messages, applied {stats['applied']}, "
               f"{rate:.0f} messages/s, duplicates {stats['duplicates']}, waiting {stats['waiting']}, "
               f"queued {stats.get('queued', 0)}")

@@ -223,7 +223,7 @@ class Console:
             names = earlier_names_first(self.earlier(), ()) if kind == "player" else ()
             self.panel = Keyboard(Seat.N, self.language, shift=kind == "player", names=names, enrol=kind)
         elif what == "deal":
-            self.panel = DealForm(state.forehand)
+            self.panel = DealForm(state.next_forehand)  # the table's: who names trumps in the deal told now
         elif what == "correct" and state.slate:
             self.panel = correction_form(state, state.slate[-1].number)
 
@@ -271,9 +271,9 @@ def correction_form(state: TableState, number: int) -> DealForm:
     last = len(state.slate)
     row = next((r for r in state.history if r.match == state.match_number and r.entry.number == number), None)
     if row is None:
-        return DealForm(state.forehand, correct=number, last=last)
+        return DealForm(state.next_forehand, correct=number, last=last)
     result = row.entry.result
-    trumps = row.trumps if row.trumps is not None else state.forehand
+    trumps = row.trumps if row.trumps is not None else state.next_forehand
     said = dict((a, seat) for seat, a in result.announcements)
     matt = said.get(Announcement.MATT, said.get(Announcement.KONTER_A_MATT))
     konter = said.get(Announcement.KONTER, said.get(Announcement.KONTER_A_MATT))

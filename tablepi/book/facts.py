@@ -62,7 +62,6 @@ def match_facts(
     from tablepi.commands.replay import replay_report
 
     replayed = Table(header.house_rules, header.dealer, header.table)
-    names: dict[Seat, str] = {}
     uids: dict[Seat, str] = {}
     seated: dict[int, tuple[dict[Seat, str], dict[Seat, str]]] = {}
     first_time: dict[int, float] = {}
@@ -71,8 +70,7 @@ def match_facts(
     logged = 0
     for event in events:
         if isinstance(event, PlayersSeated):
-            for seat, name in event.names:
-                names[seat] = name
+            for seat, _ in event.names:
                 if event.uid:
                     uids[seat] = event.uid
                 else:
@@ -82,7 +80,8 @@ def match_facts(
         number = len(replayed.matches)
         current = replayed.matches[-1]
         if number not in seated and (replayed.trump is not None or current.slate.history):
-            seated[number] = (dict(names), dict(uids))
+            names = dict(replayed.state.names)  # the table's own: undo, a player moving seat, names kept
+            seated[number] = (names, {seat: uid for seat, uid in uids.items() if seat in names})
             first_time[number] = last
         if len(replayed.warning_log) != logged:  # a warning raised (or undone): note the match of the new ones
             logged = len(replayed.warning_log)

@@ -48,7 +48,7 @@ def archive_time(path: Path) -> float:
 def record_facts(path: Path, table: str, *, finished_only: bool = False, review: bool = True,
                  ended: float | None = None) -> list[MatchFacts]:
     """The matches of a game record or archived match (``.jsonl``, ``.jsonl.gz``)."""
-    record = load_record(path)
+    record = load_record(path, [])  # a name an earlier tablepi wrote: read as the table reads it
     journal = match_archive.journal_id_of(path) or path.name
     when = ended if ended is not None else archive_time(path)
     return match_facts(record.header, record.events, table=table, journal=journal, ended=when,
@@ -61,7 +61,7 @@ def journal_facts(path: Path, table: str, *, review: bool = True) -> list[MatchF
 
     view = read_journal(path)
     try:
-        events = view.events()
+        events = view.events([])  # a name an earlier tablepi wrote is read as the table reads it
     except RecordError as err:
         log.warning("the book skips %s: %s", path, err)
         return []
@@ -113,7 +113,7 @@ class BookKeeper:
         self._thread: threading.Thread | None = None
         self._header: RecordHeader = journaled.header
         self._journal_id = journaled.journal.id
-        self._events: list[TableEvent] = list(journaled.journal.events())
+        self._events: list[TableEvent] = list(journaled.journal.events([]))  # as the table replayed it
         self._mirror = Table.replay(self._events, self._header.house_rules, self._header.dealer, self._header.table)
         self._previous = self._events[-1].time if self._events else 0.0
         self._won = {n for n, m in enumerate(self._mirror.matches, start=1) if m.winner is not None}

@@ -351,9 +351,12 @@ class TournamentServer:
             self.store.add_messages(fresh_rows)
         if bad:
             self.store.quarantine(bad)
-            self.quarantined += len(bad)
             for item in bad:
-                log.warning("tournament: quarantined a message on %s (%d bytes): %s", item[1], item[3], item[4])
+                self.quarantined += 1
+                if self.quarantined <= 20 or self.quarantined % 1000 == 0:  # a flood is counted, not logged whole
+                    log.warning("tournament: quarantined message %d on %s (%d bytes): %s%s", self.quarantined,
+                                item[1], item[3], item[4], "" if self.quarantined < 20 else
+                                " (from now on every 1000th is logged; the dashboard counts them all)")
         with self.lock:
             changed: set[str] = set()
             standings_changed = bool(bad)
@@ -691,7 +694,8 @@ class TournamentServer:
         with self.lock:
             waiting = sum(j.waiting for f in self.feeds.values() for j in f.journals.values())
             return {"received": self.received, "applied": self.applied, "duplicates": self.duplicates,
-                    "waiting": waiting, "queued": self._queue.qsize(), "tables": len(self.feeds)}
+                    "waiting": waiting, "queued": self._queue.qsize(), "tables": len(self.feeds),
+                    "quarantined": self.quarantined}
 
     # --- the director ------------------------------------------------------------------------------------------
 

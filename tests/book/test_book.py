@@ -68,7 +68,9 @@ def _seatings(path: Path) -> dict[int, dict[str, str]]:
     for line in lines:
         event = json.loads(line)
         if event["type"] == "seat":
-            names.update(event["names"])
+            moved = {name.casefold() for name in event["names"].values()}
+            names = {s: n for s, n in names.items() if s in event["names"] or n.casefold() not in moved}
+            names.update(event["names"])  # names stay from match to match; a player sits at one seat
         elif event["type"] == "button" and event["name"] in ("new_match", "revanche") and started:
             match, started = match + 1, False
         elif event["type"] in ("place", "deal_entry") and not started:

@@ -207,3 +207,85 @@ def test_the_server_keeps_each_tables_scores_until_the_table_changes(tmp_path: o
         assert any(s.total.points for s in server.standings())
     finally:
         server.close()
+
+
+def _server(tmp_path: object, rounds: int = 2) -> object:
+    from pathlib import Path
+
+    from tablepi.tournament.server import TournamentServer
+
+    assert isinstance(tmp_path, Path)
+    config = parse_tournament_config(
+        f'[tournament]\nformat = "pairs"\nround = "deals"\ndeals = 3\nrounds = {rounds}\n'
+        'pairs = [["A", "B"], ["C", "D"], ["E", "F"], ["G", "H"]]\n[broker]\npassword = "x"\n', tmp_path / "t.toml")
+    return TournamentServer(config)
+
+
+def test_the_dashboard_shows_each_tables_own_round(tmp_path: object) -> None:
+    """A table still playing round 1 when round 2 is started shows round 1, not the server's round."""
+    from tablepi.tournament.server import TournamentServer
+
+    server = _server(tmp_path)
+    assert isinstance(server, TournamentServer)
+    try:
+        server.start_next_round("test")
+        items = [("tablepi/v1/tables/1/events", json.dumps(m).encode(), 0, 1, 0.0) for m in feed_messages(2)[0][:40]]
+        server.receive(items)
+        server.start_next_round("test", force=True)
+        rows = {row["table"]: row for row in server.dashboard()["tables"]}
+        assert rows["1"]["round"] == 1 and server.table_view("1")["round"] == 1
+        assert rows["2"]["round"] == 2  # no event yet: the round it is seated for
+    finally:
+        server.close()
+
+
+def test_a_gap_is_asked_for_again_while_it_lasts(tmp_path: object) -> None:
+    """Events after a hole: the server asks the table to resend from the hole (after a moment for reordering),
+    again every few seconds, and the dashboard shows the gap until it is filled."""
+    from tablepi.tournament.server import ASK_EVERY, GAP_WAIT, TournamentServer
+
+    now = [1000.0]
+    server = _server(tmp_path)
+    assert isinstance(server, TournamentServer)
+    server.clock = lambda: now[0]
+
+    class Client:
+        def __init__(self) -> None:
+            self.sent: list[tuple[str, dict[str, object]]] = []
+
+        def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> None:
+            self.sent.append((topic, json.loads(payload)))
+
+        def disconnect(self) -> None:
+            pass
+
+        def loop_stop(self) -> None:
+            pass
+
+    client = Client()
+    server.client = client
+    try:
+        messages = feed_messages(3)[0]
+        server.receive([("tablepi/v1/tables/1/events", json.dumps(m).encode(), 0, 1, now[0])
+                        for i, m in enumerate(messages[:30]) if i not in (10, 11)])
+        assert server.ask_again() == 0  # a moment for reordering first
+        now[0] += GAP_WAIT
+        assert server.ask_again() == 1
+        assert client.sent[-1] == ("tablepi/v1/tables/1/resend", {"v": 1, "table": "1", "journal": "j1", "from": 10})
+        (gap,) = next(r for r in server.dashboard()["tables"] if r["table"] == "1")["gaps"]
+        assert (gap["first"], gap["last"], gap["asked"]) == (10, 11, 1)
+        now[0] += 1
+        assert server.ask_again() == 0
+        now[0] += ASK_EVERY
+        assert server.ask_again() == 1
+        server.receive([("tablepi/v1/tables/1/events", json.dumps(m).encode(), 0, 1, now[0])
+                        for m in messages[10:12]])
+        assert not next(r for r in server.dashboard()["tables"] if r["table"] == "1")["gaps"]
+        # a tail the table's status names: asked for too
+        server.receive([("tablepi/v1/tables/1/status", json.dumps(
+            {"v": 1, "table": "1", "online": True, "journal": "j1", "last": 35}).encode(), 0, 1, now[0])])
+        assert server.ask_again() == 0
+        now[0] += GAP_WAIT
+        assert server.ask_again() == 1 and client.sent[-1][1]["from"] == 30
+    finally:
+        server.close()
