@@ -35,14 +35,16 @@ from types import TracebackType
 from typing import Protocol, TextIO
 
 from tablepi import archive as match_archive
-from tablepi.errors import RecordError, TablepiError
+from tablepi.errors import ConfigError, RecordError, TablepiError
+from tablepi.evening import EveningBook
 from tablepi.eventlog import CopyWriter, checksum, copy_path, fsync_dir, write_copy
 from tablepi.journal_lock import JournalBusy, JournalLock
 from tablepi.notices import Notice, NoticeCode
-from tablepi.record import VERSION, RecordHeader, event_to_line, parse_event, parse_header, record_lines
+from tablepi.players import fit_name
+from tablepi.record import VERSION, RecordHeader, checked_line, parse_event, parse_header, record_lines
 from tablepi.safeinput import clean_text, load_json
 from tablepi.salvage import Recovery, Store, inspect_journal, keep, quarantine_dir, shm_path, wal_path, write_note
-from tablepi.table.events import TableEvent
+from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent, Tick
 from tablepi.table.machine import Table
 from tablepi.table.state import TablePhase, TableState
 
@@ -283,9 +285,14 @@ class Journal:
     def append(self, event: TableEvent) -> int:
         """Store ``event``; returns its sequence number (1-based). Returns after the fsyncs; when the storage
         refuses, the event waits in memory (:attr:`fault`, :attr:`unsaved`) and is written by the next append or
-        :meth:`retry`."""
+        :meth:`retry`.
+
+        The line is first read back by the record reader that replays it (:func:`tablepi.record.checked_line`):
+        an event that would not read back as itself raises RecordError and nothing is stored, so a journal always
+        replays."""
         self._check_open()
-        self._lines.append(event_to_line(event))
+        line = checked_line(event, self.header)
+        self._lines.append(line)
         self._flush()
         return len(self._lines)
 
@@ -333,9 +340,10 @@ class Journal:
         except _STORAGE_ERRORS as err:
             raise JournalError(f"{self.path}: cannot write to the journal: {_why(err)}") from None
 
-    def events(self) -> list[TableEvent]:
-        """Every event in order. A line that does not read raises RecordError naming its sequence number."""
-        return _parse_lines(self.path, self.header, self.lines())
+    def events(self, salvage: list[str] | None = None) -> list[TableEvent]:
+        """Every event in order. A line that does not read raises RecordError naming its sequence number
+        (``salvage``: a seating an earlier tablepi wrote is made to read, see :func:`tablepi.record.parse_event`)."""
+        return _parse_lines(self.path, self.header, self.lines(), salvage)
 
     @property
     def last_time(self) -> float:
@@ -392,7 +400,8 @@ def _why(err: BaseException) -> str:
     return clean_text(str(err)) or type(err).__name__
 
 
-def _parse_lines(path: Path, header: RecordHeader, lines: Iterator[tuple[int, str]]) -> list[TableEvent]:
+def _parse_lines(path: Path, header: RecordHeader, lines: Iterator[tuple[int, str]],
+                 salvage: list[str] | None = None) -> list[TableEvent]:
     events: list[TableEvent] = []
     previous = 0.0
     for seq, line in lines:
@@ -400,11 +409,15 @@ def _parse_lines(path: Path, header: RecordHeader, lines: Iterator[tuple[int, st
             obj = load_json(line)
         except ValueError as err:
             raise RecordError(f"{path}: journal event {seq}: {err}") from None
+        notes: list[str] | None = None if salvage is None else []
         try:
-            event = parse_event(obj, header, seq, previous)
+            event = parse_event(obj, header, seq, previous, notes)
         except RecordError as err:
             why = str(err).removeprefix(f"line {seq}: ")
             raise RecordError(clean_text(f"{path}: journal event {seq}: {why}")) from None
+        if salvage is not None and notes:
+            salvage.extend(clean_text(f"{path}: journal event {seq}: {n.removeprefix(f'line {seq}: ')}")
+                           for n in notes)
         previous = event.time
         events.append(event)
     return events
@@ -433,8 +446,8 @@ class JournalView:
         for index in range(max(0, after), len(self._lines)):
             yield index + 1, self._lines[index]
 
-    def events(self) -> list[TableEvent]:
-        return _parse_lines(self.path, self.header, self.lines())
+    def events(self, salvage: list[str] | None = None) -> list[TableEvent]:
+        return _parse_lines(self.path, self.header, self.lines(), salvage)
 
     def export(self, out: TextIO) -> int:
         return _export(self.header, self._lines, out)
@@ -541,6 +554,7 @@ class JournaledTable:
         self.archive = None if archive is None else Path(archive)
         self.keep = keep
         self._new_header = header  # what a new journal starts with (today's configuration)
+        self.evening = EveningBook(self.archive)  # the matches archived tonight, before the journal's
         self.listeners: list[JournalListener] = []
         self._lock = JournalLock(self.path)
         try:
@@ -555,6 +569,7 @@ class JournaledTable:
             self._lock.close()
             raise
         rec = self.journal.recovery
+        self._said: Notice | None = None  # the last gesture refused, or a name cut, until the next gesture
         self._recovered: Notice | None = None
         if rec.damaged:
             self._recovered = Notice(NoticeCode.JOURNAL_RECOVERED,
@@ -565,8 +580,11 @@ class JournaledTable:
 
     def _replay(self) -> Table:
         h = self.journal.header
+        salvaged: list[str] = []
         try:
-            events = self.journal.events()
+            events = self.journal.events(salvaged)
+            for note in salvaged:  # an earlier tablepi journaled a name this one refuses: read as it fits
+                log.warning("%s", note)
         except RecordError:
             if not self.journal.recovery.damaged:
                 raise  # an intact journal that does not read (a newer tablepi wrote it): never cut it silently
@@ -577,7 +595,7 @@ class JournaledTable:
                 except RecordError as err:
                     self.journal.recovery.notes.append(f"replay stops before event {seq}: {err}")
                     break
-        return Table.replay(events, h.house_rules, h.dealer, h.table)
+        return Table.replay(events, h.house_rules, h.dealer, h.table, self.evening.before_current())
 
     @property
     def header(self) -> RecordHeader:
@@ -591,6 +609,8 @@ class JournaledTable:
     def notices(self) -> tuple[Notice, ...]:
         """What the players should know about the journal itself: a recovery after damage, a storage fault."""
         out: list[Notice] = []
+        if self._said is not None:
+            out.append(self._said)
         if self._recovered is not None:
             out.append(self._recovered)
         if self.journal.fault is not None:
@@ -611,8 +631,22 @@ class JournaledTable:
         last = self.journal.last_time
         if event.time < last:
             event = replace(event, time=last)
+        said = None
+        if isinstance(event, PlayersSeated):
+            fitted = self._fit_names(event)
+            if isinstance(fitted, Notice):
+                self._said = fitted
+                return self.table.state
+            event, said = fitted
         if self.table.would_change(event):
-            seq = self.journal.append(event)
+            try:
+                seq = self.journal.append(event)  # read back first by the record reader: refused if it would not
+            except RecordError as err:
+                log.warning("refused, not journaled and not applied: %s: %s", event, err)
+                self._said = Notice(NoticeCode.GESTURE_REFUSED, (("why", str(err)),))
+                return self.table.state
+            if not isinstance(event, Tick):
+                self._said = said  # what the players were told goes once they move on
             line = self.journal._lines[seq - 1]
             for listener in self.listeners:
                 listener.journaled(self.journal, seq, line)
@@ -624,6 +658,25 @@ class JournaledTable:
                 log.warning("storage fault: the new match goes on in the same journal; it is archived later")
             return state
         return self.table.state
+
+    def _fit_names(self, event: PlayersSeated) -> tuple[PlayersSeated, Notice | None] | Notice:
+        """A seating as the table can keep it, whoever typed, tapped or sent it: a name over
+        :data:`tablepi.players.MAX_NAME` is cut and marked, and the players are told; a name that is no name (on
+        two lines, a control character in it, empty) refuses the seating (the notice alone is returned)."""
+        names = []
+        cut: list[str] = []
+        for seat, name in event.names:
+            try:
+                fitted, was_cut = fit_name(name)
+            except ConfigError as err:
+                log.warning("seating refused, not journaled: %s", err)
+                return Notice(NoticeCode.NAME_REFUSED, (("seat", seat),))
+            if was_cut:
+                log.warning("player name %r is longer than the table keeps: seated as %r", name, fitted)
+                cut.append(fitted)
+            names.append((seat, fitted))
+        said = Notice(NoticeCode.NAME_CUT, (("name", cut[0]),)) if cut else None
+        return replace(event, names=tuple(names)), said
 
     def retry(self) -> bool:
         """Try again to save what the storage refused (the app calls this about once a second)."""
@@ -658,7 +711,13 @@ class JournaledTable:
         for listener in self.listeners:
             listener.rotated(old_id, target, self.journal)
         h = self.journal.header
-        self.table = Table(h.house_rules, h.dealer, h.table)
+        self.evening.archived(target, self.table)
+        names = self.table.state.names
+        # The evening goes on: its matches keep their numbers and history, and the players their names, written
+        # first in the new journal (so it reads alone, to the book and the tournament too).
+        self.table = Table(h.house_rules, h.dealer, h.table, self.evening.before_current())
+        if names:
+            self.feed(PlayersSeated(state.time, names, SeatingSource.KEPT))
         with contextlib.suppress(OSError):
             match_archive.prune(self.archive, self.keep)
         return target

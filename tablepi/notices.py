@@ -1,7 +1,8 @@
 """What the table tells the players about itself, beside the game's warnings: typed codes with parameters.
 
-The journal raises these (a recovery after damage, a storage fault); the screen translates them
-(tablepi.display.texts ``NOTICE_TEMPLATES``) and shows them in the warning bar whenever no game warning needs it.
+The journal raises these (a recovery after damage, a storage fault, a gesture it refused, a name it cut); the
+screen translates them (tablepi.display.texts ``NOTICE_TEMPLATES``) and shows them in the warning bar whenever no
+game warning needs it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,12 @@ class NoticeCode(enum.Enum):
     JOURNAL_RECOVERED = "journal_recovered"
     #: The storage refuses writes (full or failing card). ``unsaved``: events held only in memory.
     STORAGE_FAULT = "storage_fault"
+    #: A gesture the journal could not keep exactly (it would not replay), so the table did not make it. ``why``.
+    GESTURE_REFUSED = "gesture_refused"
+    #: A player's name longer than the table keeps was cut. ``name``: the name as kept (ending in the cut mark).
+    NAME_CUT = "name_cut"
+    #: A seating refused: a name on two lines, or holding a control character. ``seat``.
+    NAME_REFUSED = "name_refused"
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,8 +36,12 @@ from tablepi.safeinput import clean_text, load_toml, shown
 
 #: Version of the player file format written here.
 FORMAT = 1
-#: The longest name the screen shows whole beside a seat.
-MAX_NAME = 20
+#: The longest name a table keeps, the one bound for every way a player is named (typed, tag, tournament, records):
+#: generous for real names ("Marie-Christine Weber-Schmitt" is 29). A longer name reaching the table is cut to
+#: this length and marked with :data:`CUT_MARK` (:func:`fit_name`); the record reader refuses longer ones.
+MAX_NAME = 40
+#: The last character of a name the table had to cut.
+CUT_MARK = "\u2026"
 
 _HEADER = """\
 # tablepi player tags: the NFC tag UID of each regular player's keyring tag.
@@ -45,22 +49,43 @@ _HEADER = """\
 """
 
 
+def _control(name: str) -> bool:
+    """A control character, or a line or paragraph separator: a name is one line."""
+    return any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in name)
+
+
 def check_name(name: object) -> str:
-    """A player's name as the table keeps it: trimmed, 1 to :data:`MAX_NAME` printable characters.
+    """A player's name as the table keeps it: trimmed, 1 to :data:`MAX_NAME` printable characters on one line.
+    A newline, a tab or any other control character is refused, never joined into the name.
 
     >>> check_name("  Jang ")
     'Jang'
     """
     if not isinstance(name, str):
         raise ConfigError(f"a player's name must be text, not {shown(name)}")
+    if _control(name):
+        raise ConfigError(f"player name {shown(name)} holds a control character (a name is one line)")
     text = " ".join(name.split())
     if not text:
         raise ConfigError("a player's name cannot be empty")
     if len(text) > MAX_NAME:
         raise ConfigError(f"player name {shown(text)} is longer than {MAX_NAME} characters")
-    if any(unicodedata.category(ch).startswith("C") for ch in text):
-        raise ConfigError(f"player name {shown(text)} holds a control character")
     return text
+
+
+def fit_name(name: str) -> tuple[str, bool]:
+    """A name from outside (the tournament, a config, the keyboard) as the table can keep it: trimmed, and cut to
+    :data:`MAX_NAME` with :data:`CUT_MARK` when longer; ``(name, cut)``. A name :func:`check_name` refuses for
+    any other reason (a control character, empty) raises ConfigError.
+
+    >>> fit_name("Marie-Christine Weber-Schmitt von und zu Luxemburg")
+    ('Marie-Christine Weber-Schmitt von und z\u2026', True)
+    """
+    if isinstance(name, str) and not _control(name):
+        text = " ".join(name.split())
+        if len(text) > MAX_NAME:
+            return text[: MAX_NAME - 1].rstrip() + CUT_MARK, True
+    return check_name(name), False
 
 
 class PlayerRegistry:

@@ -198,8 +198,27 @@ def event_to_line(event: TableEvent) -> str:
     return json.dumps(event_to_json(event), ensure_ascii=False, separators=(", ", ": "))
 
 
-def parse_event(obj: object, header: RecordHeader, line: int, previous_time: float = 0.0) -> TableEvent:
-    """Validate one event object (line ``line``). A missing ``"t"`` means the time of the previous event."""
+def checked_line(event: TableEvent, header: RecordHeader) -> str:
+    """``event``'s record line, read back by the very reader that replays it (:func:`parse_event`) before it is
+    written anywhere: RecordError, one line saying why, when the line would not read back as this same event (a
+    name too long or on two lines, a time that is not a number, a text JSON cannot carry)."""
+    try:
+        line = event_to_line(event)
+        back = parse_event(load_json(line), header, 1, event.time)
+    except (RecordError, ValueError) as err:
+        raise RecordError(clean_text(str(err).removeprefix("line 1: "))) from None
+    if back != event:
+        raise RecordError(clean_text(f"it would read back as another event ({shown(str(back))})"))
+    return line
+
+
+def parse_event(obj: object, header: RecordHeader, line: int, previous_time: float = 0.0,
+                salvage: list[str] | None = None) -> TableEvent:
+    """Validate one event object (line ``line``). A missing ``"t"`` means the time of the previous event.
+
+    With ``salvage`` (reading a journal an earlier tablepi wrote), a seating whose names this version refuses is
+    read with the names made fit (:func:`tablepi.players.fit_name`, control characters as spaces; a seat whose name
+    is then empty is left out, a seating left with none is a tick) and a note saying so is appended."""
     where = f"line {line}"
     if not isinstance(obj, dict):
         raise RecordError(f"{where}: an event must be a JSON object, got {type(obj).__name__}")
@@ -216,6 +235,11 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
         if header.version < 2:
             raise RecordError(f"{where}: a {kind} event needs record version 2 (the header says {header.version})")
         if kind != "crosstalk":
+            if salvage is not None and kind == "seat":
+                try:
+                    return parse_hand_event(obj, kind, time, where)
+                except RecordError as err:
+                    return _salvaged_seating(obj, time, where, err, salvage)
             return parse_hand_event(obj, kind, time, where)
     allowed = {
         "place": {"type", "t", "seat", "zone", "card", "uid", "deck"},
@@ -275,8 +299,9 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
     return CardLifted(time, seat, card, uid, deck, misread)
 
 
-def read_record(lines: Iterable[str]) -> Record:
-    """Parse a record from its lines. Blank lines are skipped; anything else malformed raises RecordError."""
+def read_record(lines: Iterable[str], salvage: list[str] | None = None) -> Record:
+    """Parse a record from its lines. Blank lines are skipped; anything else malformed raises RecordError (with
+    ``salvage``, a seating an earlier tablepi wrote is made to read, and a note says so: :func:`parse_event`)."""
     header: RecordHeader | None = None
     events: list[TableEvent] = []
     previous = 0.0
@@ -292,7 +317,7 @@ def read_record(lines: Iterable[str]) -> Record:
         if header is None:
             header = parse_header(obj, number)
             continue
-        event = parse_event(obj, header, number, previous)
+        event = parse_event(obj, header, number, previous, salvage)
         previous = event.time
         events.append(event)
     if header is None:
@@ -300,14 +325,19 @@ def read_record(lines: Iterable[str]) -> Record:
     return Record(header, tuple(events))
 
 
-def load_record(path: str | Path) -> Record:
-    """Read a record file (plain or gzip-compressed, as the archive keeps them); errors name the file and line."""
+def load_record(path: str | Path, salvage: list[str] | None = None) -> Record:
+    """Read a record file (plain or gzip-compressed, as the archive keeps them); errors name the file and line.
+    ``salvage``: see :func:`read_record` (the notes then name the file too)."""
     try:
         with open(path, "rb") as raw:
             compressed = raw.read(2) == b"\x1f\x8b"
         opened = gzip.open(path, "rt", encoding="utf-8") if compressed else open(path, encoding="utf-8")  # noqa: SIM115
         with opened as handle:
-            return read_record(_numbered_text(handle))
+            notes: list[str] | None = None if salvage is None else []
+            record = read_record(_numbered_text(handle), notes)
+            if salvage is not None and notes:
+                salvage.extend(clean_text(f"{path}: {note}") for note in notes)
+            return record
     except RecordError as err:
         raise RecordError(clean_text(f"{path}: {err}")) from None
     except UnicodeDecodeError as err:
@@ -475,6 +505,40 @@ def _seating(obj: Mapping[str, Any], time: float, where: str) -> PlayersSeated:
             from None
     uid = _text(obj.get("uid", ""), "uid", where)
     return PlayersSeated(time, tuple(sorted(names, key=lambda item: list(Seat).index(item[0]))), source, uid.upper())
+
+
+def _salvaged_seating(obj: Mapping[str, Any], time: float, where: str, err: RecordError,
+                      notes: list[str]) -> PlayersSeated | Tick:
+    """A seating an earlier tablepi journaled with a name this one refuses (too long, a line break in it): the
+    names made fit, or, when nothing of it reads, a tick (the time passing is all that is left of it)."""
+    import unicodedata
+
+    from tablepi.players import fit_name
+
+    raw = obj.get("names")
+    names: list[tuple[Seat, str]] = []
+    if isinstance(raw, dict):
+        for key, name in raw.items():
+            if not isinstance(name, str):
+                continue
+            text = "".join(" " if unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp")
+                           else ch for ch in name)
+            try:
+                names.append((Seat.parse(str(key)), fit_name(text)[0]))
+            except (ParseError, ConfigError):
+                continue
+    try:
+        source = SeatingSource(obj.get("source", "touch"))
+        uid = _text(obj.get("uid", ""), "uid", where).upper()
+    except (ValueError, RecordError):
+        source, uid = SeatingSource.TOUCH, ""
+    why = str(err).removeprefix(f"{where}: ")
+    if not names:
+        notes.append(f"{where}: a seating that does not read was skipped ({why})")
+        return Tick(time)
+    seated = ", ".join(f"{seat} {name}" for seat, name in names)
+    notes.append(f"{where}: a seating that does not read ({why}) was read as: {seated}")
+    return PlayersSeated(time, tuple(sorted(names, key=lambda item: list(Seat).index(item[0]))), source, uid)
 
 
 def _team(value: object, where: str) -> Team:

@@ -334,10 +334,17 @@ class Judge:
         bits = [t.bit_of[c.index] for c in trick]
         card_bits = [t.bit_of[c.index] for c in cards]
         lead = pos[leader]
-        values = self.values(masks, lead, bits, card_bits)
+        # Two cards of the hand with the same points and no card still in play between them in their suit are
+        # alike in every layout (tables.py): one is searched for both.
+        present = own | t.mask(view.free) | t.mask(trick) | sum(pinned.values())
+        alike = [_alike(t, own, present, b, card_bits) for b in card_bits]
+        searched = sorted(set(alike))
+        found = self.values(masks, lead, bits, searched)
         n = len(masks)
+        at = {b: i for i, b in enumerate(searched)}
+        values = [found[j * len(searched) + at[alike[i]]] for j in range(n) for i in range(len(cards))]
         self.layouts += n
-        self.solves += n * len(cards)
+        self.solves += n * len(searched)
         stats = []
         for i, card in enumerate(cards):
             done = [*trick, card]
@@ -412,6 +419,19 @@ class Judge:
         if team is Team.NS:
             return self._kapo_search.search(after, leader, current, count - 1, count) >= count
         return self._kapo_search.search(after, leader, current, 0, 1) <= 0
+
+
+def _alike(t: Tables, hand: int, present: int, bit: int, choices: list[int]) -> int:
+    """The strongest card among ``choices`` that is interchangeable with ``bit`` (``bit`` itself if none is)."""
+    same = t.suit_mask[t.suit[bit]]
+    while True:
+        above = present & same & ((1 << bit) - 1)  # stronger cards of the suit still in play
+        if not above:
+            return bit
+        nxt = above.bit_length() - 1  # the next stronger one
+        if not (hand >> nxt) & 1 or t.points[nxt] != t.points[bit] or nxt not in choices:
+            return bit
+        bit = nxt
 
 
 def _trick_number(view: View) -> int:

@@ -1,7 +1,7 @@
 """Reviews off the table's path: a worker process that reviews finished deals while the table goes on.
 
-The table must never wait for a review (a card laid reaches the screen at once). The review of a deal takes tens of
-milliseconds with the compiled kernel and up to seconds in pure Python on a Raspberry Pi Zero 2, so it runs in a
+The table must never wait for a review (a card laid reaches the screen at once). The review of a deal, single-dummy
+judgement included, takes about a second with the compiled kernel (several on a Raspberry Pi), so it runs in a
 separate process at the lowest CPU priority: no shared interpreter lock, another core on a multi-core Pi, and on a
 busy one the table first. The caller polls the returned
 future (the app does it on its own loop, STYLE.md 10) and draws the review when it is done.
@@ -32,9 +32,12 @@ if TYPE_CHECKING:
 
 def _review(deal: Deal, number: int) -> DealReview:
     # imported here, in the worker process: the table's own process never loads the solver
+    from tablepi.analysis.kernel import compiled_available
     from tablepi.analysis.review import review_deal
 
-    return review_deal(deal, number)
+    # The single-dummy judgement takes about a second a deal with the compiled kernel and minutes without it (the
+    # reviews would pile up behind the table): without the kernel the screen gets the double-dummy review.
+    return review_deal(deal, number, single=compiled_available())
 
 
 def _ready() -> bool:

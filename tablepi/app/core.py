@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tablepi.controls.events import ControlEvent
+from tablepi.errors import ConfigError
 from tablepi.feed.messages import Notice, Seating
 from tablepi.journal import JournaledTable
-from tablepi.players import PlayerRegistry
+from tablepi.players import PlayerRegistry, fit_name
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
 from tablepi.rules.seats import Seat
 from tablepi.table import (
@@ -168,8 +169,6 @@ class TableApp:
         self.console: Console | None = None
         #: Names of earlier matches' players (tablepi.app.names), kept when players are seated.
         self.recent_names: RecentNames | None = None
-        #: Where the table's own pages are on the bar's network ("" without them): the screen shows its QR code.
-        self.page_address = ""
         #: Reviews of finished deals (best play, tablepi.analysis) in a worker; None: no reviews.
         self.reviewer = reviewer
         self.review: Any = None  # the last deal's review once ready
@@ -392,7 +391,7 @@ class TableApp:
             self.seating = item
             log.info("seating: %s", item.text())
             hook = getattr(self.screen, "show_seating", None)
-            if item.names and dict(item.names) != dict(self.table.state.names):
+            if item.names and not self._seated_already(item.names):
                 # The tournament's seating seats the players, like names typed at the table (a journaled event).
                 self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
         else:
@@ -401,6 +400,15 @@ class TableApp:
             hook = getattr(self.screen, "show_notice", None)
         if callable(hook):
             hook(item)
+
+    def _seated_already(self, names: tuple[tuple[Seat, str], ...]) -> bool:
+        """Whether the table's names are these already, as the table keeps them (a long name cut): a seating
+        retained by the broker and received again after a reconnect or restart adds nothing."""
+        seated = dict(self.table.state.names)
+        try:
+            return all(seated.get(seat) == fit_name(name)[0] for seat, name in names)
+        except ConfigError:
+            return False  # not a name the table takes: the journal refuses it, and says so
 
     # --- the review of the last deal (never on the table's path) ----------------------------------------------
 

@@ -456,7 +456,10 @@ def check_journal(config: Config) -> Iterator[Finding]:
         from tablepi.table.machine import Table
 
         h = view.header
-        state = Table.replay(view.events(), h.house_rules, h.dealer, h.table).state
+        salvaged: list[str] = []
+        state = Table.replay(view.events(salvaged), h.house_rules, h.dealer, h.table).state
+        for note in salvaged:  # an earlier tablepi's name: read as it fits (docs/records.md, "Salvage")
+            yield Finding("journal", Status.WARN, note, "nothing to do: the table reads it so, and says so in its log")
     except Exception as error:
         yield Finding("journal", Status.FAIL, f"{path} does not replay: {error}",
                       f"attach `tablepi export --journal {path}` output to a bug report; leave the journal where "

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from tablepi.record import load_record
+from tablepi.rules.deal import Deal
 from tablepi.table.machine import Table
 
 HELP = "best-play analysis of every deal in a game record: par, best, and the cards that lost points"
@@ -38,13 +40,12 @@ def analyse_table(table: Table) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for match_number, match in enumerate(table.matches, start=1):
         carried = 0  # lines carried in from ties under tie = "carry" (they raise the next decided deal's stake)
-        for deal, entry in zip(match.deals, match.slate.history, strict=False):
-            if deal.trump is None:
+        for entry, source in match.scored_as_told():  # a deal told by hand has no cards: numbered, not reviewed
+            if not isinstance(source, Deal) or source.trump is None:
                 carried = entry.carried
                 continue
-            item = {"match": match_number, **review_deal(deal, entry.number, carried=carried).to_json()}
+            out.append({"match": match_number, **review_deal(source, entry.number, carried=carried).to_json()})
             carried = entry.carried
-            out.append(item)
     return out
 
 
@@ -109,7 +110,10 @@ def _claim_lines(claim: dict[str, Any] | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load_record(args.record)
+    notes: list[str] = []
+    record = load_record(args.record, notes)
+    for note in notes:  # a name an earlier tablepi wrote that this one refuses: read as it fits, and said
+        print(f"tablepi analyse: warning: {note}", file=sys.stderr)
     header = record.header
     table = Table.replay(record.events, header.house_rules, header.dealer, header.table)
     deals = analyse_table(table)

@@ -38,21 +38,25 @@ def replay_report(table: Table) -> dict[str, Any]:
     """Everything the record led to, as plain values (the ``--json`` output)."""
     deals: list[dict[str, Any]] = []
     for match_number, match in enumerate(table.matches, start=1):
-        for entry, source in match.scored():
+        for entry, source in match.scored_as_told():
+            correction = match.corrected.get(entry.number)
             if isinstance(source, DealEntry):
-                deals.append(_entered_report(match_number, match, source, entry))
-            else:
-                report = _deal_report(match_number, match, source, entry)
-                hand = {(seat, card) for m, d, seat, card in table.by_hand if (m, d) == (match_number, entry.number)}
-                report["by_hand"] = bool(hand)
-                for trick, deal_trick in zip(report["tricks"], source.tricks, strict=True):
-                    trick["by_hand"] = [p.seat.value for p in deal_trick.plays if (p.seat, p.card) in hand]
-                deals.append(report)
+                deals.append(_entered_report(match_number, match, correction or source, entry))
+                continue
+            report = _deal_report(match_number, match, source, entry)
+            hand = {(seat, card) for m, d, seat, card in table.by_hand if (m, d) == (match_number, entry.number)}
+            report["by_hand"] = bool(hand)
+            for trick, deal_trick in zip(report["tricks"], source.tricks, strict=True):
+                trick["by_hand"] = [p.seat.value for p in deal_trick.plays if (p.seat, p.card) in hand]
+            if correction is not None:  # corrected throughout: who named trumps, who dealt, the announcements
+                report.update(_told(match, correction))
+            deals.append(report)
     current = table.matches[-1]
     state = table.state
     return {
         "deals": deals,
         "warnings": [w.to_json() for w in table.warning_log],
+        "matches": [_match_summary(number, match) for number, match in enumerate(table.matches, start=1)],
         "match": {
             "number": len(table.matches),
             "deals": len(current.slate.history),
@@ -67,15 +71,31 @@ def replay_report(table: Table) -> dict[str, Any]:
     }
 
 
+def _match_summary(number: int, match: Match) -> dict[str, Any]:
+    """One match of the record: its deals, open lines and winner; ``begun``: a deal of it is under way or scored
+    (a record that ends with the revanche that began the next match holds that match not begun)."""
+    return {
+        "number": number,
+        "deals": len(match.slate.history),
+        "open_lines": {team.value: match.slate.open_lines(team) for team in Team},
+        "winner": None if match.winner is None else match.winner.value,
+        "begun": bool(match.slate.history) or any(d.trump is not None for d in match.deals),
+    }
+
+
 def _entered_report(match_number: int, match: Match, told: DealEntry, entry: SlateEntry) -> dict[str, Any]:
     """A deal told by hand: who named trumps and the result; no cards, no tricks (``"by_hand": true``)."""
     report = _deal_report(match_number, match, None, entry)
-    report.update({
-        "dealer": match.rules.direction.order_from(told.trumps)[3].value, "forehand": told.trumps.value, "trump": None,
-        "announcements": [{"seat": seat.value, "announcement": a.value} for seat, a in told.announcements],
-        "tricks": [], "by_hand": True,
-    })
+    report.update({**_told(match, told), "trump": None, "tricks": [], "by_hand": True})
     return report
+
+
+def _told(match: Match, told: DealEntry) -> dict[str, Any]:
+    """The seats and announcements of a deal as told (by hand, or as corrected)."""
+    return {
+        "dealer": match.rules.direction.order_from(told.trumps)[3].value, "forehand": told.trumps.value,
+        "announcements": [{"seat": seat.value, "announcement": a.value} for seat, a in told.announcements],
+    }
 
 
 def _deal_report(match_number: int, match: Match, deal: Deal | None, entry: SlateEntry) -> dict[str, Any]:
@@ -163,13 +183,17 @@ def format_text(report: dict[str, Any]) -> str:
             out.append(f"  [{w['code']}] {where}, {rule}: {w['message']}")
     else:
         out.append("Warnings: none")
-    match = report["match"]
-    winner = match["winner"] or "nobody yet"
-    lines = match["open_lines"]
-    out.append(
-        f"Match {match['number']}: {match['deals']} deals, NS {lines['NS']} open, EW {lines['EW']} open; "
-        f"winner: {winner}"
-    )
+    matches = report["matches"]
+    for match in matches:
+        if not match["begun"] and match is matches[-1] and len(matches) > 1:
+            out.append(f"Match {match['number']}: not begun (the record ends as it begins)")
+            continue
+        winner = match["winner"] or "nobody yet"
+        lines = match["open_lines"]
+        out.append(
+            f"Match {match['number']}: {match['deals']} deals, NS {lines['NS']} open, EW {lines['EW']} open; "
+            f"winner: {winner}"
+        )
     return "\n".join(out)
 
 
@@ -186,16 +210,19 @@ def _is_journal(path: Path) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.record)
+    salvaged: list[str] = []
     if _is_journal(path):  # a journal, damaged or not: its intact events (read only, like export)
         from tablepi.journal import read_journal
 
         view = read_journal(path.with_name(path.name.removesuffix(".events")))
         if view.recovery.damaged:
             print(f"tablepi replay: warning: the journal is damaged: {view.recovery.summary()}", file=sys.stderr)
-        header, events = view.header, tuple(view.events())
+        header, events = view.header, tuple(view.events(salvaged))
     else:
-        record = load_record(path)
+        record = load_record(path, salvaged)
         header, events = record.header, record.events
+    for note in salvaged:  # a name an earlier tablepi wrote that this one refuses: read as it fits, and said
+        print(f"tablepi replay: warning: {note}", file=sys.stderr)
     table = Table.replay(events, header.house_rules, header.dealer, header.table)
     report = replay_report(table)
     if getattr(args, "analyse", False):

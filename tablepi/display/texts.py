@@ -53,13 +53,16 @@ WARNING_VARIANTS: dict[str, str] = {
 }
 
 #: Notices about the table itself (tablepi.notices), shown in the warning bar when no game warning needs it.
-#: Fields: events (how many were recovered), unsaved (moves held only in memory).
+#: Fields: events (how many were recovered), unsaved (moves held only in memory), name (a name as kept), seat.
 NOTICE_TEMPLATES: dict[str, str] = {
     "journal_recovered": N_("Recovered after damage: {events} events; the last few seconds may be missing."),
     "journal_repaired": N_("The journal was damaged and repaired: all {events} events are kept."),
     "storage_fault": N_("Storage full or failing: {unsaved} moves not saved yet. Play on; they are saved once it "
                         "works again."),
     "storage_degraded": N_("Storage failing: moves are saved in one copy only. Tell the owner."),
+    "gesture_refused": N_("That could not be saved, so the table did not take it. Tell the owner."),
+    "name_cut": N_("Name too long: kept as {name}."),
+    "name_refused": N_("A name is one line: the name for {seat} was not taken. Type it again."),
 }
 
 #: Prompt code -> English template: the gesture the table expects now. Fields: seat, card.

@@ -41,7 +41,7 @@ from tablepi.notices import Notice, NoticeCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.house import RevokePenalty
-from tablepi.rules.seats import Direction, Seat, Team
+from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import SlateEntry
 from tablepi.table.events import ReaderState
 from tablepi.table.state import PromptCode, TablePhase, TableState, Zone, ZoneCardStatus
@@ -436,17 +436,9 @@ def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateVi
     )
 
 
-def _next_forehand(state: TableState) -> Seat:
-    """Who names trumps in the next deal: the next dealer is this deal's forehand (rule 22), and forehand is the
-    seat after the dealer in the direction of play, which this deal's dealer and forehand show."""
-    direction = Direction.ANTICLOCKWISE if Direction.ANTICLOCKWISE.next(state.dealer) is state.forehand \
-        else Direction.CLOCKWISE
-    return direction.next(state.forehand)
-
-
 def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     slate = replace(_slate(state, settings, tr), next_trumps=tx.next_trumps_text(
-        tr, tx.seat_name(tr, _next_forehand(state), settings.names)))
+        tr, tx.seat_name(tr, state.next_forehand, settings.names)))
     return View(
         ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=slate,
         warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names),

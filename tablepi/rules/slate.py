@@ -210,9 +210,19 @@ class Match:
                                  code=RulesCode.MATCH_OVER, rule=28) from None
         self.slate = slate
         self.corrected[number] = entry
+        if number == len(history) and (not self.deals or self.deals[-1].is_over):
+            self.dealer = entry.trumps  # the last deal's forehand deals next (rule 22), as corrected
+
 
     def scored(self) -> tuple[tuple[SlateEntry, Deal | DealEntry], ...]:
-        """Each scored deal with what it was scored from: the played deal, or the entry told by hand."""
+        """Each scored deal with what it is scored from: its correction (both teams agreed), the entry told by
+        hand, or the played deal. Who named trumps, the announcements and the result all come from that one
+        source, so a corrected deal is corrected throughout."""
+        return tuple((scored, self.corrected.get(scored.number, source)) for scored, source in self.scored_as_told())
+
+    def scored_as_told(self) -> tuple[tuple[SlateEntry, Deal | DealEntry], ...]:
+        """Each scored deal with what it was first scored from (a correction set aside): the played deal with its
+        tricks, or the entry told by hand."""
         played = iter(self.deals)
         out: list[tuple[SlateEntry, Deal | DealEntry]] = []
         for scored in self.slate.history:

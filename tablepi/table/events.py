@@ -237,6 +237,7 @@ class SeatingSource(enum.Enum):
     TAG = "tag"  # the player's own tag tapped on his zone
     TOURNAMENT = "tournament"  # the tournament's seating for this round (tablepi.feed)
     CONFIG = "config"  # the configuration file's names
+    KEPT = "kept"  # the names of the evening's last match, written at the start of the next match's journal
 
 
 @dataclass(frozen=True, slots=True)

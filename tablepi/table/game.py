@@ -245,7 +245,11 @@ class Game:
 
     def _by_hand(self, action: HandAction) -> Outcome:
         if isinstance(action, SeatPlayers):
-            self.names.update(dict(action.names))
+            seated = dict(action.names)
+            moved = {name.casefold() for name in seated.values()}
+            for seat in [s for s, name in self.names.items() if s not in seated and name.casefold() in moved]:
+                del self.names[seat]  # a player sits at one seat: seated at another, he leaves his old one
+            self.names.update(seated)
             return Outcome()
         if isinstance(action, ChooseDealer):
             if self.match.slate.history or self.phase is not TablePhase.TRUMPS or (
@@ -281,9 +285,22 @@ class Game:
             return Outcome()
         self.match.correct(proposal.number, proposal.entry)  # raises (unchanged) when the slate cannot take it
         self.proposal = None
-        if self.match.is_over and self.started and (self.deal is None or not self.deal.played):
-            self._give_up_deal()  # the corrected slate ends the match before the deal just dealt
+        if self.match.is_over:
+            # The corrected slate ends the match before the deal in progress: that deal is not played on (its cards
+            # are gathered), whatever was played of it; a revanche or a new match follows (rule 29).
+            self._give_up_deal()
+        elif proposal.number == len(self.match.slate.history) and self._untouched():
+            # The last deal's trump-namer corrected: the deal just dealt passes to its right dealer (rule 22).
+            self._give_up_deal()
+            self._start_deal()
         return Outcome()
+
+    def _untouched(self) -> bool:
+        """A deal has begun and nothing has happened in it yet (no trumps named, no card seen)."""
+        if not self.started or self.pending_trump is not None:
+            return False
+        return self.deal is None or (self.deal.trump is None and not self.deal.played
+                                     and not any(self.deal.known[seat] for seat in Seat))
 
     def _give_up_deal(self) -> None:
         """The deal in progress is not played on (it is told by hand, or the match ended under it)."""
@@ -295,6 +312,7 @@ class Game:
 
     def _begin_match(self, match: Match) -> None:
         self.matches.append(match)
+        self.proposal = None  # a correction belongs to its match: one still waiting lapses when a new match begins
         self.deal = None
         self.started = False
         self._start_deal()

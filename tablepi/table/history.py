@@ -41,8 +41,13 @@ class History:
         return self._done[-1] if self._done else None
 
     def do(self, action: Action) -> tuple[Outcome, Done]:
-        """Apply ``action``; RulesError propagates and nothing is remembered."""
-        outcome = self.game.apply(action)
+        """Apply ``action``, all or nothing: when the rules refuse it (RulesError propagates), the game is the one
+        before it, even if the refusal came halfway through, and nothing is remembered."""
+        try:
+            outcome = self.game.apply(action)
+        except BaseException:
+            self.game = self._rebuild()
+            raise
         done = Done(action)
         self._done.append(done)
         return outcome, done
@@ -51,5 +56,8 @@ class History:
         """Forget the last action and its warnings; rebuild the game from the actions before it."""
         done = self._done.pop()
         ledger.forget(done.warnings)
-        self.game = Game.replay(self._rules, self._dealer, self._hand_scan, (d.action for d in self._done))
+        self.game = self._rebuild()
         return done
+
+    def _rebuild(self) -> Game:
+        return Game.replay(self._rules, self._dealer, self._hand_scan, (d.action for d in self._done))

@@ -69,7 +69,7 @@ from tablepi.table.game import (
 from tablepi.table.history import History
 from tablepi.table.ledger import WarningLedger
 from tablepi.table.snapshot import Clock, build_state
-from tablepi.table.state import TableConfig, TablePhase, TableState, ZoneCardStatus
+from tablepi.table.state import Evening, TableConfig, TablePhase, TableState, ZoneCardStatus
 from tablepi.table.warnings import TableWarning, WarningCode
 from tablepi.table.zones import LyingCard, Zones, swept_and_put_back, trick_card, where_played
 
@@ -89,11 +89,14 @@ class Table:
     """
 
     def __init__(
-        self, rules: HouseRules | None = None, dealer: Seat = Seat.N, config: TableConfig | None = None
+        self, rules: HouseRules | None = None, dealer: Seat = Seat.N, config: TableConfig | None = None,
+        evening: Evening | None = None,
     ) -> None:
         self.rules = rules or HouseRules()
         self.config = config or TableConfig()
         self.first_dealer = dealer
+        #: The matches of the evening before this table's first (archived): their number and scored deals.
+        self.evening = evening or Evening()
         self._history = History(self.rules, dealer, self.config.hand_scan)
         self._zones = Zones()
         self._ledger = WarningLedger()
@@ -111,11 +114,13 @@ class Table:
         rules: HouseRules | None = None,
         dealer: Seat = Seat.N,
         config: TableConfig | None = None,
+        evening: Evening | None = None,
     ) -> Table:
-        """A table that has seen ``events``: state = replay(events)."""
-        table = cls(rules, dealer, config)
+        """A table that has seen ``events``: state = replay(events). No snapshot is built on the way (only the
+        last state is read): a start-up replay costs the events alone."""
+        table = cls(rules, dealer, config, evening)
         for event in events:
-            table.apply(event)
+            table.advance(event)
         return table
 
     # --- public reading ----------------------------------------------------------------------------------------
@@ -126,6 +131,7 @@ class Table:
             self._state = build_state(
                 self._history.game, self._zones, self._ledger, rules=self.rules, config=self.config,
                 clock=Clock(self._time, self._events), can_undo=bool(self._history), asking=self._asking,
+                evening=self.evening,
             )
         return self._state
 
@@ -177,21 +183,26 @@ class Table:
         self._time = time
         self._events += 1
         self._state = None
-        self._expire(time)
-        if isinstance(event, CardPlaced):
-            self._on_place(event, time)
-        elif isinstance(event, CardLifted):
-            self._on_lift(event, time)
-        elif isinstance(event, Button):
-            self._on_button(event)
-        elif isinstance(event, ReaderStatus):
-            self._on_reader(event)
-        elif isinstance(event, ReaderCrosstalk):
-            self._on_crosstalk(event)
-        elif isinstance(event, HAND_EVENTS):
-            self._on_hand(event)
-        elif not isinstance(event, Tick):
-            raise TypeError(f"not a table event: {event!r}")
+        try:
+            self._expire(time)
+            if isinstance(event, CardPlaced):
+                self._on_place(event, time)
+            elif isinstance(event, CardLifted):
+                self._on_lift(event, time)
+            elif isinstance(event, Button):
+                self._on_button(event)
+            elif isinstance(event, ReaderStatus):
+                self._on_reader(event)
+            elif isinstance(event, ReaderCrosstalk):
+                self._on_crosstalk(event)
+            elif isinstance(event, HAND_EVENTS):
+                self._on_hand(event)
+            elif not isinstance(event, Tick):
+                raise TypeError(f"not a table event: {event!r}")
+        except RulesError as err:
+            # Whatever the rules refuse is refused with a warning, the game unchanged (History.do is all or
+            # nothing): a gesture never stops the table, and a journal of gestures always replays.
+            self._warn(report.hand_refused(self._where(), err.seat, err, err.card))
         if self._asking is not None and not self.state.possible.seats_for(self._asking):
             self._asking = None  # nobody may make it any more (the first trick went round): the question lapses
             self._state = None

@@ -50,8 +50,8 @@ def possible_now(game: Game, *, warnings: bool, can_undo: bool) -> Possible:
         if claim is not None:
             buttons.extend(Target(ButtonName.CLAIM, seat) for seat in Seat if seat.team is claim)
             buttons.append(Target(ButtonName.CLAIM))  # seatless: the one team that may (rule 21), nothing guessed
-    if warnings or phase is TablePhase.HAND_SCAN:
-        buttons.append(Target(ButtonName.CONFIRM))
+    if warnings or phase in (TablePhase.HAND_SCAN, TablePhase.DEAL_OVER):
+        buttons.append(Target(ButtonName.CONFIRM))  # between deals: the next deal is dealt (docs/by-hand.md)
     if can_undo:
         buttons.append(Target(ButtonName.UNDO))
     if phase is TablePhase.MATCH_OVER:

@@ -19,6 +19,7 @@ from tablepi.table.ledger import WarningLedger
 from tablepi.table.possible import possible_now
 from tablepi.table.state import (
     CorrectionView,
+    Evening,
     HistoryRow,
     Prompt,
     PromptCode,
@@ -49,7 +50,9 @@ def build_state(
     clock: Clock,
     can_undo: bool,
     asking: ButtonName | None,
+    evening: Evening | None = None,
 ) -> TableState:
+    evening = evening or Evening()
     deal = game.deal
     match = game.match
     phase = game.phase
@@ -90,10 +93,11 @@ def build_state(
         events=clock.events,
         phase=phase,
         prompt=prompt(game, zones, rules, asking),
-        match_number=len(game.matches),
+        match_number=evening.matches + len(game.matches),
         deal_number=game.deal_number,
         dealer=dealer,
         forehand=forehand,
+        next_forehand=game.forehand,
         trump=trump,
         to_play=to_play,
         trick_number=trick_number,
@@ -118,7 +122,7 @@ def build_state(
         names=tuple((seat, game.names[seat]) for seat in Seat if seat in game.names),
         proposal=None if game.proposal is None else CorrectionView(
             game.proposal.number, game.proposal.entry, tuple(t for t in Team if t in game.proposal.accepted)),
-        history=evening(game),
+        history=evening.history + tuple(replace(row, match=row.match + evening.matches) for row in history_of(game)),
     )
 
 
@@ -126,11 +130,14 @@ def by_hand_seats(game: Game, zones: Zones, rules: HouseRules) -> tuple[Seat, ..
     """Who may enter a card by hand now (docs/by-hand.md): the seat to play when nothing lies on his zone; while
     the card of the seat to play still lies there tentatively (it may yet be a show), the next seat, whose card
     settles it as a card laid on his zone would. Before trumps are named (and between deals, once the last deal's
-    cards are gathered), forehand, who names them by hand."""
+    cards are gathered, a zone whose reader is down aside), the next forehand, who names them by hand."""
     deal = game.deal
     if game.phase is TablePhase.TRUMPS:
         return (game.forehand,)
-    if game.phase is TablePhase.DEAL_OVER and not game.match.is_over and all(not zones.cards[s] for s in Seat):
+    if game.phase is TablePhase.DEAL_OVER and not game.match.is_over and all(
+            not zones.cards[s] or zones.blind(s) for s in Seat):
+        # The last deal's cards are gathered (a zone whose reader is down cannot say so: it does not hold the
+        # table up), so the next forehand may begin the next deal by hand: his card place, his trump choice.
         return (game.forehand,)
     if game.phase is not TablePhase.PLAY or deal is None or deal.to_play is None:
         return ()
@@ -146,14 +153,14 @@ def by_hand_seats(game: Game, zones: Zones, rules: HouseRules) -> tuple[Seat, ..
     return ()
 
 
-def evening(game: Game) -> tuple[HistoryRow, ...]:
-    """Every scored deal of every match at this table, in order."""
+def history_of(game: Game) -> tuple[HistoryRow, ...]:
+    """Every scored deal of every match of this game, in order, its matches numbered from 1."""
     rows: list[HistoryRow] = []
     hand_deals = {(match, deal) for match, deal, _, _ in game.by_hand}
     for number, match in enumerate(game.matches, start=1):
         for entry, source in match.scored():
             trumps = source.trumps if isinstance(source, DealEntry) else source.forehand
-            by_hand = isinstance(source, DealEntry) or (number, entry.number) in hand_deals
+            by_hand = entry.number in match.entered or (number, entry.number) in hand_deals
             rows.append(HistoryRow(number, entry, trumps, by_hand, entry.number in match.corrected))
     return tuple(rows)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tablepi.errors import ConfigError
 from tablepi.rules.cards import Card, Suit
@@ -204,6 +204,20 @@ class HistoryRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Evening:
+    """What the evening holds before the first match of this table (the matches already archived tonight,
+    docs/journal.md "The evening"): how many, and their scored deals, numbered in the evening."""
+
+    matches: int = 0
+    history: tuple[HistoryRow, ...] = ()
+
+    def then(self, matches: int, history: tuple[HistoryRow, ...]) -> Evening:
+        """The evening once ``matches`` more are over: their ``history``, numbered from 1 among themselves."""
+        numbered = tuple(replace(row, match=row.match + self.matches) for row in history)
+        return Evening(self.matches + matches, self.history + numbered)
+
+
+@dataclass(frozen=True, slots=True)
 class CorrectionView:
     """A correction waiting for both teams: deal ``number`` should be scored from ``entry``."""
 
@@ -224,10 +238,13 @@ class TableState:
     events: int  # events consumed so far
     phase: TablePhase
     prompt: Prompt
-    match_number: int
+    match_number: int  # 1-based within the evening (the archived matches of tonight first)
     deal_number: int  # 1-based within the match
     dealer: Seat
     forehand: Seat
+    #: Who names trumps in the deal told by hand now, or begun next: the deal in progress's forehand, between deals
+    #: the next deal's (rule 22; after a deal told by hand or corrected too). The screen presets it; never derive it.
+    next_forehand: Seat
     trump: Suit | None
     to_play: Seat | None
     trick_number: int
@@ -250,7 +267,7 @@ class TableState:
     voided: tuple[tuple[Seat, Announcement], ...] = ()  # announcements this deal that evidence proved false
     names: tuple[tuple[Seat, str], ...] = ()  # who sits where (seated by touch, tag or the tournament)
     proposal: CorrectionView | None = None  # a correction waiting for both teams' answer
-    history: tuple[HistoryRow, ...] = ()  # every scored deal of the evening (all matches of this journal)
+    history: tuple[HistoryRow, ...] = ()  # every scored deal of the evening (archived matches included)
 
     def zone(self, seat: Seat) -> Zone:
         return self.zones[_SEAT_INDEX[seat]]

@@ -26,11 +26,22 @@ def test_analyse_json_per_deal(name: str, capsys: pytest.CaptureFixture[str]) ->
         assert all(set(p) == {"NS", "EW"} and p["NS"] + p["EW"] == 40 for p in deal["par"].values())
         assert deal["best"] == deal["par"][deal["trump"]]
         for play in deal["plays"]:
-            assert {"trick", "seat", "card", "value", "best_value", "best_cards"} <= set(play)
+            assert {"trick", "seat", "card", "value", "best_value", "best_cards", "dd_cost_lines", "sd"} <= set(play)
             assert play["value"] <= play["best_value"]
+            sd = play["sd"]
+            assert set(sd) == {"exact", "layouts", "stderr", "cards", "best_cards", "cost_lines", "cost_points"}
+            assert (sd["stderr"] is None) == sd["exact"] and sd["cost_lines"] >= 0 and sd["best_cards"]
+            for value in sd["cards"].values():
+                assert set(value) == {"lines", "points", "win", "tie", "kapo_for", "kapo_against"}
+        assert set(deal["sd_summary"]) == {"N", "E", "S", "W"}
+        for seat, summary in deal["sd_summary"].items():
+            mine = [p for p in deal["plays"] if p["seat"] == seat]
+            assert summary["lines_lost"] == pytest.approx(sum(p["sd"]["cost_lines"] for p in mine), abs=1e-3)
+            assert summary["lines_lost"] + summary["luck"] == pytest.approx(
+                sum(p["dd_cost_lines"] for p in mine), abs=1e-3)
     for deal in deals:
         if not deal["known"]:
-            assert deal["unknown"] and deal["par"] is None and deal["plays"] == []
+            assert deal["unknown"] and deal["par"] is None and deal["plays"] == [] and deal["sd_summary"] is None
 
 
 def test_hand_scan_record_is_fully_analysed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,6 +54,7 @@ def test_analyse_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", str(RECORDS / "hand_scan_match.jsonl")]) == 0
     out = capsys.readouterr().out
     assert "par (NS-EW): S " in out and "trick " in out
+    assert "single-dummy, trick " in out and "lines lost on what each could know / luck:" in out
 
 
 def test_replay_json_analyse(capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,6 +63,7 @@ def test_replay_json_analyse(capsys: pytest.CaptureFixture[str]) -> None:
     for deal in report["deals"]:
         analysis = deal["analysis"]
         assert analysis is not None and analysis["number"] == deal["number"]
+        assert analysis["sd_summary"] is not None and all("sd" in p for p in analysis["plays"])
         assert analysis["played"] == deal["points"] or deal["revoke_by"] is not None
     assert main(["replay", "--json", str(RECORDS / "hand_scan_match.jsonl")]) == 0
     assert "analysis" not in json.loads(capsys.readouterr().out)["deals"][0]

@@ -55,13 +55,15 @@ KEYRING = "04AB12CD34EF56"
 class Rig:
     """The sim reader, its pump, the app with its hand-entry console and screen, on a journal in ``tmp``."""
 
-    def __init__(self, tmp: Path, players: dict[str, str] | None = None) -> None:
+    def __init__(self, tmp: Path, players: dict[str, str] | None = None, rules: HouseRules | None = None) -> None:
         self.clock = VirtualClock()
         self.deck = demo_deck()
         self.uid_of = {card: uid for uid, card in self.deck.cards.items()}
         self.reader = open_reader("sim", clock=self.clock)
         self.path = tmp / "journal.sqlite3"
-        self.table = JournaledTable(self.path, RecordHeader(table=TableConfig(), zones=tuple(ZONES.items())))
+        # As the app runs it: finished matches go to archive/ beside the journal (app.build).
+        self.table = JournaledTable(self.path, RecordHeader(rules or HouseRules(), table=TableConfig(),
+                                                            zones=tuple(ZONES.items())), archive=tmp / "archive")
         self.screen = PygameScreen(DisplayConfig(language="en", size=(800, 480)), headless=True)
         self.app = TableApp(self.table, DeckRegistry([self.deck]), ZONES, screen=self.screen, clock=self.clock)
         self.app.players = PlayerRegistry(players or {})

@@ -150,7 +150,7 @@ def test_replay_command_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path.write_text(rec.text(), encoding="utf-8")
     assert main(["replay", "--json", str(path)]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert set(report) == {"deals", "warnings", "match"}
+    assert set(report) == {"deals", "warnings", "matches", "match"}
     deal = report["deals"][0]
     for key in ("dealer", "forehand", "trump", "announcements", "tricks", "points", "winner", "kapo", "stake", "slate"):
         assert key in deal
@@ -160,6 +160,8 @@ def test_replay_command_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert deal["points"] == {"NS": 0, "EW": 40} and deal["winner"] == "EW"
     assert deal["kapo"] is True and deal["stake"] == 2 and deal["slate"] == {"NS": 9, "EW": 7}
     assert report["match"]["open_lines"] == {"NS": 9, "EW": 7}
+    assert report["matches"] == [{"number": 1, "deals": 1, "open_lines": {"NS": 9, "EW": 7}, "winner": None,
+                                  "begun": True}]
 
 
 def test_replay_command_warnings_in_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,237 @@
+"""What the table journals it always replays (issues 20 and 21): every event is read back by the record reader
+before it is written, a gesture that cannot apply is refused with a warning, and a journal an earlier tablepi wrote
+with a name this one refuses, or with a correction that ended the match under a deal, starts the table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablepi.errors import RecordError
+from tablepi.journal import Journal, JournaledTable
+from tablepi.notices import NoticeCode
+from tablepi.players import CUT_MARK, MAX_NAME
+from tablepi.record import RecordHeader, event_to_line, load_record
+from tablepi.rules import HouseRules, Seat, Team
+from tablepi.rules.entry import DealEntry
+from tablepi.table import Button, ButtonName, Table, TableEvent
+from tablepi.table.events import (
+    CardEntered,
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    PlayersSeated,
+    SeatingSource,
+    Tick,
+)
+from tablepi.table.state import TablePhase
+
+RULES = HouseRules.from_mapping({"start_lines": 3})
+HEADER = RecordHeader(RULES, Seat.N)
+
+
+def journaled(path: Path) -> JournaledTable:
+    return JournaledTable(path / "journal.sqlite3", HEADER)
+
+
+def reopened(table: JournaledTable) -> JournaledTable:
+    """The table after a restart: a fresh process replays the journal."""
+    path = table.path
+    table.close()
+    return JournaledTable(path, HEADER)
+
+
+def ew_win(trumps: Seat, **kw: object) -> DealEntry:
+    return DealEntry(trumps, Team.EW, 21, **kw)  # type: ignore[arg-type]
+
+
+def two_deals_then_a_third_under_way(table: JournaledTable, t: float = 0.0) -> float:
+    """EW win two deals told by hand (3 lines -> 1 open); deal 3 is dealt, trumps named, two cards played."""
+    for _ in range(2):
+        t += 1
+        table.feed(DealEntered(t, ew_win(table.state.next_forehand)))
+    t += 1
+    table.feed(Button(t, ButtonName.CONFIRM))  # the next deal is dealt
+    t += 1
+    table.feed(Button(t, ButtonName.TRUMP_HEARTS))
+    for card in ("AH", "KH"):
+        t += 1
+        seat = table.state.to_play
+        assert seat is not None
+        table.feed(CardEntered(t, seat, __import__("tablepi.rules", fromlist=["Card"]).Card.parse(card)))
+    assert table.state.phase is TablePhase.PLAY and table.state.deal_number == 3
+    return t
+
+
+@pytest.mark.parametrize("then", ["card", "claim"])
+def test_a_correction_accepted_during_a_deal_that_ends_the_match(tmp_path: Path, then: str) -> None:
+    """Before: play went on inside a finished match, Slate.record raised (or, with a claim, the error escaped
+    Table.apply) and every restart failed the same way on the journal."""
+    table = journaled(tmp_path)
+    t = two_deals_then_a_third_under_way(table)
+    kapo = DealEntry(table.state.history[1].trumps or Seat.W, Team.EW, None, kapo=True)  # 2 lines: EW struck out
+    table.feed(CorrectionProposed(t + 1, 2, kapo))
+    table.feed(CorrectionAnswered(t + 2, Team.NS, True))
+    state = table.feed(CorrectionAnswered(t + 3, Team.EW, True))
+    assert state.phase is TablePhase.MATCH_OVER and state.match_winner is Team.EW
+    assert not state.tricks  # the deal under way is not played on
+    if then == "card":
+        seat = Seat.S
+        from tablepi.rules import Card
+
+        state = table.feed(CardEntered(t + 4, seat, Card.parse("QS")))
+    else:
+        state = table.feed(Button(t + 4, ButtonName.CLAIM, Seat.E))
+    assert state.phase is TablePhase.MATCH_OVER
+    assert state.warnings  # refused, and said
+    again = reopened(table)
+    assert again.state.open_lines == state.open_lines and again.state.phase is TablePhase.MATCH_OVER
+    assert again.state.history == state.history
+    again.close()
+
+
+def test_a_correction_waiting_when_the_match_ends_lapses(tmp_path: Path) -> None:
+    """Before: match 2's deal 1 was rescored as match 1's correction."""
+    table = journaled(tmp_path)
+    t = 0.0
+    for _ in range(2):
+        t += 1
+        table.feed(DealEntered(t, ew_win(table.state.next_forehand)))
+    table.feed(CorrectionProposed(t + 1, 1, DealEntry(Seat.N, Team.NS, 30)))
+    table.feed(CorrectionAnswered(t + 2, Team.NS, True))  # EW have not answered
+    table.feed(DealEntered(t + 3, ew_win(table.state.next_forehand)))  # EW strike their last line
+    assert table.state.phase is TablePhase.MATCH_OVER
+    table.feed(Button(t + 4, ButtonName.REVANCHE))
+    table.feed(DealEntered(t + 5, ew_win(table.state.next_forehand)))
+    assert table.state.proposal is None
+    state = table.feed(CorrectionAnswered(t + 6, Team.EW, True))  # too late: refused, nothing changes
+    assert state.slate[0].result.winner is Team.EW and not state.history[-1].corrected
+    assert state.warnings[-1].code.value == "hand_refused"
+    table.close()
+
+
+def test_a_corrected_deal_is_corrected_throughout(tmp_path: Path) -> None:
+    """Before: the corrected deal kept its old trump-namer and announcements beside the corrected result, and
+    the next dealer was the old one's."""
+    table = journaled(tmp_path)
+    table.feed(DealEntered(1.0, DealEntry(Seat.W, Team.EW, 25)))
+    assert table.state.next_forehand is Seat.S  # anticlockwise: W dealt... forehand W -> W deals, S names trumps
+    from tablepi.rules import Announcement
+
+    fixed = DealEntry(Seat.S, Team.NS, 30, announcements=((Seat.N, Announcement.KONTER),))
+    table.feed(CorrectionProposed(2.0, 1, fixed))
+    table.feed(CorrectionAnswered(3.0, Team.EW, True))
+    state = table.feed(CorrectionAnswered(4.0, Team.NS, True))
+    row = state.history[0]
+    assert row.corrected and row.trumps is Seat.S and row.entry.result.announcements == fixed.announcements
+    assert state.next_forehand is Seat.E  # S named trumps in deal 1, so S deals deal 2 and E names trumps
+    assert state.dealer is Seat.S
+    table.close()
+
+
+def test_a_long_name_is_cut_and_marked_and_reads_back(tmp_path: Path) -> None:
+    table = journaled(tmp_path)
+    ordinary = "Marie-Christine Weber"  # 21 characters: kept whole
+    table.feed(PlayersSeated(1.0, ((Seat.N, ordinary),), SeatingSource.TOURNAMENT))
+    assert dict(table.state.names)[Seat.N] == ordinary
+    long = "Marie-Christine Weber-Schmitt von und zu Luxemburg-Ettelbruck"
+    state = table.feed(PlayersSeated(2.0, ((Seat.E, long),), SeatingSource.TOURNAMENT))
+    kept = dict(state.names)[Seat.E]
+    assert len(kept) == MAX_NAME and kept.endswith(CUT_MARK) and long.startswith(kept[:-1])
+    assert [n.code for n in table.notices] == [NoticeCode.NAME_CUT]
+    again = reopened(table)
+    assert again.state.names == state.names
+    again.close()
+
+
+@pytest.mark.parametrize("name", ["Marie\nWeber", "Jang\t", "Anna\x07", "\u2028Guy", "   "])
+def test_a_name_that_is_not_one_line_is_refused_not_joined(tmp_path: Path, name: str) -> None:
+    table = journaled(tmp_path)
+    before = len(table.journal)
+    state = table.feed(PlayersSeated(1.0, ((Seat.S, name),)))
+    assert state.names == () and len(table.journal) == before  # nothing journaled, nothing seated
+    assert [n.code for n in table.notices] == [NoticeCode.NAME_REFUSED]
+    table.feed(Tick(2.0))
+    assert table.notices  # the warning stays until the players do something
+    table.feed(PlayersSeated(3.0, ((Seat.S, "Marie Weber"),)))
+    assert not table.notices
+    table.close()
+
+
+def test_an_event_that_would_not_read_back_is_refused_not_journaled(tmp_path: Path) -> None:
+    table = journaled(tmp_path)
+    before = table.state
+    state = table.feed(Button(float("nan"), ButtonName.UNDO))
+    assert state == before and len(table.journal) == 0
+    assert [n.code for n in table.notices] == [NoticeCode.GESTURE_REFUSED]
+    with pytest.raises(RecordError):
+        table.journal.append(PlayersSeated(1.0, ((Seat.N, "x" * (MAX_NAME + 1)),)))
+    table.close()
+
+
+def old_journal(path: Path, events: list[TableEvent]) -> Path:
+    """A journal as an earlier tablepi wrote it: each line as it came, read back by nobody."""
+    file = path / "journal.sqlite3"
+    journal = Journal(file, HEADER)
+    for event in events:
+        journal._lines.append(event_to_line(event))
+        journal._flush()
+    journal.close()
+    return file
+
+
+def test_a_journal_with_a_name_the_reader_refuses_starts(tmp_path: Path) -> None:
+    """Before: `tablepi run` refused to start (a crash loop under systemd) and export called the journal damaged."""
+    long = "Marie-Christine Weber-Schmitt von und zu Luxemburg-Ettelbruck"
+    file = old_journal(tmp_path, [
+        PlayersSeated(1.0, ((Seat.N, long), (Seat.E, "Jang")), SeatingSource.TOURNAMENT),
+        PlayersSeated(2.0, ((Seat.S, "Marie\nWeber"),)),
+        PlayersSeated(3.0, ((Seat.W, "\x07"),)),
+        DealEntered(4.0, ew_win(Seat.W)),
+    ])
+    table = JournaledTable(file, HEADER)
+    names = dict(table.state.names)
+    assert names[Seat.N].endswith(CUT_MARK) and names[Seat.E] == "Jang" and names[Seat.S] == "Marie Weber"
+    assert Seat.W not in names
+    assert len(table.state.slate) == 1  # nothing else lost
+    table.close()
+    from tablepi.commands import export
+
+    assert export.run(_args(journal=str(file), out=str(tmp_path / "out.jsonl"))) == 0
+    record = load_record(tmp_path / "out.jsonl")  # written as the table reads it: a strict reader takes it
+    assert len(record.events) == 4
+    again = Table.replay(record.events, RULES, Seat.N)
+    assert again.state.names == table.state.names
+
+
+def test_a_journal_where_a_correction_ended_the_match_under_a_deal_starts(tmp_path: Path) -> None:
+    """The journal today's main wrote before the fix: the correction accepted, then play went on."""
+    from tablepi.rules import Card
+
+    events: list[TableEvent] = [DealEntered(1.0, ew_win(Seat.W)), DealEntered(2.0, ew_win(Seat.S)),
+                                Button(3.0, ButtonName.CONFIRM), Button(4.0, ButtonName.TRUMP_HEARTS),
+                                CardEntered(5.0, Seat.W, Card.parse("AH")),
+                                CorrectionProposed(6.0, 2, DealEntry(Seat.S, Team.EW, None, kapo=True)),
+                                CorrectionAnswered(7.0, Team.NS, True), CorrectionAnswered(8.0, Team.EW, True)]
+    events += [CardEntered(9.0 + i, seat, Card.parse(card))
+               for i, (seat, card) in enumerate([(Seat.S, "KH"), (Seat.E, "QH"), (Seat.N, "JH")])]
+    events.append(Button(20.0, ButtonName.CLAIM, Seat.E))
+    file = old_journal(tmp_path, events)
+    table = JournaledTable(file, HEADER)
+    assert table.state.phase is TablePhase.MATCH_OVER and table.state.match_winner is Team.EW
+    table.close()
+
+
+def _args(**kw: object) -> object:
+    import argparse
+
+    from tablepi.commands import export
+
+    parser = argparse.ArgumentParser()
+    export.add_arguments(parser)
+    args = parser.parse_args([])
+    for key, value in kw.items():
+        setattr(args, key, value)
+    return args
