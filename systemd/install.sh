@@ -178,16 +178,22 @@ files() {
     feed_network
 }
 
-# The unit allows no network beyond localhost; the MQTT feed ([feed] enabled) needs it: a drop-in says so.
+# The unit allows no network beyond localhost; the MQTT feed ([feed] enabled) and the players' pages on the bar's
+# network ([web] enabled) need it: a drop-in says so.
 feed_network() {
     local dropin=$DESTDIR$UNIT_DIR/tablepi.service.d/feed-network.conf
-    if grep -Eqs '^[[:space:]]*enabled[[:space:]]*=[[:space:]]*true' \
-        <(sed -n '/^\[feed\]/,/^\[/p' "$DESTDIR$CONF_DIR/tablepi.toml"); then
-        say "[feed] is enabled: allowing the service network access (tablepi.service.d/feed-network.conf)"
+    if section_enabled feed || section_enabled web; then
+        say "[feed] or [web] is enabled: allowing the service network access (tablepi.service.d/feed-network.conf)"
         run install -D -m 0644 "$SOURCE/systemd/feed-network.conf" "$dropin"
     elif [ -e "$dropin" ]; then
         run rm -f "$dropin"
     fi
+}
+
+# Whether the installed configuration's [$1] section says enabled = true.
+section_enabled() {
+    grep -Eqs '^[[:space:]]*enabled[[:space:]]*=[[:space:]]*true' \
+        <(sed -n "/^\[$1\]/,/^\[/p" "$DESTDIR$CONF_DIR/tablepi.toml")
 }
 
 activate() {

@@ -240,16 +240,19 @@ def test_install_into_destdir_stages_files_and_keeps_an_edited_config(tmp_path: 
     assert unit.read_text() == UNIT.read_text()
 
 
-def test_install_allows_network_only_when_the_feed_is_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("section", ["feed", "web"])
+def test_install_allows_network_only_when_the_feed_or_the_pages_are_on(tmp_path: Path, section: str) -> None:
     dest = tmp_path / "root"
     dropin = dest / "etc/systemd/system/tablepi.service.d/feed-network.conf"
     assert run_script(str(INSTALL), "--destdir", str(dest), "--no-venv").returncode == 0
-    assert not dropin.exists()  # the default configuration has [feed] enabled = false
+    assert not dropin.exists()  # the default configuration has [feed] and [web] enabled = false
     config = dest / "etc/tablepi/tablepi.toml"
-    config.write_text(config.read_text().replace("[feed]\nenabled = false", "[feed]\nenabled = true"))
+    off, on = f"[{section}]\nenabled = false", f"[{section}]\nenabled = true"
+    assert off in config.read_text()
+    config.write_text(config.read_text().replace(off, on))
     assert run_script(str(INSTALL), "--destdir", str(dest), "--no-venv").returncode == 0
     assert "IPAddressAllow=any" in dropin.read_text()
-    config.write_text(config.read_text().replace("[feed]\nenabled = true", "[feed]\nenabled = false"))
+    config.write_text(config.read_text().replace(on, off))
     assert run_script(str(INSTALL), "--destdir", str(dest), "--no-venv").returncode == 0
     assert not dropin.exists()
 

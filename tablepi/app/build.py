@@ -137,7 +137,15 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
     from tablepi.book.store import Book
 
     book = Book(config.book.path or default_book_path(journal), day_starts=config.book.day_starts)
-    keeper = BookKeeper(book, app.table, config.feed.table or "1", review=config.book.review).start()
+    reviewer = None
+    if app.reviewer is not None:
+        worker = app.reviewer
+
+        def reviewer(deal: Any, number: int) -> Any:  # in the table's review worker process, waited for here
+            return worker.submit(deal, number).result()
+
+    keeper = BookKeeper(book, app.table, config.feed.table or "1", review=config.book.review,
+                        reviewer=reviewer).start()
     parts: list[Any] = []
     if config.web.enabled:
         from tablepi.book.config import page_address
@@ -150,8 +158,16 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
             log.error("web: cannot serve the pages on %s:%d (%s); the table plays on without them",
                       config.web.host, config.web.port, error)
         else:
-            app.page_address = page_address(config.web)
-            log.info("the players' pages are on %s", app.page_address)
+            from tablepi.book.qr import phone_code
+
+            address = page_address(config.web)
+            code = phone_code(address)
+            if app.screen is not None and hasattr(app.screen, "phone"):
+                app.screen.phone = code  # the slate shows it between deals
+            if app.console is not None:
+                app.console.phone = code  # menu → On your phone
+                app.console.opt_in = keeper.opt_in  # the name keyboard's "My name on the phones"
+            log.info("the players' pages are on %s", address)
     parts.extend([keeper, book])
     return parts
 

@@ -42,12 +42,14 @@ from tablepi.display.panels import (
     Menu,
     Open,
     Panel,
+    PhonePanel,
     SeatPlayer,
+    StartEnrol,
     StopEnrol,
     earlier_names_first,
     press,
 )
-from tablepi.display.view import View
+from tablepi.display.view import PhoneCode, View
 from tablepi.rules.cards import DECK, Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.entry import TIE_POINTS
@@ -97,6 +99,10 @@ class Console:
         self._seating: list[Seat] = []  # seats still to be named, after the one on the keyboard
         #: The running service hosts enrolment (its desk): the menu then offers it.
         self.can_enrol = False
+        #: The QR code of the table's pages when it serves them ([web] enabled): the menu then offers it, and the
+        #: name keyboard the player's choice to be named on them, handed to ``opt_in`` (the players' book).
+        self.phone: PhoneCode | None = None
+        self.opt_in: Callable[[str], None] | None = None
         #: The enrol mode on screen while it runs (and its last word once over), set by the app's desk.
         self.enrolling: Enrolling | None = None
         self._offered: int | None = None  # the match whose start sheet was offered (once a match)
@@ -175,7 +181,7 @@ class Console:
         return Menu(can_enter=state.phase is not TablePhase.MATCH_OVER or bool(state.slate),
                     can_correct=bool(state.slate),
                     can_choose_dealer=match_starts(state),
-                    can_enrol=self.can_enrol)
+                    can_enrol=self.can_enrol, can_phone=self.phone is not None)
 
     # --- keys -----------------------------------------------------------------------------------------------
 
@@ -200,6 +206,8 @@ class Console:
             return
         if not (isinstance(gesture, SeatPlayer) and dict(_names(state)).get(gesture.seat) == gesture.name):
             self.act(gesture)  # (a name confirmed as it was seated is no new seating)
+        if isinstance(gesture, SeatPlayer | StartEnrol) and gesture.public and self.opt_in is not None:
+            self.opt_in(gesture.name)
         if isinstance(gesture, SeatPlayer) and self._seating:
             self.panel = self._keyboard(self._seating.pop(0), state)
 
@@ -221,17 +229,24 @@ class Console:
         elif what in ("enrol_deck", "enrol_player") and self.can_enrol:
             kind = what.removeprefix("enrol_")
             names = earlier_names_first(self.earlier(), ()) if kind == "player" else ()
-            self.panel = Keyboard(Seat.N, self.language, shift=kind == "player", names=names, enrol=kind)
+            self.panel = Keyboard(Seat.N, self.language, shift=kind == "player", names=names, enrol=kind,
+                                  public=self._public_key())
+        elif what == "phone" and self.phone is not None:
+            self.panel = PhonePanel(self.phone)
         elif what == "deal":
             self.panel = DealForm(state.next_forehand)  # the table's: who names trumps in the deal told now
         elif what == "correct" and state.slate:
             self.panel = correction_form(state, state.slate[-1].number)
 
+    def _public_key(self) -> bool | None:
+        """The opt-in key's state on a new keyboard: off (private is the default), or no key without the pages."""
+        return None if self.phone is None else False
+
     def _keyboard(self, seat: Seat, state: TableState) -> Keyboard:
         """The keyboard for ``seat``'s name: the name it has now typed in already (a player seated by his tag, or
         in an earlier match, touches OK), the names of earlier matches and of the player tags offered."""
         current = dict(_names(state)).get(seat, "")
-        board = Keyboard(seat, self.language, text=current, shift=not current,
+        board = Keyboard(seat, self.language, text=current, shift=not current, public=self._public_key(),
                          names=earlier_names_first(self.earlier(), self.known()))
         return _unseated(board, state)
 

@@ -169,8 +169,6 @@ class TableApp:
         self.console: Console | None = None
         #: Names of earlier matches' players (tablepi.app.names), kept when players are seated.
         self.recent_names: RecentNames | None = None
-        #: Where the table's own pages are on the bar's network ("" without them): the screen shows its QR code.
-        self.page_address = ""
         #: Reviews of finished deals (best play, tablepi.analysis) in a worker; None: no reviews.
         self.reviewer = reviewer
         self.review: Any = None  # the last deal's review once ready

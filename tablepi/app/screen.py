@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablepi.config import DisplayConfig
 from tablepi.errors import OutputError
@@ -22,6 +22,9 @@ from tablepi.notices import Notice
 from tablepi.rules.seats import Seat
 from tablepi.table import TableState
 from tablepi.table.state import PromptCode, TablePhase
+
+if TYPE_CHECKING:
+    from tablepi.display.view import PhoneCode
 
 #: How long the director's announcement stays in the warning bar (seconds).
 ANNOUNCE_SECONDS = 120.0
@@ -146,6 +149,8 @@ class PygameScreen:
         #: The hand-entry panels (tablepi.app.console), set by the app; None: no hand entry on this screen.
         self.console: Any = None
         self._closed = False
+        #: The QR code of the table's pages, shown on the slate between deals (None: the pages are off).
+        self.phone: PhoneCode | None = None
         #: The last deal's best-play review when it is ready, and whether the Review touch opened it.
         self.review: Any = None
         self.review_open = False
@@ -208,11 +213,17 @@ class PygameScreen:
         return view
 
     def show(self, state: TableState) -> None:
+        from dataclasses import replace
+
+        from tablepi.display.view import ScreenKind
         from tablepi.display.viewmodel import build_view
 
         self._state = state
         view = build_view(state, self.settings, self.review, self.review_open, notices=self._notices)
         view = self._with_feed(view, state)
+        if self.phone is not None and view.slate is not None and view.kind in (ScreenKind.SLATE,
+                                                                               ScreenKind.MATCH_WON):
+            view = replace(view, slate=replace(view.slate, phone=self.phone))
         if self.console is not None:
             view = self.console.over(view, state, self.settings)
         drew = self.display.show(view)

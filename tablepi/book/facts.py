@@ -9,21 +9,22 @@ deal is known (a hand scan, or all six tricks played), the best-play review of e
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tablepi.record import RecordHeader
+from tablepi.rules.deal import Deal
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, TableEvent
 from tablepi.table.machine import Table
 from tablepi.table.warnings import WarningCode
 
-#: The review's figures the book keeps per card (``cost``: points lost against best play; the others once the
-#: review gives them: lines lost to a choice).
-CARD_FIGURES = ("cost", "cost_lines")
-#: The review's per-seat figures the book keeps per deal when the review gives them (lines lost, luck).
+#: The review's per-seat figures the book keeps per deal: lines lost to his choices (on what he could know) and to
+#: luck (what only the hidden cards decided).
 SEAT_FIGURES = ("lines_lost", "luck")
+#: Reviews one deal (deal, its number in the match) -> a DealReview (tablepi.analysis.review).
+Reviewer = Callable[[Deal, int], Any]
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,12 @@ def match_facts(
     ended: float,
     finished_only: bool = False,
     review: bool = True,
+    reviewer: Reviewer | None = None,
 ) -> list[MatchFacts]:
     """The matches of one record with at least one scored deal (only those won, with ``finished_only``: a live
-    journal's match in play is added when it is over). ``ended`` is the wall time of the record's last event."""
+    journal's match in play is added when it is over). ``ended`` is the wall time of the record's last event.
+    With ``review`` each deal whose cards are all known is reviewed, by ``reviewer`` (the table passes its review
+    worker process: the review never runs in the table's own process) or here."""
     from tablepi.commands.replay import replay_report
 
     replayed = Table(header.house_rules, header.dealer, header.table)
@@ -102,7 +106,7 @@ def match_facts(
         if not deals or (finished_only and match.winner is None):
             continue
         if review:
-            _add_reviews(deals, match)
+            _add_reviews(deals, match, reviewer or _review_here)
         else:
             for deal in deals:
                 deal["review"] = None
@@ -120,21 +124,27 @@ def match_facts(
     return out
 
 
-def _add_reviews(deals: list[dict[str, Any]], match: Any) -> None:
-    """Each deal's ``review``: per card its cost (and the review's per-seat figures), where every card is known."""
+def _review_here(deal: Deal, number: int) -> Any:
     from tablepi.analysis import review_deal
 
+    return review_deal(deal, number)
+
+
+def _add_reviews(deals: list[dict[str, Any]], match: Any, reviewer: Reviewer) -> None:
+    """Each deal's ``review``: per card its cost in points (double-dummy) and in lines (on what its player could
+    know: the single-dummy review), per seat the lines lost to choices and to luck, where every card is known."""
     played = {entry.number: deal for deal, entry in zip(match.deals, match.slate.history, strict=False)}
     for report in deals:
         report["review"] = None
         deal = played.get(report["number"])
         if deal is None or deal.trump is None or report.get("by_hand"):
             continue
-        found = review_deal(deal, report["number"]).to_json()
+        found = reviewer(deal, report["number"]).to_json()
         if not found.get("known"):
             continue
+        summary = found.get("sd_summary") or {}
         report["review"] = {
-            "plays": [{"seat": p["seat"], "card": p["card"], "trick": p["trick"],
-                       **{k: p[k] for k in CARD_FIGURES if k in p}} for p in found["plays"]],
-            **{k: found[k] for k in SEAT_FIGURES if k in found},
+            "plays": [{"seat": p["seat"], "card": p["card"], "trick": p["trick"], "cost": p["cost"],
+                       "cost_lines": None if not p.get("sd") else p["sd"]["cost_lines"]} for p in found["plays"]],
+            **{k: {seat: v[k] for seat, v in summary.items()} for k in SEAT_FIGURES if summary},
         }

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablepi import archive as match_archive
-from tablepi.book.facts import MatchFacts, match_facts
+from tablepi.book.facts import MatchFacts, Reviewer, match_facts
 from tablepi.book.store import Book
 from tablepi.errors import RecordError
 from tablepi.record import RecordHeader, load_record, parse_event
@@ -46,13 +46,13 @@ def archive_time(path: Path) -> float:
 
 
 def record_facts(path: Path, table: str, *, finished_only: bool = False, review: bool = True,
-                 ended: float | None = None) -> list[MatchFacts]:
+                 ended: float | None = None, reviewer: Reviewer | None = None) -> list[MatchFacts]:
     """The matches of a game record or archived match (``.jsonl``, ``.jsonl.gz``)."""
     record = load_record(path, [])  # a name an earlier tablepi wrote: read as the table reads it
     journal = match_archive.journal_id_of(path) or path.name
     when = ended if ended is not None else archive_time(path)
     return match_facts(record.header, record.events, table=table, journal=journal, ended=when,
-                       finished_only=finished_only, review=review)
+                       finished_only=finished_only, review=review, reviewer=reviewer)
 
 
 def journal_facts(path: Path, table: str, *, review: bool = True) -> list[MatchFacts]:
@@ -105,10 +105,12 @@ def rebuild(book: Book, journal: Path, archive: Path | None, table: str, *, revi
 class BookKeeper:
     """Keeps the book up to date with the running table (a :class:`~tablepi.journal.JournalListener`)."""
 
-    def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True) -> None:
+    def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True,
+                 reviewer: Reviewer | None = None) -> None:
         self.book = book
         self.table = table
         self.review = review
+        self.reviewer = reviewer
         self._queue: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._header: RecordHeader = journaled.header
@@ -131,6 +133,10 @@ class BookKeeper:
     def rotated(self, old_id: str, archived: Path, new: Journal) -> None:
         self.idle.clear()
         self._queue.put(("rotated", (archived, new.id, new.header)))
+
+    def opt_in(self, name: str) -> None:
+        """A player chose on the screen to be named on the pages (core thread: noted, the book is written here)."""
+        self._queue.put(("public", name))
 
     # --- the worker ------------------------------------------------------------------------------------------
 
@@ -155,6 +161,8 @@ class BookKeeper:
                     self._line(body)
                 elif kind == "rotated":
                     self._rotated(*body)
+                elif kind == "public":
+                    self.book.set_public(body, True)
             except Exception:  # the book must never stop the table: say it and go on
                 log.exception("the players' book could not take %s", kind)
             if self._queue.empty():
@@ -171,12 +179,12 @@ class BookKeeper:
         if number not in self._won and self._mirror.matches[-1].winner is not None:
             self._won.add(number)
             facts = match_facts(self._header, self._events, table=self.table, journal=self._journal_id,
-                                ended=time.time(), finished_only=True, review=self.review)
+                                ended=time.time(), finished_only=True, review=self.review, reviewer=self.reviewer)
             self.book.add([f for f in facts if f.number == number])
 
     def _rotated(self, archived: Path, new_id: str, header: RecordHeader) -> None:
         try:
-            found = record_facts(archived, self.table, review=self.review)
+            found = record_facts(archived, self.table, review=self.review, reviewer=self.reviewer)
         except (RecordError, OSError, ValueError) as err:
             log.warning("the book skips %s: %s", archived, err)
             found = []

@@ -17,13 +17,13 @@ import asyncio
 import html
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from tablepi.book.config import BookConfig
@@ -34,17 +34,18 @@ from tablepi.book.texts import texts, texts_json
 from tablepi.display.i18n import LANGUAGES
 from tablepi.rules.cards import Card
 from tablepi.rules.seats import Seat
-from tablepi.web.app import LANG_COOKIE, language
+from tablepi.web.app import LANG_COOKIE, event_stream, language
+from tablepi.web.guard import StreamSlots
 
 #: Seconds between two looks at the book and the table by an open stream.
 POLL = 0.25
-KEEPALIVE = 15.0
+#: Open live pages at most (a bar's phones, many times over); beyond, 503 and Retry-After (tablepi.web.guard).
+MAX_STREAMS = 1000
 _ESC = html.escape
+#: Besides the shared guard's headers: these pages have no inline script or style at all, so they say so.
 _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
                                "connect-src 'self'; frame-ancestors 'none'; form-action 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
 #: A live view: (version, the table now as the keeper last made it).
@@ -64,11 +65,11 @@ def card_html(text: str) -> str:
 class Pages:
     """Each page's HTML from the book (and the live view), in one language."""
 
-    def __init__(self, book: Book, config: BookConfig, live: LiveSource, address: str = "") -> None:
+    def __init__(self, book: Book, config: BookConfig, live: LiveSource) -> None:
         self.book = book
         self.config = config
         self.live = live
-        self.address = address
+        self._sent: dict[str, tuple[tuple[int, int], str]] = {}
 
     # --- names as the pages may show them --------------------------------------------------------------------
 
@@ -83,6 +84,16 @@ class Pages:
         if found is not None:
             return found.shown
         return Player(0, name, False, "").initials  # not in the book yet: private until he opts in
+
+    def stream_text(self, lang: str) -> tuple[tuple[int, int], str]:
+        """What an open page's stream sends: the live view and the book's version, made once per change (however
+        many phones look)."""
+        key = (self.live()[0], self.book.version)
+        cached = self._sent.get(lang)
+        if cached is None or cached[0] != key:
+            body = {"book": key[1], "live": self.live_view(lang)}
+            cached = self._sent[lang] = (key, json.dumps(body, ensure_ascii=False))
+        return cached
 
     def live_view(self, lang: str) -> dict[str, Any]:
         version, view = self.live()
@@ -259,8 +270,10 @@ class Pages:
         return self.frame(lang, t["leaderboard"], body, "leaderboard")
 
 
-def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bool] = lambda: False) -> Starlette:
+def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bool] = lambda: False,
+               max_streams: int = MAX_STREAMS) -> Starlette:
     """The ASGI app: GET only (a POST, PUT or DELETE is refused with 405 by the routing)."""
+    slots = StreamSlots(max_streams)
 
     def answer(request: Request, text: str, status: int = 200) -> Response:
         response = HTMLResponse(text, status_code=status, headers=_HEADERS)
@@ -313,27 +326,7 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
                         headers={**_HEADERS, "Cache-Control": "max-age=3600"})
 
     async def events(request: Request) -> Response:
-        chosen = lang(request)
-
-        async def stream() -> AsyncIterator[str]:
-            sent: tuple[int, int] | None = None
-            quiet = time.monotonic()
-            while not stopping():
-                key = (pages.live()[0], pages.book.version)
-                if key != sent:
-                    sent = key
-                    quiet = time.monotonic()
-                    body = {"book": pages.book.version, "live": pages.live_view(chosen)}
-                    yield f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
-                elif time.monotonic() - quiet > KEEPALIVE:
-                    quiet = time.monotonic()
-                    yield ": keepalive\n\n"
-                if await request.is_disconnected():
-                    return
-                await asyncio.sleep(POLL)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={**_HEADERS, "X-Accel-Buffering": "no"})
+        return event_stream(request, lambda: pages.stream_text(lang(request)), slots, stopping, POLL)
 
     routes = [
         Route("/", live_page),

@@ -38,7 +38,7 @@ from tablepi.book.facts import MatchFacts
 from tablepi.rules.seats import Seat
 
 #: The book's schema version (``PRAGMA user_version``); a book of another version is rebuilt from the journal.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: A bar's evening runs past midnight: a match ended before this hour counts to the evening before.
 DAY_STARTS = 6
 
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS players (
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, tbl TEXT NOT NULL, journal TEXT NOT NULL,
     number INTEGER NOT NULL, started REAL NOT NULL, ended REAL NOT NULL, evening TEXT NOT NULL,
-    finished INTEGER NOT NULL, winner TEXT, deals TEXT NOT NULL, revokes TEXT NOT NULL);
+    finished INTEGER NOT NULL, winner TEXT, dealt INTEGER NOT NULL, deals TEXT NOT NULL, revokes TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS matches_order ON matches (ended, key);
 CREATE INDEX IF NOT EXISTS matches_evening ON matches (evening);
 CREATE TABLE IF NOT EXISTS seats (
@@ -238,29 +238,35 @@ class Book:
     def add(self, facts: Iterable[MatchFacts]) -> int:
         """Add matches (a match already in the book is replaced: the same record read again changes nothing).
         Ratings follow: updated for a match played after every other, recomputed in order otherwise."""
-        added = 0
+        with self.lock:  # a reader sees the match and its players' ratings together
+            return self._add(facts)
+
+    def _add(self, facts: Iterable[MatchFacts]) -> int:
+        added: list[int] = []
         in_order = True
         with self._transaction() as db:
-            latest = db.execute("SELECT MAX(ended) FROM matches").fetchone()[0]
+            # The ratings' order is (ended, key): a match that sorts before one already rated means all again.
+            found = db.execute("SELECT ended, key FROM matches ORDER BY ended DESC, key DESC LIMIT 1").fetchone()
+            latest: tuple[float, str] | None = None if found is None else (found[0], found[1])
             for match in facts:
-                if latest is not None and match.ended < latest:
+                place = (match.ended, match.key)
+                if latest is not None and place < latest:
                     in_order = False
                 replaced = db.execute("DELETE FROM matches WHERE key=?", (match.key,)).rowcount
                 in_order = in_order and not replaced
-                self._insert(db, match)
-                latest = match.ended if latest is None else max(latest, match.ended)
-                added += 1
+                added.append(self._insert(db, match))
+                latest = place if latest is None else max(latest, place)
         if added:
-            self._rerate(only_last=added if in_order else 0)
-        return added
+            self._rerate(only=added if in_order else None)
+        return len(added)
 
-    def _insert(self, db: sqlite3.Connection, match: MatchFacts) -> None:
+    def _insert(self, db: sqlite3.Connection, match: MatchFacts) -> int:
         evening = evening_of(match.ended, self.day_starts)
         cur = db.execute(
-            "INSERT INTO matches (key, tbl, journal, number, started, ended, evening, finished, winner, deals, "
-            "revokes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO matches (key, tbl, journal, number, started, ended, evening, finished, winner, dealt, deals, "
+            "revokes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (match.key, match.table, match.journal, match.number, match.started, match.ended, evening,
-             int(match.finished), match.winner, json.dumps(match.deals, ensure_ascii=False),
+             int(match.finished), match.winner, len(match.deals), json.dumps(match.deals, ensure_ascii=False),
              json.dumps(match.revokes)))
         mid = int(cur.lastrowid or 0)
         ids: dict[str, int | None] = {}
@@ -285,20 +291,25 @@ class Book:
             match_rows.append((mid, seat.value, ids[seat.value], partner, o1, o2, evening, match.ended,
                                int(match.finished), int(match.winner == team), len(match.deals)))
         db.executemany("INSERT INTO match_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_rows)
+        return mid
 
     def match_count(self) -> int:
         with self.lock:
             return int(self.db.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
 
-    def matches(self) -> list[tuple[int, str, float, str | None, dict[str, int | None], int]]:
-        """Every match in order: (id, key, ended, winner, seat -> player id, deals) — what the rating reads."""
+    def matches(self, only: list[int] | None = None) -> list[tuple[int, str, float, str | None,
+                                                                   dict[str, int | None], int]]:
+        """Every finished match (or those of ``only``) in order: (id, key, ended, winner, seat -> player id,
+        deals) — what the rating reads."""
+        where, args = ("", []) if only is None else (f" AND id IN ({', '.join('?' * len(only))})", list(only))
         with self.lock:
-            seats: dict[int, dict[str, int | None]] = {}
-            for mid, seat, player in self.db.execute("SELECT match, seat, player FROM seats"):
-                seats.setdefault(mid, {})[seat] = player
             rows = self.db.execute(
-                "SELECT id, key, ended, winner, json_array_length(deals) FROM matches WHERE finished=1 "
-                "ORDER BY ended, key").fetchall()
+                f"SELECT id, key, ended, winner, dealt FROM matches WHERE finished=1{where} ORDER BY ended, key",
+                args).fetchall()
+            seats: dict[int, dict[str, int | None]] = {}
+            seat_where = "" if only is None else f" WHERE match IN ({', '.join('?' * len(only))})"
+            for mid, seat, player in self.db.execute(f"SELECT match, seat, player FROM seats{seat_where}", args):
+                seats.setdefault(mid, {})[seat] = player
         return [(i, k, e, w, seats.get(i, {}), n) for i, k, e, w, n in rows]
 
     def match(self, mid: int) -> dict[str, Any] | None:
@@ -343,19 +354,23 @@ class Book:
 
     # --- ratings ---------------------------------------------------------------------------------------------
 
-    def _rerate(self, only_last: int = 0) -> None:
+    def _rerate(self, only: list[int] | None = None) -> None:
+        """The ratings after the matches ``only`` (played after every other), or all of them again in order."""
         from tablepi.book.rating import rate_matches
 
         with self.lock:
-            matches = self.matches()
-            if only_last and only_last <= len(matches):
-                start = {p: (mu, sigma, m, d) for p, mu, sigma, m, d in
-                         self.db.execute("SELECT player, mu, sigma, matches, deals FROM ratings")}
-                table = rate_matches(matches[-only_last:], start)
+            if only is not None:
+                matches = self.matches(only)
+                players = {p for m in matches for p in m[4].values() if p is not None}
+                marks = ", ".join("?" * len(players))
+                start = {p: (mu, sigma, m, d) for p, mu, sigma, m, d in self.db.execute(
+                    f"SELECT player, mu, sigma, matches, deals FROM ratings WHERE player IN ({marks})",
+                    list(players))}
+                table = rate_matches(matches, start)
             else:
-                table = rate_matches(matches, {})
+                table = rate_matches(self.matches(), {})
             with self._transaction() as db:
-                if not only_last:
+                if only is None:
                     db.execute("DELETE FROM ratings")
                 db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
                                [(p, mu, sigma, m, d) for p, (mu, sigma, m, d) in table.items()])
@@ -387,7 +402,7 @@ def _deal_rows(mid: int, evening: str, deal: dict[str, Any], ids: dict[str, int 
     if review is not None:
         for play in review["plays"]:
             costs.setdefault(play["seat"], []).append(play.get("cost", 0))
-            if "cost_lines" in play:
+            if play.get("cost_lines") is not None:
                 lines_cost.setdefault(play["seat"], []).append(play["cost_lines"])
     for seat in Seat:
         mine = seat.team.value

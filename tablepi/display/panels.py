@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from tablepi.display.view import PhoneCode
 from tablepi.errors import RulesError
 from tablepi.players import MAX_NAME
 from tablepi.rules.cards import Card, Suit
@@ -80,6 +81,7 @@ class NameTrumps:
 class SeatPlayer:
     seat: Seat
     name: str
+    public: bool = False  # he chose to be named on the table's pages (docs/players.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,7 @@ class StartEnrol:
 
     kind: str
     name: str
+    public: bool = False  # a player enrolling his tag chose to be named on the table's pages
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +175,8 @@ class Keyboard:
     names: tuple[str, ...] = ()
     enrol: str | None = None
     digits: bool = False  # the digits face (DIGIT_ROWS) instead of the letters
+    #: With the table's pages on: whether the player chose to be named on them (the opt-in key); None: no key.
+    public: bool | None = None
 
     #: The names in the suggestion row's places ("" : an empty place), kept from key to key: a name stays in its
     #: place while it matches what is typed, and a new one only takes a free place.
@@ -200,7 +205,8 @@ class Keyboard:
         named = tuple(f"name:{n}" for n in self.suggestions())
         shift = () if self.digits else ("shift",)  # the digits face has no capitals: its ⇧ is drawn off
         ok = (OK,) if self.text.strip() else ()
-        return (*named, *letters, *shift, "digits", "space", BACK, *ok, CANCEL)
+        public = ("public",) if self.public is not None and self.enrol != "deck" else ()
+        return (*named, *letters, *shift, "digits", "space", BACK, *ok, CANCEL, *public)
 
 
 def _upper(ch: str) -> str:
@@ -311,6 +317,7 @@ class Menu:
     can_correct: bool = False
     can_choose_dealer: bool = False
     can_enrol: bool = False  # the running service hosts enrolment (a bare app does not)
+    can_phone: bool = False  # the table serves its pages ([web] enabled): "On your phone" shows their QR code
 
     def key_ids(self) -> tuple[str, ...]:
         keys = ["open:history", "open:players"]
@@ -322,6 +329,8 @@ class Menu:
             keys.append("open:dealer")
         if self.can_enrol:
             keys.append("open:enrol")
+        if self.can_phone:
+            keys.append("open:phone")
         return (*keys, CANCEL)
 
 
@@ -372,8 +381,18 @@ class Answering:
         return tuple(f"answer:{team.value}:{word}" for team in self.waiting for word in ("yes", "no"))
 
 
+@dataclass(frozen=True, slots=True)
+class PhonePanel:
+    """The pages' QR code, large, with their address (menu → On your phone); only Close."""
+
+    code: PhoneCode
+
+    def key_ids(self) -> tuple[str, ...]:
+        return (CANCEL,)
+
+
 Panel = (CardPicker | Keyboard | DealerChoice | DealForm | HistoryPanel | Menu | MatchStart | Answering | EnrolMenu
-         | Enrolling)
+         | Enrolling | PhonePanel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,6 +424,8 @@ def press(panel: Panel, key: str) -> Step:
     if isinstance(panel, Answering):
         _, team, word = key.split(":")
         return Step(None, Answer(Team.parse(team), word == "yes"))
+    if isinstance(panel, PhonePanel):
+        return Step(panel)
     return _history(panel, key)
 
 
@@ -443,12 +464,15 @@ def _keyboard(panel: Keyboard, key: str) -> Step:
         shift = not shift
     elif key == "digits":
         return Step(replace(panel, digits=not panel.digits))
+    elif key == "public":
+        return Step(replace(panel, public=not panel.public))
     typed = replace(panel, text=text[:MAX_NAME], shift=shift, shown=panel.places())
     return Step(replace(typed, shown=typed.places()))
 
 
 def _named(panel: Keyboard, name: str) -> SeatPlayer | StartEnrol:
-    return SeatPlayer(panel.seat, name) if panel.enrol is None else StartEnrol(panel.enrol, name)
+    public = bool(panel.public) and panel.enrol != "deck"
+    return SeatPlayer(panel.seat, name, public) if panel.enrol is None else StartEnrol(panel.enrol, name, public)
 
 
 def _form(panel: DealForm, key: str) -> Step:

@@ -25,6 +25,7 @@ from tablepi.display.view import (
     Button,
     CardView,
     Line,
+    PhoneCode,
     ScreenKind,
     SeatView,
     SheetView,
@@ -587,6 +588,10 @@ class Renderer:
         review_size = max(f.small, f.result * 3 // 4)
         review_h = 2 * len(slate.review) * self.font(review_size, False).get_linesize() + g if slate.review else 0
         body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h - review_h)
+        if slate.phone is not None:  # the pages' QR code at the right of the tally, as tall as the two rows
+            side = min(body.h, body.w // 3)
+            self._phone_code(slate.phone, surface, Rect(body.right - side, body.y, side, side))
+            body = Rect(body.x, body.y, body.w - side - g, body.h)
         row_h = (body.h - g) // 2
         head_h = self.font(f.slate_count).get_linesize()
         count = max((len(r.lines) + 2 * len(r.groups) for r in slate.rows), default=0)
@@ -602,6 +607,18 @@ class Renderer:
             rect = Rect(body.x, body.bottom + g + result_h, body.w, review_h - g)
             self.blit_text(surface, "\n".join(slate.review), review_size, WHITE, rect, bold=False,
                            min_size=max(10, f.small * 3 // 4))
+
+    def _phone_code(self, code: PhoneCode, surface: pygame.Surface, rect: Rect) -> None:
+        """A QR code on white with its quiet zone of four modules, each module a whole number of pixels."""
+        count = len(code.modules) + 8
+        unit = max(1, rect.w // count)
+        side = unit * count
+        box = Rect(rect.x + (rect.w - side) // 2, rect.y + (rect.h - side) // 2, side, side)
+        pygame.draw.rect(surface, (255, 255, 255), box)
+        for y, row in enumerate(code.modules):
+            for x, cell in enumerate(row):
+                if cell == "1":
+                    surface.fill((0, 0, 0), Rect(box.x + (x + 4) * unit, box.y + (y + 4) * unit, unit, unit))
 
     def _slate_row(self, row: SlateRow, rect: Rect, head_h: int, count: int, surface: pygame.Surface,
                    layout: Layout, winner: bool) -> None:
@@ -657,7 +674,13 @@ class Renderer:
         self.blit_text(surface, sheet.title, f.header, YELLOW, Rect(h.x + g, h.y, h.w - 2 * g, h.h),
                        min_size=f.header * 2 // 3)
         text = text_rect(sheet, size)
-        if sheet.lines:
+        if sheet.phone is not None:  # the QR code fills the text area; the address under it
+            line_h = self.font(f.small).get_linesize() + g
+            side = max(1, min(text.w, text.h - line_h))
+            self._phone_code(sheet.phone, surface, Rect(text.x + (text.w - side) // 2, text.y, side, side))
+            self.blit_text(surface, "\n".join(sheet.lines), f.small, WHITE,
+                           Rect(text.x, text.bottom - line_h, text.w, line_h), min_size=max(8, f.small // 2))
+        elif sheet.lines:
             line_h = max(1, text.h // max(2, len(sheet.lines)))
             size_ = min(f.center, max(f.small, line_h * 3 // 4))
             touched = sheet.line_keys + ("",) * len(sheet.lines)

@@ -31,6 +31,7 @@ from tablepi.display.panels import (
     MatchStart,
     Menu,
     Panel,
+    PhonePanel,
 )
 from tablepi.display.view import KeyView, SheetView
 from tablepi.rules.cards import Suit
@@ -86,6 +87,9 @@ def sheet_for(
                     KeyView(BACK, "⌫"), KeyView(OK, tr.gettext("OK"), live=bool(panel.text.strip()), weight=2),
                     KeyView(CANCEL, "✕"))
         rows = (suggestions, *letters, controls)
+        if "public" in panel.key_ids():  # the table serves its pages: his choice to be named on them
+            rows = (*rows, (KeyView("public", ("☑ " if panel.public else "☐ ") + tr.gettext("My name on the phones"),
+                                    selected=bool(panel.public), weight=4),))
         if panel.enrol == "deck":
             title = tr.gettext("Name of the deck to enrol")
         elif panel.enrol == "player":
@@ -129,12 +133,18 @@ def sheet_for(
                 KeyView("open:dealer", tr.gettext("First dealer"), weight=2))
         line = tr.gettext("Your names and the first dealer, or lay a card to play.")
         return SheetView(tr.gettext("New match"), (line,), (keys, (KeyView(CANCEL, tr.gettext("Play"), weight=2),)))
+    if isinstance(panel, PhonePanel):
+        close = KeyView(CANCEL, tr.gettext("Close"), weight=2)
+        return SheetView(tr.gettext("On your phone"), (panel.code.address,), ((close,),), phone=panel.code)
     assert isinstance(panel, Menu)
     labels = {"open:deal": tr.gettext("Enter a deal by hand"), "open:correct": tr.gettext("Correct a deal"),
               "open:history": tr.gettext("The evening's deals"), "open:players": tr.gettext("Players' names"),
               "open:dealer": tr.gettext("First dealer"), "open:enrol": tr.gettext("Enrol cards or tags")}
+    if panel.can_phone:  # only with the pages on: the menu of a table without them is unchanged
+        labels["open:phone"] = tr.gettext("On your phone")
     entries = tuple(KeyView(k, labels[k], live=k in panel.key_ids()) for k in labels)
-    return SheetView(tr.gettext("Menu"), (), (entries[:2], entries[2:4], entries[4:6], (cancel,)))
+    rows = tuple(entries[i : i + 2] for i in range(0, len(entries), 2))
+    return SheetView(tr.gettext("Menu"), (), (*rows, (cancel,)))
 
 
 def _enrolling(panel: Enrolling, tr: Translator) -> SheetView:

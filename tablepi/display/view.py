@@ -216,6 +216,14 @@ class SlateRow:
 
 
 @dataclass(frozen=True, slots=True)
+class PhoneCode:
+    """The QR code of the table's pages (docs/players.md): ``modules`` are its rows, "1" a dark module."""
+
+    address: str
+    modules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SlateView:
     """The slate (d'Lee): two rows, the scorer's team at the bottom by default (RULES.md 23)."""
 
@@ -226,6 +234,7 @@ class SlateView:
     winner: Team | None = None
     next_trumps: str = ""  # "Pit names trumps next", between deals
     review: tuple[str, ...] = ()  # the last deal's best-play review, one or two lines (learner mode, or Review)
+    phone: PhoneCode | None = None  # the pages' QR code, between deals when the pages are on ([web] enabled)
 
     @property
     def rows(self) -> tuple[SlateRow, SlateRow]:
@@ -251,6 +260,7 @@ class SheetView:
     rows: tuple[tuple[KeyView, ...], ...] = ()
     #: Per line, the key a touch on it sends ("" : none), as the history's rows of the match's deals.
     line_keys: tuple[str, ...] = ()
+    phone: PhoneCode | None = None  # a QR code drawn above the lines (menu → On your phone)
 
     def key(self, key_id: str) -> KeyView | None:
         return next((k for row in self.rows for k in row if k.id == key_id), None)

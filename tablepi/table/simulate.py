@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tablepi.rules.cards import DECK, MATT, Card, Suit
 from tablepi.rules.deal import TRICKS_PER_DEAL, Announcement, Deal
 from tablepi.rules.house import HouseRules, RevokePenalty
+from tablepi.rules.play import trick_winner
 from tablepi.rules.seats import Seat
 from tablepi.rules.slate import Match
+from tablepi.rules.trumps import strength
 from tablepi.table.events import Button, ButtonName, CardLifted, CardPlaced, TableEvent, Tick
 from tablepi.table.state import TableConfig
 
@@ -52,8 +55,11 @@ def simulate_match(
     config: TableConfig | None = None,
     mistakes: bool = False,
     claims: bool = True,
+    skill: Mapping[Seat, float] | None = None,
 ) -> Script:
-    """Play one whole match with scripted players and return its events."""
+    """Play one whole match with scripted players and return its events. With ``skill`` a seat plays, that often
+    (0 to 1), a sensible card instead of a random legal one (:func:`_sensible`): players of different strength, for
+    the players' book's rating benchmark."""
     rules = rules or HouseRules()
     config = config or TableConfig()
     rng = random.Random(seed)
@@ -105,6 +111,8 @@ def simulate_match(
                 known.announce(seat, Announcement.MATT, shown=(MATT,))
             legal = known.legal_plays(seat)
             card = rng.choice(legal)
+            if skill is not None and rng.random() < skill.get(seat, 0.0):
+                card = _sensible(legal, known, seat)
             if mistakes and deal.current_trick is not None and rng.random() < 0.04:
                 # A revoke (rule 18): a card that does not answer the lead while he holds one that does.
                 wrong = [c for c in hands[seat] if c not in legal]
@@ -150,6 +158,23 @@ def simulate_match(
         clock.step(3.0)
     script.match = match
     return script
+
+
+def _sensible(legal: tuple[Card, ...], deal: Deal, seat: Seat) -> Card:
+    """A card a thinking player would play: when the partner wins the trick, the most points; when a card wins it,
+    the cheapest winner; otherwise the fewest points. A lead is the strongest card held."""
+    trump = deal.trump
+    assert trump is not None
+    trick = deal.current_trick
+    if trick is None or not trick.plays:
+        return max(legal, key=lambda c: strength(c, trump))
+    cards = [play.card for play in trick.plays]
+    if trick.plays[trick_winner(cards, trump)].seat is seat.partner:
+        return max(legal, key=lambda c: (c.points, -strength(c, trump)))
+    winners = [c for c in legal if trick_winner([*cards, c], trump) == len(cards)]
+    if winners:
+        return min(winners, key=lambda c: (strength(c, trump), c.points))
+    return min(legal, key=lambda c: (c.points, strength(c, trump)))
 
 
 def _out_of_turn(

@@ -13,7 +13,7 @@ from typing import Any
 from tablepi.errors import RecordError
 from tablepi.record import RecordHeader, parse_event, parse_header
 from tablepi.rules.slate import SlateEntry
-from tablepi.table import Table, TableState
+from tablepi.table import Table, TableEvent, TableState
 
 
 @dataclass
@@ -48,6 +48,7 @@ class JournalFeed:
     version: int = 0  # counts the changes the standings see (header, a match begun, a deal scored or undone)
     round_tag: int | None = None  # the round the last applied event was journaled under (the table's round)
     conflicts: list[int] = field(default_factory=list)  # seqs received twice with different events (first kept)
+    events: list[TableEvent] = field(default_factory=list)  # every event applied, in order (the players' book)
 
     @property
     def state(self) -> TableState | None:
@@ -99,6 +100,7 @@ class JournalFeed:
             # The table's own code, one event at a time; the snapshot (TableState) is built only when a page
             # asks for it: what the standings need is read from the match itself.
             self.table.advance(event)
+            self.events.append(event)
             self.applied = seq
             played = self.table.matches
             while len(self.matches) < len(played):

@@ -111,6 +111,44 @@ class Auth:
         return bool(self.password) and hmac.compare_digest(password.encode(), self.password.encode())
 
 
+async def _stream(request: Request, produce: Callable[[], tuple[Any, str]], stopping: Callable[[], bool],
+                  poll: float) -> AsyncIterator[str]:
+    sent: Any = None
+    quiet = time.monotonic()
+    while not stopping():
+        key, text = produce()
+        if key != sent:
+            sent = key
+            quiet = time.monotonic()
+            yield f"data: {text}\n\n"
+        elif time.monotonic() - quiet > KEEPALIVE:
+            quiet = time.monotonic()
+            yield ": keepalive\n\n"
+        if await request.is_disconnected():
+            return
+        await asyncio.sleep(poll)
+
+
+def event_stream(request: Request, produce: Callable[[], tuple[Any, str]], slots: StreamSlots,
+                 stopping: Callable[[], bool], poll: float = POLL) -> Response:
+    """A server-sent-event stream of ``produce``'s text, sent whenever its key changes (looked at every ``poll``
+    seconds, a comment now and then to keep proxies from closing it); beyond ``slots``' open streams, a polite 503
+    with Retry-After (the pages' scripts come back after it). Every page tablepi serves streams this way."""
+    if not slots.take():
+        return PlainTextResponse("too many open pages right now; this one tries again shortly",
+                                 status_code=503, headers={"Retry-After": str(slots.retry_after)})
+
+    async def counted() -> AsyncIterator[str]:
+        try:
+            async for item in _stream(request, produce, stopping, poll):
+                yield item
+        finally:
+            slots.give_back()
+
+    return StreamingResponse(counted(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
 def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda: False) -> Starlette:
     """The ASGI app of ``server``. ``stopping`` tells open streams to end (so uvicorn can stop at once)."""
     web = server.config.web
@@ -127,37 +165,8 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
             response.set_cookie(LANG_COOKIE, lang, samesite="lax")
         return response
 
-    async def stream(request: Request, produce: Callable[[], tuple[Any, str]]) -> AsyncIterator[str]:
-        sent: Any = None
-        quiet = time.monotonic()
-        while not stopping():
-            key, text = produce()
-            if key != sent:
-                sent = key
-                quiet = time.monotonic()
-                yield f"data: {text}\n\n"
-            elif time.monotonic() - quiet > KEEPALIVE:
-                quiet = time.monotonic()
-                yield ": keepalive\n\n"
-            if await request.is_disconnected():
-                return
-            await asyncio.sleep(POLL)
-
-    async def counted(request: Request, produce: Callable[[], tuple[Any, str]]) -> AsyncIterator[str]:
-        try:
-            async for item in stream(request, produce):
-                yield item
-        finally:
-            slots.give_back()
-
     def sse(request: Request, produce: Callable[[], tuple[Any, str]]) -> Response:
-        """A stream of ``produce``'s text when it changes; beyond :attr:`WebConfig.max_streams` open ones, a polite
-        503 with Retry-After (the pages' script comes back after it)."""
-        if not slots.take():
-            return PlainTextResponse("too many open pages right now; this one tries again shortly",
-                                     status_code=503, headers={"Retry-After": str(slots.retry_after)})
-        return StreamingResponse(counted(request, produce), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return event_stream(request, produce, slots, stopping)
 
     def director(request: Request) -> str | None:
         return auth.who(request)

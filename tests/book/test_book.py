@@ -240,6 +240,13 @@ def test_reviewed_deals_carry_each_cards_cost(evening: Path, tmp_path: Path) -> 
             assert all(isinstance(p["cost"], int) and p["cost"] >= 0 for p in deal["review"]["plays"])
         stats = [player_stats(book, p, ALL_TIME)["review"] for p in book.players()]
         assert any(s["deals_reviewed"] for s in stats)
+        # the single-dummy review's figures: lines lost to choices (per card, summed) and to luck (per seat)
+        reviewed_players = [s for s in stats if s["deals_reviewed"]]
+        assert all(s["lines_lost"] is not None and s["luck"] is not None for s in reviewed_players)
+        for deal in reviewed:
+            for seat in "NESW":
+                per_card = sum(p["cost_lines"] or 0 for p in deal["review"]["plays"] if p["seat"] == seat)
+                assert abs(per_card - deal["review"]["lines_lost"][seat]) < 1e-3
 
 
 def test_forget_removes_him_from_the_book_and_a_rebuild_does_not_bring_him_back(evening: Path, tmp_path: Path) -> None:

@@ -12,13 +12,12 @@ import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tablepi.book.config import BookConfig
-from tablepi.book.fill import BookKeeper, rebuild
+from tablepi.book.fill import BookKeeper, rebuild, record_facts
 from tablepi.book.pages import Pages, make_pages
 from tablepi.book.store import Book
 from tablepi.journal import JournaledTable
@@ -44,7 +43,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     directory = tmp_path_factory.mktemp("pages")
     play(directory, rotation(6, PEOPLE), seed=5).close()
     book = Book(directory / "players.sqlite3")
-    rebuild(book, directory / "journal.sqlite3", directory / "archive", "1", review=True)
+    rebuild(book, directory / "journal.sqlite3", directory / "archive", "1", review=False)
+    first = sorted((directory / "archive").glob("*.jsonl.gz"))[0]
+    reviewed = record_facts(first, "1", review=True, ended=book.match(1)["ended"])  # type: ignore[index]
+    book.add(reviewed)  # the first record again, with the best-play review of its deals
+    evening = book.db.execute("SELECT evening FROM matches WHERE key=?", (reviewed[0].key,)).fetchone()[0]
     for name in PUBLIC:
         book.set_public(name, True)
     book.set_public(LONG, True)
@@ -52,7 +55,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     keeper = BookKeeper(book, table, "1", review=False).start()
     pages = Pages(book, BookConfig(min_deals=10, min_together=5), keeper.live_now)
     web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping)).start()
-    yield {"web": web, "book": book, "table": table, "keeper": keeper}
+    yield {"web": web, "book": book, "table": table, "keeper": keeper, "reviewed": evening}
     web.close()
     keeper.close()
     table.close()
@@ -164,7 +167,7 @@ def test_pages_render_at_phone_and_projector_size_with_hostile_names_as_text(sit
         browser.get(base + path)
         assert browser.find_element(By.TAG_NAME, "h1").text
         _no_overflow(browser)
-    browser.get(base + "/evening/" + site["book"].evenings()[0])
+    browser.get(base + "/evening/" + site["reviewed"])
     assert browser.find_elements(By.CSS_SELECTOR, ".deal table.tricks .card")
     assert browser.find_elements(By.CSS_SELECTOR, ".cost"), "the review's costly cards are marked"
 
