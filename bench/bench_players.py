@@ -375,7 +375,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--phones", type=int, default=200)
     parser.add_argument("--cache", type=Path, help="keep the generated season here (reused when it matches)")
+    parser.add_argument("--holdout", type=Path, metavar="BOOK", help="only the hold-out, on this book's matches")
     args = parser.parse_args()
+    if args.holdout is not None:
+        with Book(args.holdout) as book:
+            holdout(book)
+        return
     with tempfile.TemporaryDirectory(prefix="tablepi-players-") as scratch:
         folder = args.cache or Path(scratch) / "season"
         folder.mkdir(parents=True, exist_ok=True)
