@@ -560,7 +560,11 @@ max_streams = {max(2000, pages + 100)}
             if process.is_alive():
                 process.terminate()
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(30)  # 1,500 open streams take a moment to close
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
         broker.stop()
         shutil.rmtree(work, ignore_errors=True)
     return report(args, results, stream, stats, cpu - cpu0, peak)

@@ -289,3 +289,30 @@ def test_a_gap_is_asked_for_again_while_it_lasts(tmp_path: object) -> None:
         assert server.ask_again() == 1 and client.sent[-1][1]["from"] == 30
     finally:
         server.close()
+
+
+def test_broker_config_makes_the_servers_password_file_and_one_per_table(tmp_path: object, capsys: object) -> None:
+    """--broker-config works before [broker] password_file exists (it is made), writes each table's password file,
+    listens where told; a password file that cannot be read is named as broker.password_file."""
+    from pathlib import Path
+
+    from tablepi.cli import main
+
+    assert isinstance(tmp_path, Path)
+    config = tmp_path / "cup.toml"
+    config.write_text('[tournament]\npairs = [["A", "B"], ["C", "D"], ["E", "F"], ["G", "H"]]\n'
+                      '[broker]\npassword_file = "server-password"\n')
+    assert main(["tournament", str(config), "--broker-config", str(tmp_path / "broker"),
+                 "--broker-listen", "192.0.2.7"]) == 0
+    secret = (tmp_path / "server-password").read_text().strip()
+    assert secret and (tmp_path / "server-password").stat().st_mode & 0o077 == 0
+    for user in ("tournament", "table-1", "table-2"):
+        assert (tmp_path / "broker" / "passwords" / user).read_text().strip()
+    assert (tmp_path / "broker" / "passwords" / "tournament").read_text().strip() == secret
+    conf = (tmp_path / "broker" / "mosquitto.conf").read_text()
+    assert "listener 1883 192.0.2.7\nuse_username_as_clientid true" in conf and "message_size_limit 65536" in conf
+    (tmp_path / "server-password").write_bytes(b"")
+    from tablepi.tournament.config import load_tournament_config
+
+    with pytest.raises(ConfigError, match=r"^broker\.password_file: cannot read"):
+        load_tournament_config(config).broker.secret()
