@@ -204,6 +204,8 @@ class Layouts:
         self.need = tuple(view.sizes[s] - len(view.pinned[s]) for s in self.others)
         self.allowed = [tuple(suit not in view.void[s] for s in self.others) for suit, _ in self.groups]
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        # For drawing: the splits of group i given the cards still needed, each weighted by its layouts, and the sum.
+        self._options: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[tuple[int, ...], int]], int]] = {}
         if any(n < 0 for n in self.need) or sum(self.need) != len(view.free):
             raise ValueError("the view does not add up: the hand sizes and the unseen cards disagree")
 
@@ -259,9 +261,13 @@ class Layouts:
         need = self.need
         parts: list[list[Card]] = [[], [], []]
         for i in range(len(self.groups)):
-            options = [(split, ways * self.count(i + 1, tuple(x - k for x, k in zip(need, split, strict=True))))
-                       for split, ways in self._splits(i, need)]
-            pick = rng.randrange(sum(w for _, w in options))
+            known = self._options.get((i, need))
+            if known is None:
+                found = [(split, ways * self.count(i + 1, tuple(x - k for x, k in zip(need, split, strict=True))))
+                         for split, ways in self._splits(i, need)]
+                known = self._options[(i, need)] = (found, sum(w for _, w in found))
+            options, weight = known
+            pick = rng.randrange(weight)
             k = 0
             while pick >= options[k][1]:
                 pick -= options[k][1]
