@@ -354,6 +354,7 @@ class Judge:
         self.layouts += n
         self.solves += n * len(searched)
         stats = []
+        kapos: dict[tuple[int, int], bool] = {}  # (layout, card searched): alike cards take Kapo alike
         for i, card in enumerate(cards):
             done = [*trick, card]
             ns_tricks, ew_tricks = tricks[Team.NS], tricks[Team.EW]
@@ -368,10 +369,11 @@ class Judge:
             for j in range(n):
                 ns = banked[Team.NS] + values[j * len(cards) + i]
                 kapo = False
-                if ns == TOTAL_POINTS and not ew_tricks:
-                    kapo = self._kapo(masks[j], lead, bits, card_bits[i], won, Team.NS)
-                elif ns == 0 and not ns_tricks:
-                    kapo = self._kapo(masks[j], lead, bits, card_bits[i], won, Team.EW)
+                if (ns == TOTAL_POINTS and not ew_tricks) or (ns == 0 and not ns_tricks):
+                    key = (j, alike[i])
+                    if key not in kapos:
+                        kapos[key] = self._kapo(masks[j], lead, bits, alike[i], won, Team.NS if ns else Team.EW)
+                    kapo = kapos[key]
                 points = ns if team is Team.NS else TOTAL_POINTS - ns
                 lines = stakes.lines(team, points, kapo)
                 sums[0] += lines
