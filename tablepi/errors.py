@@ -52,6 +52,7 @@ class RulesCode(enum.Enum):
     NO_SUCH_DEAL = "no_such_deal"  # a correction of a deal that was not scored
     NO_PROPOSAL = "no_proposal"  # an answer with no correction proposed
     NOT_BEFORE_PLAY = "not_before_play"  # the first dealer is chosen before the match's first trumps
+    NAME_TWICE = "name_twice"  # one seating names the same player at two seats
 
 
 class RulesError(TablepiError, ValueError):

@@ -73,7 +73,7 @@ def check_name(name: object) -> str:
     return text
 
 
-def fit_name(name: str) -> tuple[str, bool]:
+def fit_name(name: object) -> tuple[str, bool]:
     """A name from outside (the tournament, a config, the keyboard) as the table can keep it: trimmed, and cut to
     :data:`MAX_NAME` with :data:`CUT_MARK` when longer; ``(name, cut)``. A name :func:`check_name` refuses for
     any other reason (a control character, empty) raises ConfigError.

@@ -182,6 +182,9 @@ def add_console(app: TableApp, language: str, journal: Path) -> None:
     app.recent_names = recent
     console = Console(app.gesture, language, earlier=lambda: recent.names,
                       known=lambda: (*app.players.names, *(app.seating.roster if app.seating else ())))
+    from tablepi.deck import DeckRegistry
+
+    console.no_deck = lambda: isinstance(app.deck, DeckRegistry) and len(app.deck) == 0
     app.console = console
     if app.screen is not None and hasattr(app.screen, "console"):
         app.screen.console = console

@@ -49,7 +49,7 @@ from tablepi.display.panels import (
     earlier_names_first,
     press,
 )
-from tablepi.display.view import PhoneCode, View
+from tablepi.display.view import PhoneCode, View, WarningBanner
 from tablepi.rules.cards import DECK, Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.entry import TIE_POINTS
@@ -106,9 +106,14 @@ class Console:
         #: The enrol mode on screen while it runs (and its last word once over), set by the app's desk.
         self.enrolling: Enrolling | None = None
         self._offered: int | None = None  # the match whose start sheet was offered (once a match)
+        #: Whether no deck is enrolled at all (set by the app): the bar then says how to enrol one.
+        self.no_deck: Callable[[], bool] = lambda: False
+        self._note = ""  # a line for the bar until the next touch: a refused correction, a player seated by tag
+        self._names: tuple[tuple[Seat, str], ...] | None = None  # the seated names last shown
 
     def touch(self, name: str, state: TableState) -> bool:
-        """Whether ``name`` was the console's (a key, the menu, a zone); acts on it."""
+        """Whether ``name`` was the console's (a key, the menu, a zone); acts on it. Any touch ends a note."""
+        self._note = ""
         if name.startswith(KEY) and self.enrolling is not None:
             if name.removeprefix(KEY) in self.enrolling.key_ids():
                 over = self.enrolling.over
@@ -131,7 +136,7 @@ class Console:
             seat = Seat.parse(name.removeprefix(ZONE))
             if self.can_enter_card(state, seat):
                 trumps = state.phase is not TablePhase.PLAY  # forehand names trumps (or begins the next deal)
-                self.panel = CardPicker(seat, () if trumps else possible_cards(state, seat), trumps=trumps)
+                self.panel = CardPicker(seat, () if trumps else possible_cards(state, seat), trumps=trumps).opened()
             return True
         return False
 
@@ -159,6 +164,7 @@ class Console:
             self._offered = state.match_number  # offered once a match, and not after a panel the players opened
             if self.panel is None and len(names) < len(Seat):
                 self.panel = MatchStart()
+        view = self._noted(view, state, translator(settings.language))
         if self.panel is None:  # the header opens the menu: its labelled button says so
             return replace(view, menu=translator(settings.language).gettext("Menu"))
         if isinstance(self.panel, Keyboard) and self.panel.enrol is None:
@@ -169,6 +175,24 @@ class Console:
         if isinstance(self.panel, HistoryPanel):
             self.panel = replace(self.panel, rows=len(history_rows(state)), correct=correctable(state))
         return replace(view, sheet=sheet_for(self.panel, tr, names, history_lines(state, tr, names)))
+
+    def _noted(self, view: View, state: TableState, tr: Translator) -> View:
+        """``view`` with the console's line for the bar when no warning needs it: a player just seated by his tag
+        (or by the tournament), a refused correction, or, while no deck is enrolled, how to enrol one."""
+        names = _names(state)
+        if self._names is not None and names != self._names and not isinstance(self.panel, Keyboard):
+            before = dict(self._names)
+            new = [(seat, name) for seat, name in names if before.get(seat) != name]
+            if new:
+                self._note = " ".join(tx.seated_text(tr, name, seat) for seat, name in new)
+        self._names = names
+        if view.warning is not None:
+            return view
+        if self._note:
+            return replace(view, warning=WarningBanner("note", self._note))
+        if self.no_deck():
+            return replace(view, warning=WarningBanner("no_deck", tx.no_deck_text(tr)))
+        return view
 
     # --- what may be opened now -----------------------------------------------------------------------------
 
@@ -206,6 +230,10 @@ class Console:
             return
         if not (isinstance(gesture, SeatPlayer) and dict(_names(state)).get(gesture.seat) == gesture.name):
             self.act(gesture)  # (a name confirmed as it was seated is no new seating)
+        if isinstance(gesture, SeatPlayer):
+            self._names = None  # seated on this keyboard: nothing to tell the table about it
+        if isinstance(gesture, Answer) and not gesture.accept and isinstance(before, Answering):
+            self._note = tx.correction_refused_text(translator(self.language), before.number)
         if isinstance(gesture, SeatPlayer | StartEnrol) and gesture.public and self.opt_in is not None:
             self.opt_in(gesture.name)
         if isinstance(gesture, SeatPlayer) and self._seating:

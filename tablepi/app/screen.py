@@ -158,6 +158,10 @@ class PygameScreen:
         self._notices: tuple[Notice, ...] = ()
         self._seating: Any = None  # this round's seating from the tournament (tablepi.feed.Seating)
         self._announcement: tuple[Any, float] | None = None  # the director's last announcement, and when it came
+        #: Where to write each drawn frame's hit-map (TABLEPI_HITMAP): what a robot player reads to touch only what
+        #: the screen drew, where it drew it (tests/robot). None: not written.
+        hitmap = os.environ.get("TABLEPI_HITMAP")
+        self.hitmap: Path | None = Path(hitmap) if hitmap else None
 
     def _present(self) -> None:
         """Turn the drawing onto the panel and show it."""
@@ -227,12 +231,37 @@ class PygameScreen:
         if self.console is not None:
             view = self.console.over(view, state, self.settings)
         drew = self.display.show(view)
+        if drew and self.hitmap is not None:
+            self._write_hitmap(view)
         if self.frames is not None:
             label = self.frames.wants(state)
             if label is not None:
                 if not drew:
                     self.display.show(view, force=True)
                 self.frames.save(self.panel_image(), label)
+
+    def _write_hitmap(self, view: Any) -> None:
+        """The controls of the frame just drawn, as JSON (written whole, then renamed: a reader never sees half)."""
+        import json
+
+        from tablepi.display.touch import hit_map
+
+        assert self.hitmap is not None
+        drawing = self.display.surface.get_size()
+        chosen = {f"key:{k.id}" for row in view.sheet.rows for k in row if k.selected} if view.sheet else set()
+        frame = {
+            "seq": self.display.redraws, "panel": list(self.size), "rotation": self.rotation,
+            "sheet": view.sheet.title if view.sheet is not None else None, "prompt": view.prompt,
+            "lines": list(view.sheet.lines) if view.sheet is not None else [],
+            "controls": [{"name": c.name, "seat": c.seat.value if c.seat else None, "rect": list(c.rect),
+                          "live": c.live, "selected": c.name in chosen} for c in hit_map(view, drawing)],
+        }
+        partial = self.hitmap.with_suffix(".part")
+        try:
+            partial.write_text(json.dumps(frame), encoding="utf-8")
+            partial.replace(self.hitmap)
+        except OSError as err:
+            raise OutputError(f"{self.hitmap}: cannot write the hit-map: {err.strerror or err}") from None
 
     def show_review(self, review: Any, open_: bool, redraw: bool = True) -> None:
         """The app's hook: the last deal's review is ready (or None), shown or hidden; redraws the last state."""

@@ -55,6 +55,7 @@ def replay_report(table: Table) -> dict[str, Any]:
     state = table.state
     return {
         "deals": deals,
+        "names": {seat.value: name for seat, name in state.names},
         "warnings": [w.to_json() for w in table.warning_log],
         "matches": [_match_summary(number, match) for number, match in enumerate(table.matches, start=1)],
         "match": {
@@ -140,7 +141,7 @@ def _deal_report(match_number: int, match: Match, deal: Deal | None, entry: Slat
     }
 
 
-def _play_text(play: str) -> str:
+def _play_text(play: str, names: dict[str, str] | None = None) -> str:
     """``S:QS`` (seat S played the queen of spades) as ``S ♠Q``: suits as symbols, so seat S and spades cannot be
     confused.
 
@@ -148,7 +149,7 @@ def _play_text(play: str) -> str:
     ('S ♠Q', 'W ♥10')
     """
     seat, _, card = play.partition(":")
-    return f"{seat} {Card.parse(card).display}"
+    return f"{(names or {}).get(seat, seat)} {Card.parse(card).display}"
 
 
 def _suit_text(suit: str | None) -> str:
@@ -156,20 +157,26 @@ def _suit_text(suit: str | None) -> str:
 
 
 def format_text(report: dict[str, Any]) -> str:
-    """The report as lines a person reads (the JSON keeps the record's own ``S:QS`` form)."""
+    """The report as lines a person reads: players by their names where the table seated them (the JSON keeps the
+    record's own seat letters and ``S:QS`` form, and the names apart)."""
+    names: dict[str, str] = report.get("names", {})
+
+    def who(seat: str | None) -> str:
+        return names.get(seat, seat) if seat is not None else "nobody"
+
     out: list[str] = []
     for deal in report["deals"]:
         out.append(
-            f"Match {deal['match']}, deal {deal['number']}: dealer {deal['dealer']}, forehand {deal['forehand']}, "
-            f"trumps {_suit_text(deal['trump'])}"
+            f"Match {deal['match']}, deal {deal['number']}: dealer {who(deal['dealer'])}, "
+            f"forehand {who(deal['forehand'])}, trumps {_suit_text(deal['trump'])}"
         )
         for item in deal["announcements"]:
-            out.append(f"  {item['seat']} announces {item['announcement']}")
+            out.append(f"  {who(item['seat'])} announces {item['announcement']}")
         for number, trick in enumerate(deal["tricks"], start=1):
             by_hand = set(trick.get("by_hand", ()))
-            cards = ", ".join(_play_text(play) + (" (by hand)" if play.partition(":")[0] in by_hand else "")
+            cards = ", ".join(_play_text(play, names) + (" (by hand)" if play.partition(":")[0] in by_hand else "")
                               for play in trick["order"])
-            out.append(f"  trick {number}: {cards} -> {trick['winner']} ({trick['points']} points)")
+            out.append(f"  trick {number}: {cards} -> {who(trick['winner'])} ({trick['points']} points)")
         points = deal["points"]
         out.append(f"  points NS {points['NS']} EW {points['EW']}; {deal['result']}")
         out.append(f"  kapo: {'yes' if deal['kapo'] else 'no'}, stake {deal['stake']}")

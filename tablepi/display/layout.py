@@ -210,16 +210,23 @@ class Layout:
             # A side seat's tag may reach to the top seat's card (it sits beside it, lower down): room for a long
             # name and its Dealer/Forehand mark ("Guillaume [Forehand]" lost its mark at 2.5 card widths).
             side_tag_w = max(cw * 5 // 2, (cx - cw // 2 - g) - (t.x + g // 2))
+            chip_w = side_tag_w
             cy = t.y + t.h // 2 + g
             card_y = cy - ch // 2
+            if self.portrait:
+                # Upright there is room below the top seat's card: the side tags go under it and may reach to the
+                # middle ("Fernand [Forehand]" was cut beside the top card).
+                top_card_bottom = t.y + g // 2 + tag_h + g // 2 + ch
+                card_y = max(card_y, top_card_bottom + g // 2 + tag_h + g // 2 + g // 2)
+                side_tag_w = cx - g - (t.x + g // 2)
             if side is LEFT:
                 card = Rect(t.x + 2 * g, card_y, cw, ch)
                 tag = Rect(t.x + g // 2, card_y - g // 2 - tag_h, side_tag_w, tag_h)
-                chip = Rect(card.x - g, card.bottom + g // 2, side_tag_w, ah)
+                chip = Rect(card.x - g, card.bottom + g // 2, chip_w, ah)
             else:
                 card = Rect(t.right - 2 * g - cw, card_y, cw, ch)
                 tag = Rect(t.right - g // 2 - side_tag_w, card_y - g // 2 - tag_h, side_tag_w, tag_h)
-                chip = Rect(card.right + g - side_tag_w, card.bottom + g // 2, side_tag_w, ah)
+                chip = Rect(card.right + g - chip_w, card.bottom + g // 2, chip_w, ah)
         return SeatSlot(side, tag, card, chip)
 
     def button_rects(self, buttons: tuple[Button, ...]) -> tuple[tuple[Button, Rect], ...]:

@@ -155,6 +155,16 @@ class CardPicker:
     def confirming(self) -> bool:
         return self.card is not None or (self.trumps and self.suit is not None)
 
+    def opened(self) -> CardPicker:
+        """The picker as it opens: no choice asked that has one answer. One card possible: straight to Confirm
+        (two touches in all); one suit: straight to its ranks (three touches); otherwise suit, rank, Confirm."""
+        if self.trumps or self.suit is not None or not self.possible:
+            return self
+        suits = self.suits()
+        if len(self.possible) == 1:
+            return replace(self, suit=suits[0], card=self.possible[0])
+        return replace(self, suit=suits[0]) if len(suits) == 1 else self
+
     def key_ids(self) -> tuple[str, ...]:
         if self.confirming:
             return (CONFIRM, BACK, CANCEL)
@@ -236,8 +246,9 @@ class DealForm:
     konter: Seat | None = None
     correct: int | None = None  # correcting deal number ``correct``
     last: int = 0  # correcting: the number of the last scored deal (``deal:-`` / ``deal:+`` choose among them)
-    #: The winners' points being typed on the number pad (its digits so far); None: the form itself is up. Two
-    #: digits that make 21 to 40 go back to the form by themselves: 33 points are three touches.
+    #: The winners' points being typed on the number pad (its digits so far); None: the form itself is up. The
+    #: pad opens when the winners are chosen (or their points touched); two digits that make 21 to 40 go back to
+    #: the form by themselves: a deal won with 33 points is six touches from the menu to OK.
     typing: str | None = None
 
     def announcements(self) -> tuple[tuple[Seat, Announcement], ...]:
@@ -487,8 +498,10 @@ def _form(panel: DealForm, key: str) -> Step:
     if kind == "winner":
         winner = None if value == "tie" else Team.parse(value)
         points = TIE_POINTS if winner is None else max(panel.points, 21)
+        # The winners chosen, their points are asked at once (the number pad; ✕ keeps them as they were).
         return Step(replace(panel, winner=winner, points=points, kapo=panel.kapo and winner is not None,
-                            claimed=panel.claimed and winner is not None))
+                            claimed=panel.claimed and winner is not None,
+                            typing="" if winner is not None and not panel.kapo else None))
     if key == "points":
         return Step(replace(panel, typing=""))
     if kind == "digit":

@@ -315,20 +315,41 @@ class Renderer:
             self._header(view, surface, layout)
         slots = layout.slots(view.bottom_seat)
         asked = {button.seat for button, _ in layout.target_rects(view)} if not view.result else set()
+        size = self.name_size(view, layout)
         for seat_view in view.seats:
-            self._seat(seat_view, slots[seat_view.seat], surface, layout, tag=seat_view.seat not in asked)
+            self._seat(seat_view, slots[seat_view.seat], surface, layout, size, tag=seat_view.seat not in asked)
         self._center(view, surface, layout)
         if view.learner is not None:
             self._learner(view, surface, layout)
 
-    def _seat(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout, tag: bool = True) -> None:
-        """The seat's name tag (unless its name is a target now: :meth:`_targets` draws it), its card place and
-        its announcement."""
+    def _seat(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout, size: int,
+              tag: bool = True) -> None:
+        """The seat's name tag at ``size`` (unless its name is a target now: :meth:`_targets` draws it), its card
+        place and its announcement."""
         if tag:
-            self._tag(seat, slot, surface, layout)
+            self._tag(seat, slot, surface, layout, size)
         self._zone(seat, slot, surface, layout)
 
-    def _tag(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout) -> None:
+    def _name_room(self, seat: SeatView, slot: SeatSlot, layout: Layout) -> int:
+        """The width a seat's name has in its tag, beside its Dealer/Forehand marks."""
+        pad = layout.gap
+        marks = sum(self.font(layout.fonts.chip).size(m)[0] + 2 * pad for m in seat.marks)
+        return slot.tag.w - marks - 2 * pad
+
+    def name_size(self, view: View, layout: Layout) -> int:
+        """One size for the four names: the largest, down to 3/5 of the layout's, at which every name fits its
+        tag beside its marks (a name that does not fit even then is shortened with "…")."""
+        full = layout.fonts.name
+        slots = layout.slots(view.bottom_seat)
+        smallest = max(8, full * 3 // 5)
+        size = full
+        for seat in view.seats:
+            room = self._name_room(seat, slots[seat.seat], layout)
+            while size > smallest and self.font(size).size(seat.name)[0] > room:
+                size -= 1
+        return size
+
+    def _tag(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout, size: int) -> None:
         f, g = layout.fonts, layout.gap
         # The name tag: yellow when this seat must act, red when a warning is about it.
         if seat.highlighted:
@@ -341,7 +362,7 @@ class Renderer:
         chip_imgs = [self.text(m, f.chip, fg if bg != TAG else GOLD) for m in marks]
         pad = g
         chips_w = sum(c.get_width() + 2 * pad for c in chip_imgs)
-        name_img = self._fitted_name(seat.name, f.name, fg, slot.tag.w - chips_w - 2 * pad)
+        name_img = self._fitted_name(seat.name, size, fg, slot.tag.w - chips_w - 2 * pad, smallest=size)
         width = name_img.get_width() + 2 * pad + chips_w
         width = min(width, slot.tag.w)
         if slot.side is LEFT:
@@ -391,12 +412,13 @@ class Renderer:
             pygame.draw.rect(surface, GOLD, box, border_radius=layout.radius // 2)
             self.blit_text(surface, seat.announcement, f.name * 4 // 5, BLACK, box.inset(2))
 
-    def _fitted_name(self, name: str, size: int, color: Color, width: int) -> pygame.Surface:
-        """The name at the largest size down to 3/4 of ``size`` that fits ``width``, else shortened with "…".
+    def _fitted_name(self, name: str, size: int, color: Color, width: int, smallest: int = 0) -> pygame.Surface:
+        """The name at the largest size down to ``smallest`` (3/4 of ``size`` unless said) that fits ``width``,
+        else shortened with "…".
 
         The Dealer/Forehand marks beside it must stay whole: they say who deals and who names trumps.
         """
-        smallest = max(8, size * 3 // 4)
+        smallest = smallest or max(8, size * 3 // 4)
         for s in range(size, smallest - 1, -1):
             if self.font(s).size(name)[0] <= width:
                 return self.text(name, s, color)
@@ -635,6 +657,8 @@ class Renderer:
         spacing = max(6, min(rect.w // max(count, 11), layout.card[0] // 2))
         width = max(3, spacing * 2 // 5)
         top, bottom = head.bottom + g, rect.bottom - g // 2
+        if bottom - top < max(12, head_h // 2):
+            return  # no room under the name (the review's lines take it): the count says it, nothing drawn over it
         x = rect.x + spacing // 2
         for group in row.groups:
             for line in group:

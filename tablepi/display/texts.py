@@ -37,7 +37,7 @@ WARNING_TEMPLATES: dict[str, str] = {
     "illegal_play": N_("{seat} may not play {card} now. Take it back."),
     "claim_refused": N_("No claim yet: a team needs 21 points."),
     "not_now": N_("That button does nothing now."),
-    "reader_offline": N_("The card reader at {seat} is not answering. Check its cable."),
+    "reader_offline": N_("{seat}: card reader off. Touch your card place to play by hand."),
     "crosstalk": N_("The reader at {seat} hears other zones' cards. Owner: space the antennas or lower the gain."),
     "hand_refused": N_("That cannot be entered now. Undo, or enter it again."),
 }
@@ -77,6 +77,8 @@ PROMPT_TEMPLATES: dict[str, str] = {
     "announce_or_play": N_("{seat}: show your queens to announce, or lay a card"),
     "lead": N_("{seat}: lead a card"),
     "play": N_("{seat}: lay a card"),
+    "play_by_hand": N_("{seat}: touch your card place to enter your card"),
+    "trumps_by_hand": N_("{seat}: touch your card place to name trumps"),
     "sweep": N_("Sweep the trick off ({seat} won)"),
     "sweep_deal": N_("Sweep the last trick off"),
     "lift_card": N_("{seat}: lift {card} off your zone"),
@@ -498,3 +500,18 @@ class _Blank(dict[str, str]):
 
     def __missing__(self, key: str) -> str:
         return "?"
+
+
+def correction_refused_text(tr: Translator, number: int) -> str:
+    """A team refused the correction of a deal: said in the bar, or the table looks as if nothing happened."""
+    return tr.gettext("Correction of deal {number} refused: the slate stays as it was.").format(number=number)
+
+
+def seated_text(tr: Translator, name: str, seat: Seat) -> str:
+    """A player seated by his tag (or the tournament's seating): the table says it took him."""
+    return tr.gettext("{name} sits at {seat}.").format(name=name, seat=seat_letter(tr, seat))
+
+
+def no_deck_text(tr: Translator) -> str:
+    """The first evening: no deck is enrolled, every card laid would be "unknown"."""
+    return tr.gettext("No deck is enrolled yet: Menu, Enrol cards or tags, Enrol a deck.")

@@ -124,7 +124,7 @@ class LearnerView:
 
 
 #: Banner codes that inform rather than warn (the tournament's lines on the table's screen).
-INFORMATION_CODES = frozenset({"seating", "announcement"})
+INFORMATION_CODES = frozenset({"seating", "announcement", "note", "no_deck"})
 
 
 @dataclass(frozen=True, slots=True)

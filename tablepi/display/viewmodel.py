@@ -357,6 +357,12 @@ def _prompt(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> str
         code = "sweep_deal"
     elif code not in tx.PROMPT_TEMPLATES:
         return ""  # a newer table's prompt: no sentence rather than a wrong one
+    if seat is not None and seat in state.possible.by_hand and state.zone(seat).reader in _READER_DOWN:
+        # his reader senses nothing: he cannot lay a card, he touches his card place (docs/by-hand.md)
+        if prompt.code is PromptCode.PLAY:
+            code = "play_by_hand"
+        elif prompt.code is PromptCode.NAME_TRUMPS:
+            code = "trumps_by_hand"
     card: Card | str | None = prompt.card if prompt.card is not None else (prompt.uid or None)
     return tx.prompt_text(tr, code, seat, names, card=card)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tablepi.errors import ConfigError, TablepiError
-from tablepi.players import MAX_NAME, check_name
+from tablepi.players import fit_name
 from tablepi.rules.seats import Seat, Team
 from tablepi.safeinput import load_json
 from tablepi.table import TableState
@@ -129,14 +129,12 @@ class Seating:
 
 
 def seat_name(name: object) -> str:
-    """A name from a seating as the table's journal will take it (:func:`tablepi.players.check_name`, the check
-    its record reader makes): spaces folded, a name over :data:`~tablepi.players.MAX_NAME` characters cut (the
+    """A name from a seating as the table's journal will take it (:func:`tablepi.players.fit_name`, as the journal
+    itself fits it): spaces folded, a name over :data:`~tablepi.players.MAX_NAME` characters cut and marked (the
     tournament's config refuses those; an older server may still send one). FeedError for anything else — a
     seating the table cannot journal is not a seating."""
-    if isinstance(name, str):
-        name = " ".join(name.split())[:MAX_NAME].rstrip()
     try:
-        return check_name(name)
+        return fit_name(name)[0]
     except ConfigError as error:
         raise FeedError(f"seating: {error}") from None
 

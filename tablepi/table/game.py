@@ -247,6 +247,9 @@ class Game:
         if isinstance(action, SeatPlayers):
             seated = dict(action.names)
             moved = {name.casefold() for name in seated.values()}
+            if len(moved) < len(seated):
+                raise RulesError("one name at two seats: a player sits at one seat (type another name for one of "
+                                 "them)", code=RulesCode.NAME_TWICE)
             for seat in [s for s, name in self.names.items() if s not in seated and name.casefold() in moved]:
                 del self.names[seat]  # a player sits at one seat: seated at another, he leaves his old one
             self.names.update(seated)

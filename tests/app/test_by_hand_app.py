@@ -150,9 +150,12 @@ class Rig:
         """The card picker: a touch on the seat's card place, the suit, the card, then Confirm."""
         before = self.state.tricks
         self.touch_zone(seat)
-        assert isinstance(self.app.console.panel, CardPicker), "the seat's card place opened no picker"  # type: ignore[union-attr]
-        self.key(f"suit:{card.suit.value}")
-        self.key(f"card:{card}")
+        picker = self.app.console.panel  # type: ignore[union-attr]
+        assert isinstance(picker, CardPicker), "the seat's card place opened no picker"
+        if picker.suit is None:  # (one suit possible: its ranks are up at once; one card: Confirm is)
+            self.key(f"suit:{card.suit.value}")
+        if picker.card is None:
+            self.key(f"card:{card}")
         assert self.state.tricks == before  # nothing is played before Confirm
         self.key("confirm")
         drawn = self.screen.display.last.seat(seat)  # type: ignore[union-attr]
@@ -203,6 +206,12 @@ class Rig:
 
         self.key(f"trumps:{entry.trumps.value}")
         self.key(f"winner:{entry.winner.value if entry.winner is not None else 'tie'}")
+        if form().typing is not None:  # the winners chosen: the number pad asks their points
+            if entry.kapo or entry.points is None or entry.points == form().points:
+                self.key("pad:cancel")
+            else:
+                for digit in f"{entry.points:02d}":
+                    self.key(f"digit:{digit}")
         matt = next((s for s, a in entry.announcements if a in (Announcement.MATT, Announcement.KONTER_A_MATT)),
                     None)
         konter = next((s for s, a in entry.announcements if a in (Announcement.KONTER,
@@ -372,6 +381,8 @@ def test_a_correction_of_a_past_deal_accepted_by_both_teams_and_one_refused(rig:
     rig.key("answer:NS:yes")
     rig.key("answer:EW:no")
     assert rig.state.proposal is None and rig.state.open_lines == before
+    said = rig.screen.display.last.warning  # type: ignore[union-attr]
+    assert said is not None and said.text == "Correction of deal 1 refused: the slate stays as it was."
     assert not any(row.corrected for row in rig.state.history)
     # A touch on deal 2's row of the evening's deals opens its correction form, filled in as it was scored.
     rig.open_menu()
@@ -404,6 +415,8 @@ def test_players_seated_by_their_tags_and_by_touch_and_the_first_dealer_chosen(t
         rig.place(Seat.S, KEYRING)  # Guillaume taps his keyring tag on S's zone
         rig.lift(Seat.S)
         assert dict(rig.state.names) == {Seat.S: "Guillaume"} and not rig.state.zone(Seat.S).cards
+        said = rig.screen.display.last.warning  # type: ignore[union-attr]
+        assert said is not None and said.text == "Guillaume sits at S." and said.informational
         rig.open_menu()
         rig.key("open:players")
         board = rig.app.console.panel  # type: ignore[union-attr]

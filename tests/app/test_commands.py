@@ -213,3 +213,22 @@ def test_replay_text_prints_suits_as_symbols(capsys) -> None:  # type: ignore[no
     assert "trumps ♠" in out or "trumps ♥" in out or "trumps ♦" in out or "trumps ♣" in out
     assert re.search(r"trick 1: [NESW] [♠♥♦♣](A|K|Q|J|10|9), ", out)
     assert not re.search(r"\b[NESW]:[AKQJT9][SHDC]\b", out)
+
+
+def test_replay_names_the_players_where_the_table_seated_them() -> None:
+    """Issue 20: `tablepi replay` printed seat letters where the table showed the players' names."""
+    from tablepi.commands.replay import format_text
+
+    report = {
+        "deals": [{"match": 1, "number": 1, "dealer": "N", "forehand": "W", "trump": "H",
+                   "announcements": [{"seat": "E", "announcement": "matt"}],
+                   "tricks": [{"order": ["W:AH", "S:9H", "E:KH", "N:TH"], "winner": "W", "points": 25}],
+                   "points": {"NS": 15, "EW": 25}, "result": "EW win", "kapo": False, "stake": 2,
+                   "slate": {"NS": 9, "EW": 7}}],
+        "names": {"W": "Léon", "E": "Jos", "N": "Fernand"},
+        "warnings": [],
+        "matches": [{"number": 1, "begun": True, "deals": 1, "open_lines": {"NS": 9, "EW": 7}, "winner": None}],
+    }
+    text = format_text(report)
+    assert "dealer Fernand, forehand Léon" in text and "  Jos announces matt" in text
+    assert "trick 1: Léon ♥A, S ♥9, Jos ♥K, Fernand ♥10 -> Léon (25 points)" in text

@@ -156,7 +156,7 @@ def test_a_card_and_a_deal_entered_by_hand_reach_the_table(live: TableApp) -> No
     assert view is not None and view.seat(Seat.W).card.by_hand  # type: ignore[union-attr]
     live.handle(Touch("open:menu"))
     live.handle(Touch("key:open:deal"))
-    for key in ("winner:EW", "points", "digit:2", "digit:2", "ok"):
+    for key in ("winner:EW", "digit:2", "digit:2", "ok"):
         live.handle(Touch(f"key:{key}"))
     kinds = [type(e) for e in live.table.journal.events()]
     assert CardEntered in kinds and DealEntered in kinds
@@ -164,7 +164,7 @@ def test_a_card_and_a_deal_entered_by_hand_reach_the_table(live: TableApp) -> No
     # A correction: proposed from the menu, answered by both teams on the sheet it raises.
     live.handle(Touch("open:menu"))
     live.handle(Touch("key:open:correct"))
-    for key in ("winner:NS", "ok"):
+    for key in ("winner:NS", "pad:cancel", "ok"):
         live.handle(Touch(f"key:{key}"))
     assert live.table.state.proposal is not None
     assert live.screen.display.last.sheet.title == "Correct deal 1"  # type: ignore[union-attr]
@@ -172,3 +172,21 @@ def test_a_card_and_a_deal_entered_by_hand_reach_the_table(live: TableApp) -> No
     live.handle(Touch("key:answer:EW:yes"))
     assert live.table.state.proposal is None and live.table.state.history[0].corrected
     assert live.table.state.slate[0].result.winner is Team.NS
+
+
+def test_with_no_deck_enrolled_the_bar_says_how_to_enrol_one_and_the_menu_has_a_labelled_button() -> None:
+    from tablepi.app.console import Console
+    from tablepi.display.view import DisplaySettings
+    from tablepi.display.viewmodel import build_view
+    from tablepi.table import Table
+
+    console = Console(lambda gesture: None, "en")
+    console.no_deck = lambda: True
+    settings = DisplaySettings(names={Seat.N: "A", Seat.E: "B", Seat.S: "C", Seat.W: "D"})
+    state = Table().state
+    view = console.over(build_view(state, settings), state, settings)
+    assert view.warning is not None and view.warning.code == "no_deck" and view.warning.informational
+    assert view.warning.text == "No deck is enrolled yet: Menu, Enrol cards or tags, Enrol a deck."
+    assert view.menu == "Menu" and view.sheet is None
+    console.no_deck = lambda: False
+    assert console.over(build_view(state, settings), state, settings).warning is None

@@ -72,12 +72,12 @@ def test_the_dealer_choice_gives_a_seat() -> None:
 
 def test_the_deal_form_gives_an_entry_the_rules_accept() -> None:
     form = DealForm(Seat.W)
-    panel, gesture = run(form, "winner:EW", "points", "digit:2", "digit:3", "konter:E", "matt:E", OK)
+    panel, gesture = run(form, "winner:EW", "digit:2", "digit:3", "konter:E", "matt:E", OK)
     assert panel is None and isinstance(gesture, EnterDeal)
     assert gesture.entry == DealEntry(Seat.W, Team.EW, 23, announcements=((Seat.E, Announcement.KONTER_A_MATT),))
     tie, gesture = run(form, "winner:tie")
     assert "kapo" not in tie.key_ids() and tie.entry().winner is None  # type: ignore[union-attr]
-    kapo, _ = run(form, "winner:NS", "kapo", "claim")
+    kapo, _ = run(form, "winner:NS", "pad:cancel", "kapo", "claim")
     assert kapo.entry().points == 40 and kapo.entry().claimed_by is Team.NS  # type: ignore[union-attr]
     pad, _ = run(form, "points", "digit:4", "digit:5")  # 45 is no deal: the pad waits, ⌫ takes a digit back
     assert pad.typing == "45" and OK not in pad.key_ids()  # type: ignore[union-attr]
@@ -116,3 +116,16 @@ def test_a_row_of_the_history_opens_the_correction_of_its_deal() -> None:
     assert run(history, "row:5") == (history, None)  # not shown on this page: a stale touch
     down, _ = run(history, "down")
     assert down.row_keys() == ("row:4", "row:5")  # type: ignore[union-attr]
+
+
+def test_the_picker_asks_no_choice_that_has_one_answer() -> None:
+    """One card possible: the picker opens on Confirm (his card place, Confirm: 2 touches); one suit: on its ranks
+    (3 touches); otherwise suit, rank, Confirm (4 touches)."""
+    qh, kh, ks = Card.parse("QH"), Card.parse("KH"), Card.parse("KS")
+    one = CardPicker(Seat.E, (qh,)).opened()
+    assert one.confirming and one.key_ids()[0] == "confirm"
+    assert run(one, "confirm") == (None, EnterCard(Seat.E, qh))
+    suit = CardPicker(Seat.E, (qh, kh)).opened()
+    assert suit.suit is Suit.HEARTS and suit.card is None
+    assert CardPicker(Seat.E, (qh, ks)).opened().suit is None
+    assert CardPicker(Seat.W, (), trumps=True).opened().suit is None  # trumps: the suit is the choice

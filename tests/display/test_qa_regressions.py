@@ -16,7 +16,7 @@ import pytest
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import LANGUAGES, translator
-from tablepi.display.layout import layout_for
+from tablepi.display.layout import PANELS, layout_for
 from tablepi.display.render import (
     FELT,
     RED_ON_CARD,
@@ -126,7 +126,7 @@ def test_offline_zones_say_so_and_all_readers_down_is_one_sentence(renderer: Ren
     east, west = view.seat(Seat.E), view.seat(Seat.W)
     assert east is not None and east.reader_off == "Leser aus"
     assert west is not None and west.reader_off == ""
-    assert view.warning is not None and view.warning.text.startswith("Der Kartenleser bei O")
+    assert view.warning is not None and view.warning.text.startswith("O: Leser aus. Tippe auf deinen Kartenplatz")
     surface = render_surface(view, (800, 480), renderer)
     zone = layout_for((800, 480)).slots(view.bottom_seat)[Seat.E].card
     assert RED_ON_DARK in _colors_in(surface, zone.x, zone.right, zone.y, zone.y + layout_for((800, 480)).border)
@@ -304,3 +304,22 @@ def test_hand_scan_counts_each_seats_cards_and_offers_confirm() -> None:
         table.apply(CardLifted(t + 0.2, scanning, Card.parse(card)))
     seat_view = build_view(table.state, DisplaySettings(language="en")).seat(scanning)
     assert seat_view is not None and seat_view.marks[-1] == "2/6"
+
+
+@pytest.mark.parametrize("family", list(PANELS))
+def test_the_four_names_are_drawn_at_one_size_and_fernand_is_never_cut(family: str, renderer: Renderer) -> None:
+    """Issue 20: names were each shrunk on their own (four sizes on one screen) and "Fernand [Forehand]" was cut
+    at the portrait layout's side seat."""
+    layout = layout_for(PANELS[family].size)
+    names = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Fernand"}
+    for language in LANGUAGES:
+        tr = translator(language)
+        for bottom in Seat:
+            base = sample("trump_chosen", language)
+            seats = tuple(tx.seat_view(tr, s, names, dealer=s is Seat.S, forehand=s is Seat.W) for s in Seat)
+            view = replace(base, seats=seats, bottom_seat=bottom)
+            size = renderer.name_size(view, layout)
+            slots = layout.slots(bottom)
+            for seat_view in view.seats:
+                room = renderer._name_room(seat_view, slots[seat_view.seat], layout)
+                assert renderer.font(size).size(seat_view.name)[0] <= room, (family, language, bottom, seat_view)

@@ -235,3 +235,18 @@ def _args(**kw: object) -> object:
     for key, value in kw.items():
         setattr(args, key, value)
     return args
+
+
+def test_a_player_sits_at_one_seat(tmp_path: Path) -> None:
+    """Names stay from match to match, so a player who moves leaves his old seat; one name for two seats in one
+    seating is refused, not half applied."""
+    table = journaled(tmp_path)
+    table.feed(PlayersSeated(1.0, ((Seat.N, "Jang"), (Seat.E, "Anna"))))
+    state = table.feed(PlayersSeated(2.0, ((Seat.S, "jang"),)))  # Jang moves to S
+    assert dict(state.names) == {Seat.E: "Anna", Seat.S: "jang"}
+    state = table.feed(PlayersSeated(3.0, ((Seat.N, "Lis"), (Seat.W, "Lis"))))
+    assert dict(state.names) == {Seat.E: "Anna", Seat.S: "jang"}
+    assert state.warnings[-1].refusal is not None and state.warnings[-1].refusal.value == "name_twice"
+    again = reopened(table)
+    assert again.state.names == state.names
+    again.close()

@@ -123,9 +123,10 @@ def dashboard(t: Tournament) -> dict[str, Any]:
 
 
 def test_the_config_refuses_a_name_the_table_could_not_journal() -> None:
-    long = "Marie-Christine Weber"
+    assert check_name("Marie-Christine Weber") == "Marie-Christine Weber"  # an ordinary name (21) is taken
+    long = "Marie-Christine Weber-Schmitt von und zu Luxemburg"
     assert len(long) > MAX_NAME
-    with pytest.raises(ConfigError, match=r"tournament.pairs\[0\]\[0\]: player name .* longer than 20"):
+    with pytest.raises(ConfigError, match=rf"tournament.pairs\[0\]\[0\]: player name .* longer than {MAX_NAME}"):
         parse_tournament_config(f'[tournament]\npairs = [["{long}", "Jos"], ["A", "B"]]\n')
     with pytest.raises(ConfigError, match=r"tournament.players\[2\]"):
         parse_tournament_config(f'[tournament]\nformat = "individuals"\nplayers = ["A", "B", "{long}", "C"]\n')
@@ -134,12 +135,13 @@ def test_the_config_refuses_a_name_the_table_could_not_journal() -> None:
 def test_a_seating_keeps_only_names_the_journal_reads_back() -> None:
     """An older server (or the cursor file of one) may still hold a long name: it is cut to the bound the table's
     record reader checks, and a name it could never read makes the seating no seating at all."""
-    seating = Seating.from_json({"round": 1, "table": "1", "seats": {"N": "Marie-Christine Weber  ", "S": "Jos"},
-                                 "roster": ["Marie-Christine Weber", "Jos", "bad\x07name"]})
+    long = "Marie-Christine Weber-Schmitt von und zu Luxemburg"
+    seating = Seating.from_json({"round": 1, "table": "1", "seats": {"N": long + "  ", "S": "Jos"},
+                                 "roster": [long, "Jos", "bad\x07name"]})
     for _, name in seating.names:
         assert check_name(name) == name
-    assert seating.name(Seat.N) == "Marie-Christine Webe"
-    assert seating.roster == ("Marie-Christine Webe", "Jos")
+    assert seating.name(Seat.N) == "Marie-Christine Weber-Schmitt von und z\u2026"  # cut and marked
+    assert seating.roster == ("Marie-Christine Weber-Schmitt von und z\u2026", "Jos")
     with pytest.raises(ValueError, match="control character"):
         Seating.from_json({"round": 1, "table": "1", "seats": {"N": "a\x00b"}})
 
