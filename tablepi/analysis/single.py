@@ -301,10 +301,12 @@ class Judge:
         return sum(s.nodes for s in (self._search, self._kapo_search) if s is not None)
 
     def judge(self, view: View, leader: Seat, trick: Sequence[Card], played_card: Card,
-              banked: Mapping[Team, int], tricks: Mapping[Team, int], seed: str = "",
+              banked: Mapping[Team, int], tricks: Mapping[Team, int], seed: str = "", stakes: Stakes | None = None,
               layouts: Sequence[Mapping[Seat, Sequence[Card]]] | None = None) -> SingleDummy:
         """The judgement of ``played_card`` by ``view.seat`` in this position. ``banked``/``tricks``: points and
-        tricks each team took in the completed tricks. ``layouts``: judge on these instead (tests)."""
+        tricks each team took in the completed tricks. ``stakes``: the stake as the player knew it (default: the
+        judge's). ``layouts``: judge on these instead (tests)."""
+        stakes = stakes or self.stakes
         seat = view.seat
         team = seat.team
         legal = legal_plays(list(view.hand), trick[0] if trick else None, self.trump)
@@ -365,7 +367,7 @@ class Judge:
                 elif ns == 0 and not ns_tricks:
                     kapo = self._kapo(masks[j], lead, bits, card_bits[i], won, Team.EW)
                 points = ns if team is Team.NS else TOTAL_POINTS - ns
-                lines = self.stakes.lines(team, points, kapo)
+                lines = stakes.lines(team, points, kapo)
                 sums[0] += lines
                 sums[1] += lines * lines
                 sums[2] += points
