@@ -375,7 +375,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--phones", type=int, default=200)
     parser.add_argument("--cache", type=Path, help="keep the generated season here (reused when it matches)")
+    parser.add_argument("--book", type=Path, help="a book already loaded (a copy: it is written to): skip 1-2")
+    parser.add_argument("--only", choices=("add", "pages", "holdout", "phones"), action="append",
+                        help="with --book: only these parts (repeat for several)")
     args = parser.parse_args()
+    if args.book is not None:
+        parts = args.only or ["add", "pages", "holdout", "phones"]
+        with Book(args.book) as book:
+            for part in parts:
+                {"add": lambda: bench_add(book, args.runs, 20_000), "pages": lambda: bench_pages(book, args.runs),
+                 "holdout": lambda: holdout(book), "phones": lambda: bench_phones(book, args.runs, args.phones)}[part]()
+        return
     with tempfile.TemporaryDirectory(prefix="tablepi-players-") as scratch:
         folder = args.cache or Path(scratch) / "season"
         folder.mkdir(parents=True, exist_ok=True)

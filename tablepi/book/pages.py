@@ -69,7 +69,21 @@ class Pages:
         self.book = book
         self.config = config
         self.live = live
-        self._sent: dict[str, tuple[tuple[int, int], str]] = {}
+        self._sent: dict[str, tuple[tuple[int, tuple[int, int]], str]] = {}
+        self._made: dict[tuple[Any, ...], str] = {}  # pages made since the book last changed
+        self._made_version: tuple[int, int] = (-1, -1)
+
+    def cached(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+        """A page made once per change of the book (a match finished) and evening: a regular's page adds up
+        thousands of deals, and a bar's phones ask for it far more often than a match ends."""
+        version = self.book.changes
+        if version != self._made_version:
+            self._made, self._made_version = {}, version
+        key = (*key, evening_of(time.time(), self.book.day_starts))
+        found = self._made.get(key)
+        if found is None:
+            found = self._made[key] = make()
+        return found
 
     # --- names as the pages may show them --------------------------------------------------------------------
 
@@ -85,13 +99,13 @@ class Pages:
             return found.shown
         return Player(0, name, False, "").initials  # not in the book yet: private until he opts in
 
-    def stream_text(self, lang: str) -> tuple[tuple[int, int], str]:
+    def stream_text(self, lang: str) -> tuple[tuple[int, tuple[int, int]], str]:
         """What an open page's stream sends: the live view and the book's version, made once per change (however
         many phones look)."""
-        key = (self.live()[0], self.book.version)
+        key = (self.live()[0], self.book.changes)
         cached = self._sent.get(lang)
         if cached is None or cached[0] != key:
-            body = {"book": key[1], "live": self.live_view(lang)}
+            body = {"book": sum(key[1]), "live": self.live_view(lang)}
             cached = self._sent[lang] = (key, json.dumps(body, ensure_ascii=False))
         return cached
 
@@ -297,25 +311,34 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
         day = request.path_params.get("date")
         if day is not None and (len(day) != 10 or not day.replace("-", "").isdigit()):
             return PlainTextResponse("not a date", status_code=404, headers=_HEADERS)
-        return answer(request, await run(pages.evening_page, lang(request), day))
+        chosen = lang(request)
+        return answer(request, await run(pages.cached, ("evening", chosen, day),
+                                         lambda: pages.evening_page(chosen, day)))
 
     async def players(request: Request) -> Response:
-        return answer(request, await run(pages.players_page, lang(request)))
+        chosen = lang(request)
+        return answer(request, await run(pages.cached, ("players", chosen), lambda: pages.players_page(chosen)))
 
     async def player(request: Request) -> Response:
         found = pages.book.player(int(request.path_params["id"]))
         if found is None:
             return PlainTextResponse("no such player", status_code=404, headers=_HEADERS)
-        return answer(request, await run(pages.player_page, lang(request), found, None))
+        chosen = lang(request)
+        return answer(request, await run(pages.cached, ("player", chosen, found.id),
+                                         lambda: pages.player_page(chosen, found, None)))
 
     async def me(request: Request) -> Response:
         found = pages.book.player_by_token(str(request.path_params["token"])[:64])
         if found is None:
             return PlainTextResponse("no such page", status_code=404, headers=_HEADERS)
-        return answer(request, await run(pages.player_page, lang(request), found, found))
+        chosen = lang(request)
+        return answer(request, await run(pages.cached, ("me", chosen, found.id),
+                                         lambda: pages.player_page(chosen, found, found)))
 
     async def board(request: Request) -> Response:
-        return answer(request, await run(pages.leaderboard_page, lang(request)))
+        chosen = lang(request)
+        return answer(request, await run(pages.cached, ("leaderboard", chosen),
+                                         lambda: pages.leaderboard_page(chosen)))
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]

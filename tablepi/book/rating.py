@@ -1,4 +1,5 @@
-"""The team rating: openskill's Plackett-Luce model, one update per finished match, reproducible from the matches.
+"""The team rating: openskill's Thurstone-Mosteller model, one update per finished match, reproducible from the
+matches.
 
 Why per match and not per deal (docs/players.md, "The rating"): a deal is decided mostly by the cards dealt, and
 the deals of one match are played by the same four people one after the other; rated one by one they would count
@@ -6,6 +7,12 @@ as a dozen independent pieces of evidence, the uncertainty would shrink a dozen 
 would follow the luck of the cards. The match — a team striking its nine lines — is the unit the game itself
 declares a winner by; the benchmark (``bench/bench_players.py``) compares both on the same history and reports
 which predicts the next match better.
+
+Why Thurstone-Mosteller with a wide performance spread (``beta`` 12.5, three times openskill's default): a match of
+Konter a Matt has much more luck in it than the games openskill's defaults are made for, and with the default
+spread the rating is too sure of itself — on the benchmark's season it then predicts the next match worse than the
+partnership's win percentage. Thurstone-Mosteller over all pairs of teams with this spread predicts it better
+(docs/players.md, "The rating").
 
 A guest (a seat nobody named) plays with a fresh, unknown rating each time and is never kept. A match that was not
 finished (abandoned, or still in play) does not count.
@@ -28,11 +35,15 @@ Rating = tuple[float, float, int, int]
 RatedMatch = tuple[int, str, float, str | None, Mapping[str, int | None], int]
 
 
-def model() -> Any:
-    """The model every rating is made with (its defaults: mu 25, sigma 25/3)."""
-    from openskill.models import PlackettLuce
+#: The spread of one match's performance around a player's rating (openskill's default is 25/6).
+BETA = 12.5
 
-    return PlackettLuce()
+
+def model() -> Any:
+    """The model every rating is made with (mu 25, sigma 25/3 for a newcomer; performance spread :data:`BETA`)."""
+    from openskill.models import ThurstoneMostellerFull
+
+    return ThurstoneMostellerFull(beta=BETA)
 
 
 def ordinal(mu: float, sigma: float) -> float:

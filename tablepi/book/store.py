@@ -131,6 +131,13 @@ class Book:
         self._secret = bytes.fromhex(found[0])
         self.version = 0  # counts changes: pages cache on it
 
+    @property
+    def changes(self) -> tuple[int, int]:
+        """Changes a reader must see: this process's writes, and another's (``tablepi players private NAME``
+        while the table runs: SQLite's data_version moves when another connection commits)."""
+        with self.lock:
+            return self.version, int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
     def close(self) -> None:
         with self.lock:
             self.db.close()

@@ -124,6 +124,25 @@ def test_no_page_names_a_player_who_did_not_opt_in(site: dict[str, Any]) -> None
     assert "<script>x()" not in everything  # a public hostile name is escaped, never markup
 
 
+def test_a_name_made_private_from_the_command_line_leaves_the_pages_at_once(site: dict[str, Any]) -> None:
+    """``tablepi players private NAME`` is another process's write: the served pages (made once per change of the
+    book) follow it at the next request."""
+    from tablepi.cli import main
+
+    base = site["web"].url
+    book: Book = site["book"]
+    marie = book.player("Marie")
+    assert marie is not None
+    assert "Marie" in _get(f"{base}/players/{marie.id}")[1]
+    assert main(["players", "--config", "/nonexistent.toml", "--book", str(book.path), "private", "Marie"]) == 0
+    try:
+        for path in ("/players", f"/players/{marie.id}", "/leaderboard"):
+            assert "Marie" not in _get(f"{base}{path}")[1], path
+    finally:
+        assert main(["players", "--config", "/nonexistent.toml", "--book", str(book.path), "public", "Marie"]) == 0
+    assert "Marie" in _get(f"{base}/players/{marie.id}")[1]
+
+
 def test_no_page_accepts_a_write(site: dict[str, Any]) -> None:
     base = site["web"].url
     before = site["book"].db.execute("SELECT COUNT(*), SUM(public) FROM players").fetchone()
