@@ -342,7 +342,7 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
         if web is not None:
             web.close()
         if keeper is not None:
-            keeper.close()
+            keeper.close(wait=300.0)  # the match's reviews, in the worker process
         if worker is not None:
             worker.close()
         app.close()
