@@ -2,7 +2,7 @@
 over plain ways, and whether a review running in the background slows the table.
 
 Run: ``.venv/bin/python bench/bench_analysis.py [--deals 200] [--baseline-deals 6] [--sd-baseline-deals 3]
-[--python]``. Fixed seed. Prints, over ``--deals`` random deals (random legal play, random trumps):
+[--exact-deals 20] [--python]``. Fixed seed. Prints, over ``--deals`` random deals (random legal play, random trumps):
 
 - solve from the start (points with best play, forehand leading): p50 / p90 / max and nodes;
 - full double-dummy review (par table in all four suits, value and best cards of every one of the 24 cards,
@@ -12,6 +12,9 @@ Run: ``.venv/bin/python bench/bench_analysis.py [--deals 200] [--baseline-deals 
 - the single-dummy judgement against a plain enumeration with the double-dummy solver (every layout and card
   solved from an empty table, as ``Solver.value`` does) on the first ``--sd-baseline-deals`` deals, the same
   layouts, both here in this process: a ratio;
+- the single-dummy review with the rule the issue asks (exact wherever a position has at most 20,000 layouts, at
+  any trick) against the rule in force (exact from trick 4 on, sampled before) on the first ``--exact-deals``
+  deals, both here in this process: p50 / max of each and a ratio;
 - the speed-up against the plain alpha-beta baseline (``reference.PlainSearch``) on the first
   ``--baseline-deals`` deals, both run here in this process: a ratio, so it holds on a busy machine;
 - a placed card from the event to the frame drawn (table, view model, an 800x480 frame) while reviews run one
@@ -33,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal
+from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal, single
 from tablepi.analysis.kernel import new_search
 from tablepi.analysis.reference import PlainSearch
 from tablepi.analysis.single import Judge
@@ -143,6 +146,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--baseline-deals", type=int, default=6)
     parser.add_argument("--sd-baseline-deals", type=int, default=3)
+    parser.add_argument("--exact-deals", type=int, default=20)
     parser.add_argument("--python", action="store_true", help="the pure-Python search, not the compiled kernel")
     parser.add_argument("--latency-only", action="store_true", help="only the placed-card latency part")
     args = parser.parse_args()
@@ -192,6 +196,17 @@ def main() -> None:
             out.append(time.perf_counter() - began)
         review_module.Judge = Judge  # type: ignore[misc]
 
+    # exact wherever a position has at most EXACT_LAYOUTS layouts, against the rule in force, same deals
+    ruled, exact_all = [], []
+    rule = single.EXACT_FROM
+    for deal in deals[: args.exact_deals]:
+        for exact_from, out in ((rule, ruled), (1, exact_all)):
+            single.EXACT_FROM = exact_from
+            began = time.perf_counter()
+            review_deal(deal, compiled=compiled)
+            out.append(time.perf_counter() - began)
+    single.EXACT_FROM = rule
+
     base_times: list[float] = []
     for deal in deals[: args.baseline_deals]:
         hands = dealt_hands(deal)
@@ -217,6 +232,11 @@ def main() -> None:
           f"{solves / total:,.0f} (layout, card) values/s")
     print(f"single-dummy, plain enumeration with the double-dummy solver on {len(sd_base)} of them: "
           f"{sum(plain):.1f} s against {sum(shared):.1f} s shared: x{sum(plain) / sum(shared):.1f}")
+    if ruled:
+        print(f"single-dummy, exact wherever <= {single.EXACT_LAYOUTS:,} layouts, on {len(ruled)} of them: "
+              f"p50 {statistics.median(exact_all):.2f} s, max {max(exact_all):.2f} s, against exact from trick "
+              f"{rule} (in force): p50 {statistics.median(ruled):.2f} s, max {max(ruled):.2f} s: "
+              f"x{sum(exact_all) / sum(ruled):.1f} the time")
     print(f"plain alpha-beta baseline on {len(base_times)} of them: p50 {statistics.median(base_times):.2f} s; "
           f"speed-up of solve from the start: x{ratio:,.0f}")
     print_latency()

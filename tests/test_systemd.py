@@ -421,6 +421,12 @@ def test_install_offline_takes_packages_and_wheels_only_from_the_bundle(tmp_path
             assert f"Dir::Etc::SourceList={bundle}/debs/bundle.list" in line, line
     missing = run_script(str(INSTALL), "--dry-run", "--offline", str(tmp_path))
     assert missing.returncode != 0 and "not a tablepi bundle" in missing.stderr
+    # The same bundle as one .tar file (what scripts/bundle.sh --tar writes): unpacked into a temporary folder.
+    subprocess.run(["tar", "-cf", str(tmp_path / "bundle.tar"), "-C", str(tmp_path), "bundle"], check=True)
+    packed = run_script(str(INSTALL), "--dry-run", "--offline", str(tmp_path / "bundle.tar"))
+    assert packed.returncode == 0, packed.stderr
+    assert re.search(r"offline: packages and wheels from /\S+/bundle \(", packed.stdout), packed.stdout
+    assert "--find-links /" in packed.stdout and f"{tmp_path}/bundle/wheels" not in packed.stdout
 
 
 TOURNAMENT_UNIT = SYSTEMD / "tablepi-tournament.service"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tablepi.analysis.single import Judge, SingleDummy, Stakes, views
@@ -267,7 +267,7 @@ def review_deal(deal: Deal, number: int = 1, *, compiled: bool | None = None, si
         hands, deal.trump, deal.forehand, plays, deal.rules.direction, number=number, played_points=taken,
         announced=announced, claimed_by=deal.claimed_by, compiled=compiled,
         stakes=Stakes(deal.trump_team, announced, deal.rules.tie, carried), shown=deal.shown, single=single,
-        first_trick=first_trick,
+        first_trick=first_trick, announced_at=tuple(deal.announced_at.get(part, 0) for part in _parts(deal)),
     )
 
 
@@ -287,10 +287,13 @@ def review_plays(
     shown: Sequence[tuple[int, Seat, Card]] = (),
     single: bool = True,
     first_trick: int = 1,
+    announced_at: Sequence[int] | None = None,
 ) -> DealReview:
     """Review the plays of a deal from the dealt hands (the tricks follow from the rules). ``stakes``: what a result
     is worth in lines (default: the standard tie rule, ``announced``); ``shown``: the cards shown at the table, as
-    :attr:`Deal.shown`; ``single``: judge each card on what its player could know too."""
+    :attr:`Deal.shown`; ``single``: judge each card on what its player could know too; ``announced_at``: for each
+    announced part, the cards played before it was announced (as :attr:`Deal.announced_at`; None: all before the
+    first card) — a card is judged single-dummy on the stake announced before it."""
     solvers = {suit: Solver(hands, suit, direction, compiled=compiled) for suit in Suit}
     par = {suit: solvers[suit].points(forehand) for suit in Suit}
     solver = solvers[trump]
@@ -299,10 +302,12 @@ def review_plays(
     judge = Judge(trump, stakes, direction, compiled=compiled) if single else None
     seed = f"{trump.value}:" + " ".join(str(c) for seat in Seat for c in hands[seat])
     reviews: list[PlayReview] = []
-    for play, view in zip(plays, views(hands, trump, plays, shown), strict=True):
+    for index, (play, view) in enumerate(zip(plays, views(hands, trump, plays, shown), strict=True)):
         sd = None
         if judge is not None and chain.trick_number >= first_trick:
-            sd = judge.judge(view, chain.leader, chain.trick, play.card, chain.banked, chain.tricks, seed)
+            known = stakes if announced_at is None else replace(
+                stakes, announced=sum(1 for at in announced_at if at <= index))
+            sd = judge.judge(view, chain.leader, chain.trick, play.card, chain.banked, chain.tricks, seed, known)
         reviews.append(chain.review_next(play, sd))
     start = Forced.of(par[trump], kapo=False)
     kapo = start.winner is not None and solver.kapo(forehand, start.winner)
@@ -315,11 +320,16 @@ def review_plays(
                       claim, nodes, best_lines)
 
 
-def _announced_lines(deal: Deal) -> int:
+def _parts(deal: Deal) -> set[str]:
+    """The parts (Matt, Konter) of the standing announcements."""
     parts: set[str] = set()
     for _, announcement in deal.announcements:
         parts |= announcement.parts
-    return len(parts)
+    return parts
+
+
+def _announced_lines(deal: Deal) -> int:
+    return len(_parts(deal))
 
 
 class _Chain:

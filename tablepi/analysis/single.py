@@ -204,6 +204,8 @@ class Layouts:
         self.need = tuple(view.sizes[s] - len(view.pinned[s]) for s in self.others)
         self.allowed = [tuple(suit not in view.void[s] for s in self.others) for suit, _ in self.groups]
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        # For drawing: the splits of group i given the cards still needed, each weighted by its layouts, and the sum.
+        self._options: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[tuple[int, ...], int]], int]] = {}
         if any(n < 0 for n in self.need) or sum(self.need) != len(view.free):
             raise ValueError("the view does not add up: the hand sizes and the unseen cards disagree")
 
@@ -259,9 +261,13 @@ class Layouts:
         need = self.need
         parts: list[list[Card]] = [[], [], []]
         for i in range(len(self.groups)):
-            options = [(split, ways * self.count(i + 1, tuple(x - k for x, k in zip(need, split, strict=True))))
-                       for split, ways in self._splits(i, need)]
-            pick = rng.randrange(sum(w for _, w in options))
+            known = self._options.get((i, need))
+            if known is None:
+                found = [(split, ways * self.count(i + 1, tuple(x - k for x, k in zip(need, split, strict=True))))
+                         for split, ways in self._splits(i, need)]
+                known = self._options[(i, need)] = (found, sum(w for _, w in found))
+            options, weight = known
+            pick = rng.randrange(weight)
             k = 0
             while pick >= options[k][1]:
                 pick -= options[k][1]
@@ -301,10 +307,12 @@ class Judge:
         return sum(s.nodes for s in (self._search, self._kapo_search) if s is not None)
 
     def judge(self, view: View, leader: Seat, trick: Sequence[Card], played_card: Card,
-              banked: Mapping[Team, int], tricks: Mapping[Team, int], seed: str = "",
+              banked: Mapping[Team, int], tricks: Mapping[Team, int], seed: str = "", stakes: Stakes | None = None,
               layouts: Sequence[Mapping[Seat, Sequence[Card]]] | None = None) -> SingleDummy:
         """The judgement of ``played_card`` by ``view.seat`` in this position. ``banked``/``tricks``: points and
-        tricks each team took in the completed tricks. ``layouts``: judge on these instead (tests)."""
+        tricks each team took in the completed tricks. ``stakes``: the stake as the player knew it (default: the
+        judge's). ``layouts``: judge on these instead (tests)."""
+        stakes = stakes or self.stakes
         seat = view.seat
         team = seat.team
         legal = legal_plays(list(view.hand), trick[0] if trick else None, self.trump)
@@ -346,6 +354,7 @@ class Judge:
         self.layouts += n
         self.solves += n * len(searched)
         stats = []
+        kapos: dict[tuple[int, int], bool] = {}  # (layout, card searched): alike cards take Kapo alike
         for i, card in enumerate(cards):
             done = [*trick, card]
             ns_tricks, ew_tricks = tricks[Team.NS], tricks[Team.EW]
@@ -360,12 +369,13 @@ class Judge:
             for j in range(n):
                 ns = banked[Team.NS] + values[j * len(cards) + i]
                 kapo = False
-                if ns == TOTAL_POINTS and not ew_tricks:
-                    kapo = self._kapo(masks[j], lead, bits, card_bits[i], won, Team.NS)
-                elif ns == 0 and not ns_tricks:
-                    kapo = self._kapo(masks[j], lead, bits, card_bits[i], won, Team.EW)
+                if (ns == TOTAL_POINTS and not ew_tricks) or (ns == 0 and not ns_tricks):
+                    key = (j, alike[i])
+                    if key not in kapos:
+                        kapos[key] = self._kapo(masks[j], lead, bits, alike[i], won, Team.NS if ns else Team.EW)
+                    kapo = kapos[key]
                 points = ns if team is Team.NS else TOTAL_POINTS - ns
-                lines = self.stakes.lines(team, points, kapo)
+                lines = stakes.lines(team, points, kapo)
                 sums[0] += lines
                 sums[1] += lines * lines
                 sums[2] += points

@@ -30,14 +30,14 @@ if TYPE_CHECKING:
     from tablepi.rules.deal import Deal
 
 
-def _review(deal: Deal, number: int) -> DealReview:
+def _review(deal: Deal, number: int, carried: int) -> DealReview:
     # imported here, in the worker process: the table's own process never loads the solver
     from tablepi.analysis.kernel import compiled_available
     from tablepi.analysis.review import review_deal
 
     # The single-dummy judgement takes about a second a deal with the compiled kernel and minutes without it (the
     # reviews would pile up behind the table): without the kernel the screen gets the double-dummy review.
-    return review_deal(deal, number, single=compiled_available())
+    return review_deal(deal, number, single=compiled_available(), carried=carried)
 
 
 def _ready() -> bool:
@@ -79,9 +79,10 @@ class ReviewWorker:
         """Start the worker process now (it imports the analysis while the table does other things)."""
         return self._executor().submit(_ready)
 
-    def submit(self, deal: Deal, number: int) -> Future[DealReview]:
-        """Start reviewing a copy of ``deal`` (deal ``number`` of its match); returns at once."""
-        return self._executor().submit(_review, deal.copy(), number)
+    def submit(self, deal: Deal, number: int, carried: int = 0) -> Future[DealReview]:
+        """Start reviewing a copy of ``deal`` (deal ``number`` of its match, ``carried`` lines carried into it from
+        ties under ``tie = "carry"``); returns at once."""
+        return self._executor().submit(_review, deal.copy(), number, carried)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._closed:

@@ -141,8 +141,8 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
     if app.reviewer is not None:
         worker = app.reviewer
 
-        def reviewer(deal: Any, number: int) -> Any:  # in the table's review worker process, waited for here
-            return worker.submit(deal, number).result()
+        def reviewer(deal: Any, number: int, carried: int) -> Any:  # in the review worker process, waited for
+            return worker.submit(deal, number, carried).result()
 
     keeper = BookKeeper(book, app.table, config.feed.table or "1", review=config.book.review,
                         reviewer=reviewer).start()

@@ -98,7 +98,7 @@ class Lights(Protocol):
 class Reviewer(Protocol):
     """Reviews a finished deal off the table's path (tablepi.analysis.worker.ReviewWorker): returns at once."""
 
-    def submit(self, deal: Any, number: int) -> Future[Any]: ...
+    def submit(self, deal: Any, number: int, carried: int = 0) -> Future[Any]: ...
 
     def close(self) -> None: ...
 
@@ -428,7 +428,9 @@ class TableApp:
         if deal.trump is None or not deal.is_over:
             return
         try:
-            self._review_pending = self.reviewer.submit(deal, state.slate[-1].number)
+            number = state.slate[-1].number
+            carried = self.table.table.matches[-1].slate.carried_into(number)  # ties before it (tie = "carry")
+            self._review_pending = self.reviewer.submit(deal, number, carried)
         except Exception:  # a broken worker must never stop the table
             log.exception("could not start the review of deal %d", key[1])
 

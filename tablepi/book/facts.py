@@ -23,8 +23,9 @@ from tablepi.table.warnings import WarningCode
 #: The review's per-seat figures the book keeps per deal: lines lost to his choices (on what he could know) and to
 #: luck (what only the hidden cards decided).
 SEAT_FIGURES = ("lines_lost", "luck")
-#: Reviews one deal (deal, its number in the match) -> a DealReview (tablepi.analysis.review).
-Reviewer = Callable[[Deal, int], Any]
+#: Reviews one deal (deal, its number in the match, lines carried into it from ties under tie = "carry") -> a
+#: DealReview (tablepi.analysis.review).
+Reviewer = Callable[[Deal, int, int], Any]
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,10 @@ def match_facts(
     return out
 
 
-def _review_here(deal: Deal, number: int) -> Any:
+def _review_here(deal: Deal, number: int, carried: int) -> Any:
     from tablepi.analysis import review_deal
 
-    return review_deal(deal, number)
+    return review_deal(deal, number, carried=carried)
 
 
 def _add_reviews(deals: list[dict[str, Any]], match: Any, reviewer: Reviewer) -> None:
@@ -139,7 +140,7 @@ def _add_reviews(deals: list[dict[str, Any]], match: Any, reviewer: Reviewer) ->
         deal = played.get(report["number"])
         if deal is None or deal.trump is None or report.get("by_hand"):
             continue
-        found = reviewer(deal, report["number"]).to_json()
+        found = reviewer(deal, report["number"], match.slate.carried_into(report["number"])).to_json()
         if not found.get("known"):
             continue
         summary = found.get("sd_summary") or {}

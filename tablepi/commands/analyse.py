@@ -39,13 +39,11 @@ def analyse_table(table: Table) -> list[dict[str, Any]]:
 
     out: list[dict[str, Any]] = []
     for match_number, match in enumerate(table.matches, start=1):
-        carried = 0  # lines carried in from ties under tie = "carry" (they raise the next decided deal's stake)
         for entry, source in match.scored_as_told():  # a deal told by hand has no cards: numbered, not reviewed
             if not isinstance(source, Deal) or source.trump is None:
-                carried = entry.carried
                 continue
+            carried = match.slate.carried_into(entry.number)  # from ties under tie = "carry"
             out.append({"match": match_number, **review_deal(source, entry.number, carried=carried).to_json()})
-            carried = entry.carried
     return out
 
 

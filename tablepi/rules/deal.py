@@ -217,6 +217,7 @@ class Deal:
         "_next",
         "_trick",
         "_voids",
+        "announced_at",
         "announcements",
         "claimed",
         "claimed_by",
@@ -259,6 +260,9 @@ class Deal:
         self.claimed: dict[Card, Seat] = {}
         self.trump: Suit | None = None
         self.announcements: list[tuple[Seat, Announcement]] = []  # the standing ones, one per seat
+        # When each standing part ("matt", "konter") was announced: the cards played before it. A card played
+        # before an announcement was played on the stake without it.
+        self.announced_at: dict[str, int] = {}
         self.voided: list[tuple[Seat, Announcement]] = []  # announcements evidence proved false
         self.tricks: list[Trick] = []
         self.played: set[Card] = set()
@@ -420,9 +424,11 @@ class Deal:
         parts -= _parts_of(*self.announced_by(seat))
         return announcement_of_parts(parts)
 
-    def show(self, seat: Seat, card: Card) -> tuple[Fault, ...]:
+    def show(self, seat: Seat, card: Card, *, public: bool = True) -> tuple[Fault, ...]:
         """Remember that ``seat`` showed ``card``: it is in his hand until he plays it (rule 11).
 
+        ``public``: the players saw it (a tap, the trump card, a queen shown at an announcement), so it joins
+        :attr:`shown`; a card of a partial hand scan is known to the table only.
         Returns the false announcement it proves, if another seat had claimed that queen.
         """
         holder = self.holder(card)
@@ -433,7 +439,8 @@ class Deal:
             raise RulesError(f"{seat} shows {card.display}, but it is in {holder}'s hand",
                              code=RulesCode.HELD_ELSEWHERE, seat=seat, card=card, rule=11, holder=holder)
         self._remember(seat, card)
-        self.shown.append((len(self.played), seat, card))
+        if public:
+            self.shown.append((len(self.played), seat, card))
         void = self._void_claim(seat, card, self.trick_number)
         return (void,) if void is not None else ()
 
@@ -542,6 +549,7 @@ class Deal:
         other.claimed = dict(self.claimed)
         other.trump = self.trump
         other.announcements = list(self.announcements)
+        other.announced_at = dict(self.announced_at)
         other.voided = list(self.voided)
         other.tricks = [Trick(t.leader, list(t.plays), t.winner) for t in self.tricks]
         other.played = set(self.played)
@@ -604,6 +612,8 @@ class Deal:
 
     def _add_announcement(self, seat: Seat, announcement: Announcement) -> None:
         """A seat's announcements are one: Matt, then Konter, is his Konter a Matt (rule 10)."""
+        for part in announcement.parts:
+            self.announced_at.setdefault(part, len(self.played))
         for i, (who, before) in enumerate(self.announcements):
             if who is seat:
                 merged = announcement_of_parts(before.parts | announcement.parts)
@@ -621,6 +631,8 @@ class Deal:
         announcement = next(a for s, a in self.announcements if s is announcer)
         self.announcements = [(s, a) for s, a in self.announcements if s is not announcer]
         self.voided.append((announcer, announcement))
+        for part in announcement.parts:
+            self.announced_at.pop(part, None)
         for other in [c for c, s in self.claimed.items() if s is announcer]:
             del self.claimed[other]
         return Fault(

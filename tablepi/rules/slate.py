@@ -70,6 +70,10 @@ class Slate:
         """Lines carried from ties under ``tie = "carry"``, to be added to the next decided deal's stake."""
         return self._carry
 
+    def carried_into(self, number: int) -> int:
+        """Lines carried into deal ``number`` (1-based) from ties just before it under ``tie = "carry"``."""
+        return self.history[number - 2].carried if 1 < number <= len(self.history) + 1 else 0
+
     @property
     def winner(self) -> Team | None:
         """The first team with no open lines left (rule 28)."""

@@ -151,6 +151,7 @@ class Game:
         self.deal: Deal | None = None  # the current (or just finished) deal
         self.started = False  # a deal is in progress (between StartDeal and its end)
         self.pending_trump: Suit | None = None  # hand-scan mode: trumps named before the scan
+        self.pending_trump_card: Card | None = None  # hand-scan mode: the card forehand showed naming them
         self.scan: dict[Seat, list[Card]] = {}
         self.names: dict[Seat, str] = {}  # who sits where (kept from match to match until seated again)
         self.proposal: Proposal | None = None
@@ -310,7 +311,7 @@ class Game:
         if self.started:
             self.match.abandon_deal()
             self.deal = None
-            self.pending_trump = None
+            self.pending_trump, self.pending_trump_card = None, None
             self.started = False
 
     def _begin_match(self, match: Match) -> None:
@@ -326,7 +327,7 @@ class Game:
         if self.match.is_over:
             raise RulesError("the match is over; start a revanche or a new match (rule 29)",
                              code=RulesCode.MATCH_OVER, rule=29)
-        self.pending_trump = None
+        self.pending_trump, self.pending_trump_card = None, None
         self.scan = {seat: [] for seat in Seat}
         self.deal = None if self.hand_scan else self.match.new_deal()
         self.started = True
@@ -341,7 +342,7 @@ class Game:
             raise RulesError(f"{action.seat} cannot name trumps: forehand {self.forehand} names trumps (rule 9)",
                              code=RulesCode.NOT_FOREHAND, seat=action.seat, rule=9, holder=self.forehand)
         if self.deal is None:
-            self.pending_trump = action.suit
+            self.pending_trump, self.pending_trump_card = action.suit, action.card
         else:
             self.deal.choose_trump(action.suit, action.seat)
             if action.card is not None and action.card not in self.deal.played:
@@ -374,7 +375,10 @@ class Game:
         if not complete:
             for seat, cards in self.scan.items():
                 for card in cards:
-                    deal.show(seat, card)
+                    deal.show(seat, card, public=False)  # the screen counts scanned cards, never shows them
+        shown = self.pending_trump_card
+        if shown is not None and deal.holder(shown) in (None, self.forehand):
+            deal.show(self.forehand, shown)  # the trump card was shown to all; a scan placing it elsewhere wins
         self.deal = deal
 
     def _playing_deal(self) -> Deal:

@@ -111,8 +111,11 @@ class Auth:
         return bool(self.password) and hmac.compare_digest(password.encode(), self.password.encode())
 
 
-async def _stream(request: Request, produce: Callable[[], tuple[Any, str]], stopping: Callable[[], bool],
+async def _stream(produce: Callable[[], tuple[Any, str]], stopping: Callable[[], bool],
                   poll: float) -> AsyncIterator[str]:
+    """The stream's texts. A visitor who leaves ends it through Starlette's StreamingResponse, which listens for
+    the disconnect itself and cancels this generator: asking ``request.is_disconnected()`` on every poll as well
+    cost as much as the rest (1,500 idle pages took a third of a core)."""
     sent: Any = None
     quiet = time.monotonic()
     while not stopping():
@@ -124,8 +127,6 @@ async def _stream(request: Request, produce: Callable[[], tuple[Any, str]], stop
         elif time.monotonic() - quiet > KEEPALIVE:
             quiet = time.monotonic()
             yield ": keepalive\n\n"
-        if await request.is_disconnected():
-            return
         await asyncio.sleep(poll)
 
 
@@ -140,7 +141,7 @@ def event_stream(request: Request, produce: Callable[[], tuple[Any, str]], slots
 
     async def counted() -> AsyncIterator[str]:
         try:
-            async for item in _stream(request, produce, stopping, poll):
+            async for item in _stream(produce, stopping, poll):
                 yield item
         finally:
             slots.give_back()

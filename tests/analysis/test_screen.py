@@ -139,10 +139,10 @@ class SyncReviewer:
     def __init__(self) -> None:
         self.submitted: list[int] = []
 
-    def submit(self, deal: Deal, number: int) -> Future[DealReview]:
+    def submit(self, deal: Deal, number: int, carried: int = 0) -> Future[DealReview]:
         self.submitted.append(number)
         future: Future[DealReview] = Future()
-        future.set_result(review_deal(deal, number))
+        future.set_result(review_deal(deal, number, carried=carried))
         return future
 
     def close(self) -> None:

@@ -13,11 +13,13 @@ from collections.abc import Iterator
 import pytest
 
 from tablepi.analysis import compiled_available, dealt_hands, review_deal, single
-from tablepi.analysis.review import DealReview
+from tablepi.analysis.review import DealReview, review_plays
 from tablepi.analysis.single import Judge, Layouts, Stakes, views
 from tablepi.rules import Card, Deal, Seat, Suit, Team, parse_cards
-from tablepi.rules.deal import Announcement
+from tablepi.rules.deal import Announcement, DealResult, Play
 from tablepi.rules.house import HouseRules, TieRule
+from tablepi.rules.slate import Slate
+from tablepi.table.game import EndScan, Game, NameTrump, ScanCard
 from tests.analysis.helpers import random_deal
 from tests.analysis.sd_reference import Minimax, net_lines, positions, single_dummy
 
@@ -301,3 +303,67 @@ def test_a_void_proven_earlier_makes_the_better_card_known() -> None:
         tricks[trick.winner.team] += 1
     without = judge.judge(blind, Seat.E, list(deal.tricks[3].cards[:2]), Card.parse("QH"), banked, tricks)
     assert without.layouts == 210 and not without.mistake
+
+
+# --------------------------------------------------------------------------------------------- what the table shows
+
+
+def scan_game(complete: bool) -> Game:
+    """A hand-scan game: forehand (W) names diamonds by showing ♦J, then scans (all four hands, or W's only)."""
+    hands = {s: list(parse_cards(c)) for s, c in VOID_HANDS.items()}
+    game = Game(HouseRules(), Seat.N, hand_scan=True)
+    assert game.forehand is Seat.W
+    game.apply(NameTrump(Seat.W, Suit.DIAMONDS, Card.parse("JD")))
+    for seat in Seat if complete else (Seat.W,):
+        for card in hands[seat]:
+            game.apply(ScanCard(seat, card))
+    if not complete:
+        game.apply(EndScan())
+    return game
+
+
+@pytest.mark.parametrize("complete", [True, False])
+def test_the_trump_card_shown_is_seen_by_all_and_a_scan_by_none(complete: bool) -> None:
+    deal = scan_game(complete).deal
+    assert deal is not None
+    assert deal.shown == [(0, Seat.W, Card.parse("JD"))]  # the scanned cards are the table's, not the players'
+    if not complete:  # known to the table: checked against the play (rule 18)
+        assert deal.known[Seat.W] == {Card.parse(c) for c in VOID_HANDS[Seat.W].split()}
+    if complete:
+        hands = dealt_hands(deal)
+        assert hands is not None
+        (view_of_s,) = views(hands, Suit.DIAMONDS, [Play(Seat.S, Card.parse("QD"))], deal.shown)
+        assert view_of_s.pinned[Seat.W] == (Card.parse("JD"),)
+        assert all(not view_of_s.pinned[s] for s in (Seat.N, Seat.E))
+
+
+def test_a_card_is_judged_on_the_stake_announced_before_it() -> None:
+    # S announces Matt (he holds ♠Q) after W's first card: W's ♦J was played on a stake of 1, the rest on 2.
+    hands = {s: list(parse_cards(c)) for s, c in VOID_HANDS.items()}
+    deal = Deal(Seat.N, hands=hands)
+    deal.choose_trump(Suit.DIAMONDS)
+    line = VOID_LINE.split()
+    deal.play(Seat.W, Card.parse(line[0]))
+    deal.announce(Seat.S, Announcement.MATT)
+    for text in line[1:]:
+        seat = deal.to_play
+        assert seat is not None
+        deal.play(seat, Card.parse(text))
+    assert deal.announced_at == {"matt": 1}
+    review = review_deal(deal, first_trick=1)
+    plays = [p for t in deal.tricks for p in t.plays]
+    for announced, index in ((0, 0), (1, 1), (1, 5)):
+        alone = review_plays(dealt_hands(deal) or {}, Suit.DIAMONDS, Seat.W, plays[: index + 1],
+                             stakes=Stakes(deal.trump_team, announced))
+        assert review.plays[index].sd == alone.plays[index].sd, (announced, index)
+    assert review.plays[0].sd != review_plays(dealt_hands(deal) or {}, Suit.DIAMONDS, Seat.W, plays[:1],
+                                              stakes=Stakes(deal.trump_team, 1)).plays[0].sd
+
+
+def test_lines_carried_from_ties_reach_the_next_deal() -> None:
+    slate = Slate(HouseRules(tie=TieRule.CARRY))
+    tie = DealResult(Team.NS, {Team.NS: 20, Team.EW: 20}, {Team.NS: 3, Team.EW: 3}, None, False, None, None, ())
+    slate.record(tie)
+    assert (slate.carried_into(1), slate.carried_into(2), slate.carried_into(3)) == (0, 1, 0)
+    slate.record(tie)
+    assert slate.carried_into(3) == 2

@@ -321,16 +321,17 @@ class Guest:
         return result
 
     def boot_figures(self) -> dict[str, float]:
-        """Seconds since the kernel started: the guest's own boot (multi-user.target active), tablepi's start and
-        its first frame (READY=1 is sent after the first frame is drawn), the service's own share, and the first
-        frame relative to the guest's own boot (emulation speed varies; the ratio less)."""
+        """Seconds since the kernel started: the guest's own boot (basic.target: all of the system before the
+        services; multi-user.target waits for tablepi, which it wants), tablepi's start and its first frame
+        (READY=1 is sent after the first frame is drawn), the service's own share, and the first frame relative
+        to the guest's own boot (emulation speed varies with the machine and its load; the ratio less)."""
         def mono(unit: str, prop: str) -> float:
             return int(self.sh(f"systemctl show {unit} -p {prop} --value").out.strip() or 0) / 1e6
 
         ready = mono("tablepi.service", "ActiveEnterTimestampMonotonic")
         started = mono("tablepi.service", "ExecMainStartTimestampMonotonic")
-        boot = mono("multi-user.target", "ActiveEnterTimestampMonotonic")
-        return {"boot_to_multi_user": round(boot, 1), "boot_to_first_frame": round(ready, 1),
+        boot = mono("basic.target", "ActiveEnterTimestampMonotonic")
+        return {"boot_to_basic_target": round(boot, 1), "boot_to_first_frame": round(ready, 1),
                 "service_start_to_first_frame": round(ready - started, 1),
                 "first_frame_over_boot": round(ready / boot, 2) if boot else 0.0}
 
