@@ -300,7 +300,17 @@ def test_the_command_line(evening: Path, tmp_path: Path, capsys: pytest.CaptureF
     assert stats["deals"]["played"] > 0
     assert main([*base, "export", "Jang", str(tmp_path / "jang.csv")]) == 0
     assert (tmp_path / "jang.csv").read_text().startswith("evening,")
-    assert main([*base, "forget", "Pol"]) == 0
+    names = evening / "names.txt"
+    before = names.read_text(encoding="utf-8") if names.exists() else None
+    names.write_text("Pol\nJang\n", encoding="utf-8")
+    try:
+        assert main([*base, "forget", "Pol"]) == 0
+        assert names.read_text(encoding="utf-8") == "Jang\n"  # the keyboard no longer offers him
+    finally:
+        if before is None:
+            names.unlink()
+        else:
+            names.write_text(before, encoding="utf-8")
     assert main([*base, "stats", "Pol"]) == 2
     assert "no player 'Pol'" in capsys.readouterr().err
     assert main([*base, "leaderboard"]) == 0
