@@ -504,7 +504,7 @@ def _seating(obj: Mapping[str, Any], time: float, where: str) -> PlayersSeated:
         raise RecordError(f"{where}: unknown seating source {shown(obj.get('source'))} (expected one of {sources})") \
             from None
     uid = _text(obj.get("uid", ""), "uid", where)
-    return PlayersSeated(time, tuple(sorted(names, key=lambda item: list(Seat).index(item[0]))), source, uid.upper())
+    return PlayersSeated(time, tuple(names), source, uid)
 
 
 def _salvaged_seating(obj: Mapping[str, Any], time: float, where: str, err: RecordError,
@@ -538,7 +538,7 @@ def _salvaged_seating(obj: Mapping[str, Any], time: float, where: str, err: Reco
         return Tick(time)
     seated = ", ".join(f"{seat} {name}" for seat, name in names)
     notes.append(f"{where}: a seating that does not read ({why}) was read as: {seated}")
-    return PlayersSeated(time, tuple(sorted(names, key=lambda item: list(Seat).index(item[0]))), source, uid)
+    return PlayersSeated(time, tuple(names), source, uid)
 
 
 def _team(value: object, where: str) -> Team:

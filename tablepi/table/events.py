@@ -249,6 +249,13 @@ class PlayersSeated:
     source: SeatingSource = SeatingSource.TOUCH
     uid: str = ""  # the player tag that seated him (source TAG)
 
+    def __post_init__(self) -> None:
+        # One spelling of one seating: names in seat order (N E S W) and the tag's hex in capitals, as the record
+        # reader gives them back — so a seating built in any order is the very event its journal line replays.
+        order = tuple(Seat)
+        object.__setattr__(self, "names", tuple(sorted(self.names, key=lambda item: order.index(item[0]))))
+        object.__setattr__(self, "uid", self.uid.upper())
+
     def __str__(self) -> str:
         who = ", ".join(f"{seat} {name}" for seat, name in self.names)
         return f"@{self.time:.3f} seated {who} ({self.source.value})"

@@ -250,3 +250,18 @@ def test_a_player_sits_at_one_seat(tmp_path: Path) -> None:
     again = reopened(table)
     assert again.state.names == state.names
     again.close()
+
+
+def test_a_seating_in_any_order_is_journaled_and_replays(tmp_path: Path) -> None:
+    """A seating built W S E N (a tournament's order, a tag's lower-case hex) is the event its line reads back as:
+    the event itself keeps one spelling, so the journal's read-back check never refuses an honest seating."""
+    table = journaled(tmp_path)
+    names = ((Seat.W, "Pit"), (Seat.S, "Marie"), (Seat.E, "Jos"), (Seat.N, "Anna"))
+    state = table.feed(PlayersSeated(1.0, names, SeatingSource.TOURNAMENT))
+    assert dict(state.names) == dict(names) and not table.notices
+    tagged = table.feed(PlayersSeated(2.0, ((Seat.E, "Guy"),), SeatingSource.TAG, "04a1b2c3d4e5f6"))
+    assert dict(tagged.names)[Seat.E] == "Guy"
+    assert PlayersSeated(1.0, names).names == tuple(sorted(names, key=lambda item: list(Seat).index(item[0])))
+    again = reopened(table)
+    assert again.state.names == tagged.names
+    again.close()

@@ -150,7 +150,7 @@ def test_replay_command_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path.write_text(rec.text(), encoding="utf-8")
     assert main(["replay", "--json", str(path)]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert set(report) == {"deals", "warnings", "matches", "match"}
+    assert set(report) == {"deals", "warnings", "matches", "match", "names"}
     deal = report["deals"][0]
     for key in ("dealer", "forehand", "trump", "announcements", "tricks", "points", "winner", "kapo", "stake", "slate"):
         assert key in deal
