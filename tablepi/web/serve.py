@@ -39,6 +39,7 @@ class WebServer:
     def __init__(self, server: TournamentServer | None, host: str = "127.0.0.1", port: int = 0, *,
                  app: Callable[[Callable[[], bool]], Any] | None = None) -> None:
         self._closing = False
+        self._server = server
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
@@ -87,6 +88,8 @@ class WebServer:
     def close(self) -> None:
         self._closing = True
         self.uvicorn.should_exit = True
+        if self._server is not None:
+            self._server.hub.changes.wake_all()  # streams waiting on a channel look at _stopping and end
         if self._thread is not None:
             self._thread.join(10.0)
         self.sock.close()
