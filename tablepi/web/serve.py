@@ -32,6 +32,18 @@ def raise_file_limit(wanted: int) -> int:
     return soft
 
 
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, waking the waiting streams as it begins to shut down (SIGTERM, SIGINT or close())."""
+
+    def __init__(self, config: uvicorn.Config, wake: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._wake = wake
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._wake()
+        await super().shutdown(sockets)
+
+
 class WebServer:
     """uvicorn serving :func:`~tablepi.web.app.make_app` of ``server`` (or the app ``app(stopping)`` makes: the
     table's own pages, tablepi.book.pages); :attr:`port` is where it listens."""
@@ -60,8 +72,13 @@ class WebServer:
                                 backlog=2048,
                                 ssl_certfile=None if web.certfile is None else str(web.certfile),
                                 ssl_keyfile=None if web.keyfile is None else str(web.keyfile))
-        self.uvicorn = uvicorn.Server(config)
+        self.uvicorn = _Uvicorn(config, self._wake_streams)
         self._thread: threading.Thread | None = None
+
+    def _wake_streams(self) -> None:
+        """Streams waiting on a channel look at :meth:`_stopping` now and end (not at their next keep-alive)."""
+        if self._server is not None:
+            self._server.hub.changes.wake_all()
 
     def _stopping(self) -> bool:
         """Open streams end when the server stops (close(), or SIGTERM/SIGINT handled by uvicorn)."""
@@ -88,8 +105,7 @@ class WebServer:
     def close(self) -> None:
         self._closing = True
         self.uvicorn.should_exit = True
-        if self._server is not None:
-            self._server.hub.changes.wake_all()  # streams waiting on a channel look at _stopping and end
+        self._wake_streams()
         if self._thread is not None:
             self._thread.join(10.0)
         self.sock.close()

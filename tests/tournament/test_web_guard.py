@@ -307,6 +307,13 @@ def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, al
             assert _read_event(sock, data) == '{"changed": 1}'
         assert time.monotonic() - started < 0.5
         assert alone.hub.changes.wakeups == woken + 4 and len(looks) == 4  # one look per stream and change
+        started = time.monotonic()
+        web.close()  # the waiting streams end at once, not at their next keep-alive
+        assert time.monotonic() - started < 1.5
+        for sock, data in held:
+            sock.settimeout(2)
+            while sock.recv(65536):
+                pass
     finally:
         for sock, _ in held:
             sock.close()
