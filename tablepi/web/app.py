@@ -176,10 +176,10 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
     changes = server.hub.changes
 
     def sse(request: Request, channel: str) -> Response:
-        """The stream of a hub channel, woken by its changes (a keep-alive comment when none came)."""
+        """The stream of a hub channel, woken by its changes (and every few seconds for its keep-alive)."""
         changes.attach()
         return event_stream(request, lambda: server.hub.get(channel), slots, stopping,
-                            lambda: changes.wait(channel, KEEPALIVE))
+                            lambda: changes.wait(channel))
 
     def director(request: Request) -> str | None:
         return auth.who(request)

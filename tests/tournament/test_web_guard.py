@@ -22,6 +22,7 @@ import pytest
 
 from tablepi.tournament.config import parse_tournament_config
 from tablepi.tournament.server import TournamentServer
+from tablepi.web import changes
 from tablepi.web.auth import LOCK_AFTER
 from tablepi.web.guard import MAX_BODY
 from tablepi.web.serve import WebServer
@@ -279,7 +280,7 @@ def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, al
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """An open page gets a change as soon as it is published (from another thread, as the server's worker does),
     and an idle stream does no work at all until then: no look at the hub, no wakeup (it used to look ten times a
-    second, which with 1,500 pages kept the loop too busy to send the standings in time)."""
+    second); when the server stops, the waiting streams end at once."""
     looks: list[str] = []
     real_get = alone.hub.get
 
@@ -288,6 +289,7 @@ def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, al
         return real_get(channel)
 
     monkeypatch.setattr(alone.hub, "get", counted)
+    monkeypatch.setattr(changes, "TICK", 60.0)  # the keep-alive tick (every 5 s) falls outside the test
     held = []
     try:
         for _ in range(4):
@@ -310,7 +312,7 @@ def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, al
         started = time.monotonic()
         web.close()  # the waiting streams end at once, not at their next keep-alive
         assert time.monotonic() - started < 1.5
-        for sock, data in held:
+        for sock, _ in held:
             sock.settimeout(2)
             while sock.recv(65536):
                 pass
