@@ -311,9 +311,9 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
         worker = ReviewWorker()  # as the app: the book's reviews in the table's review worker process
         worker.start().result()
 
-        def reviewer(deal: Any, number: int) -> Any:
+        def reviewer(deal: Any, number: int, carried: int) -> Any:
             assert worker is not None
-            return worker.submit(deal, number).result()
+            return worker.submit(deal, number, carried).result()
 
         keeper = BookKeeper(book, table, "1", review=True, reviewer=reviewer).start()
         pages = Pages(book, BookConfig(), keeper.live_now)
@@ -342,7 +342,7 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
         if web is not None:
             web.close()
         if keeper is not None:
-            keeper.close()
+            keeper.close(wait=300.0)  # the match's reviews, in the worker process
         if worker is not None:
             worker.close()
         app.close()

@@ -11,8 +11,8 @@ lines added to the other team, minus lines struck by the other team and lines ad
 the stake as announced, the trump team and the tie rule in force) and expected **points**, with double-dummy play
 after the card (both sides maximising net lines, then points: the game is zero-sum); and the chance that the team
 wins, ties, takes Kapo or concedes it. The best cards have the highest expected lines, then points. Exact (every
-layout) from trick 4 on, else a fixed number of layouts drawn uniformly at random (reproducibly), with the standard
-error of the expected lines (see :data:`EXACT_LAYOUTS`).
+layout) from trick 4 on and at trick 3 up to 5,000 layouts, else a fixed number of layouts drawn uniformly at random
+(reproducibly), with the standard error of the expected lines (see :data:`EXACT_LAYOUTS`, :data:`EXACT_EARLY`).
 
 Double-dummy values in lines come from the points search: a team wins (or ties) with best play exactly when best
 play gives it 21 (or 20) points, and it can take Kapo only when best play gives it all 40, so a Kapo search is run
@@ -45,13 +45,16 @@ from tablepi.rules.seats import Direction, Seat, Team
 from tablepi.rules.trumps import effective_suit
 
 #: Positions with at most this many layouts are judged on all of them, from trick :data:`EXACT_FROM` on (where
-#: there are never more than 1,680); earlier ones on a sample of :data:`SAMPLES` layouts, unless there are so few
-#: that sampling would not be cheaper (at most twice the sample). A trick-3 position has up to 34,650 layouts and
-#: each costs several times a trick-4 one: judging them all would take seconds a deal.
+#: there are never more than 1,680); earlier ones only up to :data:`EXACT_EARLY`, else on a sample of :data:`SAMPLES`
+#: layouts. A trick-2 or -3 position has up to 756,756 or 34,650 layouts, each costing several times a trick-4 one.
 EXACT_LAYOUTS = 20_000
 EXACT_FROM = 4
 #: Layouts drawn for a sampled judgement, by trick.
 SAMPLES = {1: 12, 2: 48, 3: 160}
+#: Before trick :data:`EXACT_FROM`, positions with at most this many layouts are judged on all of them: at tricks
+#: 1-2 twice the sample (sampling would not be cheaper), at trick 3 up to 5,000 (most trick-3 positions; all those
+#: up to 20,000 took the whole review to p50 1 s, max 3.3 s on the development machine, see the README).
+EXACT_EARLY = {1: 24, 2: 96, 3: 5_000}
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +324,7 @@ class Judge:
         total = space.count() if layouts is None else len(layouts)
         trick_number = _trick_number(view)
         exact = layouts is not None or (total <= EXACT_LAYOUTS and (
-            trick_number >= EXACT_FROM or total <= 2 * SAMPLES[trick_number]))
+            trick_number >= EXACT_FROM or total <= EXACT_EARLY[trick_number]))
         if layouts is not None:
             chosen: list[Mapping[Seat, Sequence[Card]]] = list(layouts)
         elif exact:

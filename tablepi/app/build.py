@@ -149,8 +149,13 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
     parts: list[Any] = []
     if config.web.enabled:
         from tablepi.book.config import page_address
-        from tablepi.book.pages import open_pages
 
+        try:
+            from tablepi.book.pages import open_pages
+        except ImportError as error:  # the web stack is not installed here: the table plays on without pages
+            log.error("web: enabled, but the web server is missing (%s): pip install 'tablepi[tournament]'", error)
+            parts.extend([keeper, book])
+            return parts
         try:
             parts.append(open_pages(book, config.book, keeper.live_now, config.display.language, config.web.host,
                                     config.web.port))

@@ -54,6 +54,17 @@ class RecentNames:
                 log.warning("earlier names not kept: cannot write %s: %s", self.path, err)
 
 
+def forget_name(path: Path, name: str) -> bool:
+    """Drop ``name`` from the names file (``tablepi players forget``); whether it was there. A table running now
+    keeps the names it read at start in memory until it is restarted."""
+    recent = RecentNames(path)
+    kept = tuple(n for n in recent.names if n.casefold() != name.casefold())
+    if kept == recent.names:
+        return False
+    atomic_write_text(path, "".join(f"{n}\n" for n in kept))
+    return True
+
+
 def _merge(first: Iterable[str], then: Iterable[str]) -> tuple[str, ...]:
     seen: set[str] = set()
     out: list[str] = []

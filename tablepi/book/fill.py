@@ -141,14 +141,22 @@ class BookKeeper:
     # --- the worker ------------------------------------------------------------------------------------------
 
     def start(self) -> BookKeeper:
+        """Start the keeper's thread; first it adds the journal's won matches the book lacks (the table was stopped
+        before the keeper had added the last one)."""
+        missing = [n for n in sorted(self._won) if not self.book.has(f"{self.table}:{self._journal_id}:{n}")]
+        if missing:
+            self.idle.clear()
+            self._queue.put(("missing", missing))
         self._thread = threading.Thread(target=self._run, name="book", daemon=True)
         self._thread.start()
         return self
 
-    def close(self) -> None:
+    def close(self, wait: float = 10.0) -> None:
+        """Stop after what was queued (at most ``wait`` seconds; a match's reviews may take longer: a match the
+        book then lacks is added at the next start, or when the journal rotates)."""
         if self._thread is not None:
             self._queue.put(("stop", None))
-            self._thread.join(10.0)
+            self._thread.join(wait)
             self._thread = None
 
     def _run(self) -> None:
@@ -163,6 +171,11 @@ class BookKeeper:
                     self._rotated(*body)
                 elif kind == "public":
                     self.book.set_public(body, True)
+                elif kind == "missing":
+                    facts = match_facts(self._header, self._events, table=self.table, journal=self._journal_id,
+                                        ended=time.time(), finished_only=True, review=self.review,
+                                        reviewer=self.reviewer)
+                    self.book.add([f for f in facts if f.number in body])
             except Exception:  # the book must never stop the table: say it and go on
                 log.exception("the players' book could not take %s", kind)
             if self._queue.empty():

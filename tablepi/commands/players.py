@@ -88,8 +88,12 @@ def _act(args: argparse.Namespace, config: Any, book: Any, journal: Path, archiv
         print(f"{p.name}: the pages show {'his name' if p.public else 'his initials ' + p.initials}")
         return 0
     if action == "forget":
+        from tablepi.app.names import forget_name
+
         count = book.forget(args.name)
-        print(f"{args.name} forgotten: {count} matches now show a guest in his seat")
+        offered = forget_name(journal.with_name("names.txt"), args.name)  # the keyboard's earlier names
+        print(f"{args.name} forgotten: {count} matches now show a guest in his seat"
+              + ("; the screen's keyboard no longer offers his name (after the table restarts)" if offered else ""))
         return 0
     if action == "link":
         p = book._need(args.name)

@@ -831,6 +831,8 @@ class Renderer:
             self.blit_text(surface, view.prompt, f.bar, YELLOW, self.prompt_box(layout), min_size=f.bar * 3 // 4)
         else:
             pygame.draw.rect(surface, BLACK, bar)
+        if view.hand_seat is not None and view.sheet is None:  # the bar is a key: framed as one
+            pygame.draw.rect(surface, YELLOW, bar.inset(2), width=layout.border, border_radius=layout.radius)
 
     def prompt_box(self, layout: Layout) -> Rect:
         """Where the prompt is set (tests ask whether it fits there at the readable size)."""

@@ -79,6 +79,7 @@ PROMPT_TEMPLATES: dict[str, str] = {
     "play": N_("{seat}: lay a card"),
     "play_by_hand": N_("{seat}: touch your card place to enter your card"),
     "trumps_by_hand": N_("{seat}: touch your card place to name trumps"),
+    "trumps_by_hand_here": N_("{seat}: touch here to name trumps"),
     "sweep": N_("Sweep the trick off ({seat} won)"),
     "sweep_deal": N_("Sweep the last trick off"),
     "lift_card": N_("{seat}: lift {card} off your zone"),

@@ -92,6 +92,8 @@ def hit_map(view: View, size: tuple[int, int]) -> tuple[Control, ...]:
     layout = layout_for(size)
     out = [Control(b.action.value, None, rect, b.enabled) for b, rect in layout.button_rects(view.buttons)]
     out += [Control(b.action.value, b.seat, rect, b.enabled) for b, rect in layout.target_rects(view)]
+    if view.hand_seat is not None:  # the slate: the bar names trumps for the dead reader's forehand
+        out.append(Control(f"zone:{view.hand_seat.value}", None, layout.bar))
     out.append(Control("open:menu", None, layout.header))
     if view.seats:
         out += [Control(f"zone:{seat.value}", None, slot.card) for seat, slot in layout.slots(view.bottom_seat).items()]

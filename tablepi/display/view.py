@@ -286,6 +286,9 @@ class View:
     footer: str = ""  # small print: reader status, house rules
     sheet: SheetView | None = None  # a hand-entry panel over the screen (display/sheet.py): drawn instead of it
     menu: str = ""  # the label of the menu's button at the header's right end ("Menu"); empty: no menu here
+    #: On the slate: the next forehand, whose reader is dead, names trumps by a touch on the bar (no card place is
+    #: drawn there to touch).
+    hand_seat: Seat | None = None
 
     def seat(self, seat: Seat) -> SeatView | None:
         for view in self.seats:

@@ -445,10 +445,14 @@ def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateVi
 def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     slate = replace(_slate(state, settings, tr), next_trumps=tx.next_trumps_text(
         tr, tx.seat_name(tr, state.next_forehand, settings.names)))
+    seat = state.next_forehand
+    hand = seat in state.possible.by_hand and state.zone(seat).reader in _READER_DOWN
+    prompt = tx.prompt_text(tr, "trumps_by_hand_here", seat, settings.names) if hand else \
+        _prompt(state, tr, settings.names)
     return View(
         ScreenKind.SLATE, bottom_seat=settings.bottom_seat, slate=slate,
-        warning=_banner(state, tr, settings.names), prompt=_prompt(state, tr, settings.names),
-        buttons=_buttons(state, tr, tx.SLATE_ACTIONS),
+        warning=_banner(state, tr, settings.names), prompt=prompt,
+        buttons=_buttons(state, tr, tx.SLATE_ACTIONS), hand_seat=seat if hand else None,
     )
 
 

@@ -300,8 +300,35 @@ def test_the_command_line(evening: Path, tmp_path: Path, capsys: pytest.CaptureF
     assert stats["deals"]["played"] > 0
     assert main([*base, "export", "Jang", str(tmp_path / "jang.csv")]) == 0
     assert (tmp_path / "jang.csv").read_text().startswith("evening,")
-    assert main([*base, "forget", "Pol"]) == 0
+    names = evening / "names.txt"
+    before = names.read_text(encoding="utf-8") if names.exists() else None
+    names.write_text("Pol\nJang\n", encoding="utf-8")
+    try:
+        assert main([*base, "forget", "Pol"]) == 0
+        assert names.read_text(encoding="utf-8") == "Jang\n"  # the keyboard no longer offers him
+    finally:
+        if before is None:
+            names.unlink()
+        else:
+            names.write_text(before, encoding="utf-8")
     assert main([*base, "stats", "Pol"]) == 2
     assert "no player 'Pol'" in capsys.readouterr().err
     assert main([*base, "leaderboard"]) == 0
     assert Seat.N.value == "N"
+
+
+def test_a_match_won_just_before_the_table_stopped_is_added_at_the_next_start(tmp_path: Path) -> None:
+    from tablepi.book.fill import BookKeeper
+    from tablepi.journal import JournaledTable
+
+    table = play(tmp_path, [{Seat.N: "Jang", Seat.S: "Marie"}], seed=3)  # won, the keeper not running
+    table.close()
+    with Book(tmp_path / "players.sqlite3") as book:
+        again = JournaledTable(tmp_path / "journal.sqlite3", archive=tmp_path / "archive")
+        keeper = BookKeeper(book, again, "1", review=False).start()
+        try:
+            assert keeper.idle.wait(60)
+            assert book.match_count() == 1 and book.player("Jang") is not None
+        finally:
+            keeper.close()
+            again.close()

@@ -44,11 +44,13 @@ min_deals = 1
     server = LeagueServer(config.server, book, review=False).start()
     tables = [SimulatedTable(t, tmp_path / f"table{t}", table_feed(broker, t)).connect() for t in ("1", "2")]
     try:
-        seatings = [{Seat.N: "Jang", Seat.S: "Marie", Seat.E: "Pol", Seat.W: "Lis"},
-                    {Seat.N: "Jang", Seat.S: "Fränz", Seat.E: "Nico"}]
+        seatings = [{Seat.N: "Jang", Seat.E: "Pol", Seat.S: "Marie", Seat.W: "Lis"},  # in seat order, as the
+                    {Seat.N: "Jang", Seat.E: "Nico", Seat.S: "Fränz"}]  # journal writes a seating back
         for number, (table, names) in enumerate(zip(tables, seatings, strict=True)):
             table.new_match(30 + number)
-            table.app.handle(PlayersSeated(table.app.now, tuple(names.items()), SeatingSource.TOUCH))
+            table.drain()
+            state = table.app.handle(PlayersSeated(table.app.now, tuple(names.items()), SeatingSource.TOUCH))
+            assert state is not None and dict(state.names) == names, state
         for table in tables:
             table.play()
             table.finish_deal()

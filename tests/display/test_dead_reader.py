@@ -57,3 +57,25 @@ def test_the_prompt_asks_a_dead_readers_player_to_touch_his_card_place(language:
     assert build_view(_dead(Seat.W, True).state, en).prompt == "Léon: touch your card place to name trumps"
     assert build_view(_dead(Seat.W, False).state, en).prompt == "Léon: touch your card place to enter your card"
     assert build_view(_dead(Seat.N, False).state, en).prompt == "Léon: show your queens to announce, or lead a card"
+
+
+@pytest.mark.parametrize("family", list(PANELS))
+def test_between_deals_a_dead_forehand_names_trumps_by_a_touch_on_the_slates_bar(family: str) -> None:
+    """Issue 20: on the slate there is no card place to touch; the next forehand whose reader is dead was stuck."""
+    from tablepi.display.touch import control_at
+    from tablepi.rules import Team
+    from tablepi.rules.entry import DealEntry
+    from tablepi.table.events import DealEntered
+
+    table = Table(dealer=Seat.N)  # W names trumps in deal 1, S in deal 2 (anticlockwise)
+    table.apply(DealEntered(1.0, DealEntry(Seat.W, Team.EW, 25)))
+    state = table.state
+    nxt = state.next_forehand
+    table.apply(ReaderStatus(2.0, nxt, ReaderState.OFFLINE))
+    state = table.state
+    assert nxt in state.possible.by_hand
+    view = build_view(state, DisplaySettings(names=NAMES))
+    assert view.hand_seat is nxt and view.prompt == f"{NAMES[nxt]}: touch here to name trumps"
+    size = PANELS[family].size
+    hit = control_at(view, size, layout_for(size).bar.center)
+    assert hit is not None and hit.name == f"zone:{nxt.value}"

@@ -323,3 +323,30 @@ def test_the_four_names_are_drawn_at_one_size_and_fernand_is_never_cut(family: s
             for seat_view in view.seats:
                 room = renderer._name_room(seat_view, slots[seat_view.seat], layout)
                 assert renderer.font(size).size(seat_view.name)[0] <= room, (family, language, bottom, seat_view)
+
+
+@pytest.mark.parametrize("family", list(PANELS))
+def test_the_first_enrol_screen_is_read_and_its_stop_key_is_one_row_not_the_screen(family: str) -> None:
+    from tablepi.display.panels import Enrolling
+    from tablepi.display.sheet import key_rects, sheet_for
+
+    size = PANELS[family].size
+    sheet = sheet_for(Enrolling("deck", "red"), translator("en"))
+    assert sheet.lines == ("Lay each card when asked.",)
+    ((key, rect),) = key_rects(sheet, size)
+    assert key.id == "stop" and rect.h <= layout_for(size).button_h
+
+
+@pytest.mark.parametrize("family", list(PANELS))
+def test_under_a_sheet_the_bar_shows_no_game_prompt(family: str, renderer: Renderer) -> None:
+    from tablepi.display.panels import Menu
+    from tablepi.display.sheet import sheet_for
+
+    size = PANELS[family].size
+    view = replace(sample("mid_trick"), sheet=sheet_for(Menu(), translator("en")))
+    assert view.prompt
+    surface = render_surface(view, size, renderer)
+    bar = layout_for(size).bar
+    from tablepi.display.render import YELLOW
+
+    assert YELLOW not in _colors_in(surface, bar.x, bar.right, bar.y, bar.bottom)

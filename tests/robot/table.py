@@ -31,6 +31,7 @@ from typing import Any
 from tablepi.app.demo import ZONES, demo_deck
 from tablepi.deck import write_deck_file
 from tablepi.emulator.runner import FirmwareRunner
+from tablepi.errors import RecordError
 from tablepi.journal import read_journal
 from tablepi.rules import Card, Deal, Seat, Suit, Team
 from tablepi.rules.cards import DECK
@@ -38,7 +39,7 @@ from tablepi.table.machine import Table
 from tablepi.table.state import TablePhase, TableState
 
 SEAT_ZONE = {seat: zone for zone, seat in ZONES.items()}
-PACE = 0.6  # seconds between two touches: more than tablepi.display.touch.SETTLE
+PACE = 0.8  # seconds between two touches: more than tablepi.display.touch.SETTLE, with the app's own delay
 
 
 def wait(what: str, check: Callable[[], Any], timeout: float = 30.0) -> Any:
@@ -148,12 +149,12 @@ class Robot:
         self.board.close()
 
     def state(self) -> TableState:
-        for _ in range(20):
+        for _ in range(50):
             try:
                 j = read_journal(self.journal)  # read only: the running table writes it
                 h = j.header
                 return Table.replay(j.events(), h.house_rules, h.dealer, h.table).state
-            except (sqlite3.Error, OSError):
+            except (sqlite3.Error, OSError, RecordError):  # (a new match: the journal is being archived)
                 time.sleep(0.1)
         raise AssertionError("the journal could not be read")
 
@@ -239,8 +240,11 @@ def shuffled_hands(rng: random.Random) -> dict[Seat, list[Card]]:
 
 def mirror(state: TableState, hands: dict[Seat, list[Card]]) -> Deal:
     """The deal about to be played, in the rules core, with every hand known (the configured direction of play).
-    Between deals the next dealer is the last deal's forehand (rule 22)."""
-    dealer = state.forehand if state.phase is TablePhase.DEAL_OVER else state.dealer
+    Between deals, the deal the table says comes next."""
+    if state.phase is TablePhase.DEAL_OVER:  # the table says who names trumps next: his dealer deals
+        dealer = next(d for d in Seat if Deal(d).forehand is state.next_forehand)
+    else:
+        dealer = state.dealer
     return Deal(dealer, hands={s: list(c) for s, c in hands.items()})
 
 

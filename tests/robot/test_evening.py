@@ -4,11 +4,12 @@ One evening per layout (tests/robot/table.py says how the robot plays): the play
 start sheet; a deal is played with cards, with an announcement touched on the panel and answered at the
 announcer's own name; the next one loses E's reader at trick 2 (E's cards entered by hand at his card place),
 the power is cut in the middle of it and the table comes back, E's reader comes back at trick 5; a deal is told by
-hand from the menu; an earlier deal is corrected and both teams accept; deals by hand end the match, and the
-losers ask for a revanche, whose first deal is played too. After every deal the table's slate equals
-the robot's own count (Scorer); the touches each gesture took are the counts docs/by-hand.md promises.
+hand from the menu; an earlier deal is corrected and both teams accept; the next forehand's reader is dead
+between deals (his card place names trumps and begins the deal, his cards go in by hand); deals by hand end the
+match, and the losers ask for a revanche, which starts with the names still there. After every deal the table's
+slate equals the robot's own count (Scorer); the touches each gesture took are the counts docs/by-hand.md promises.
 
-Needs Xvfb and xdotool (scripts/setup.sh); skipped without them. Slow: about two minutes per layout.
+Needs Xvfb and xdotool (scripts/setup.sh); skipped without them. Slow: about four minutes per layout.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tablepi.rules.deal import Announcement
 from tablepi.table.events import ReaderState
 from tablepi.table.state import TablePhase, TableState, ZoneCardStatus
 
-from .table import Robot, Scorer, mirror, next_forehand, shuffled_hands, trump_of, wait
+from .table import SEAT_ZONE, Robot, Scorer, mirror, next_forehand, shuffled_hands, trump_of, wait
 
 pytestmark = [
     pytest.mark.slow,
@@ -75,17 +76,32 @@ def check_slate(robot: Robot, scorer: Scorer, deals: int) -> TableState:
 
 
 def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: bool = False,
-              dead: tuple[int, int] | None = None, cut_at: int | None = None) -> list[tuple[int, int]]:
+              dead: tuple[int, int] | None = None, dead_seat: Seat = Seat.E,
+              cut_at: int | None = None) -> list[tuple[int, int]]:
     """One deal with cards: forehand touches a trump button, each seat lays a legal card when its turn comes, the
-    four lift them to sweep. ``dead``: E's reader dies before trick ``dead[0]`` and comes back before trick
-    ``dead[1]``; E's cards meanwhile are entered at his card place. ``cut_at``: the power is cut in that trick,
-    after its second card. Returns, per card by hand, how many cards were possible and the touches it took."""
+    four lift them to sweep. ``dead``: ``dead_seat``'s reader dies before trick ``dead[0]`` (0: between deals,
+    before trumps) and comes back before trick ``dead[1]`` (7: after the deal); his cards meanwhile are entered at
+    his card place, and his trumps too when he names them. ``cut_at``: the power is cut in that trick, after its
+    second card. Returns, per card by hand, how many cards were possible and the touches it took."""
     state = robot.state()
     hands = shuffled_hands(rng)
     deal = mirror(state, hands)
     forehand = deal.forehand
     suit = trump_of(hands, forehand)
-    if robot.live(f"trump_{suit.name.lower()}"):
+    zone = SEAT_ZONE[dead_seat]
+    if dead is not None and dead[0] == 0:
+        robot.board.fail(zone, "absent")
+        wait("the reader off", lambda: robot.state().zone(dead_seat).reader is not ReaderState.ONLINE)
+    if dead is not None and dead[0] == 0 and forehand is dead_seat:
+        # Between deals his card place opens the trumps picker; its Confirm begins the deal (the first one
+        # acknowledges the warnings on screen, as Confirm always does).
+        robot.touch(f"zone:{forehand.value}")
+        wait("the trumps picker", lambda: robot.live(f"key:suit:{suit.value}"))
+        robot.key(f"suit:{suit.value}")
+        robot.key("confirm")
+        if robot.state().trump is not suit and robot.live("key:confirm"):
+            robot.key("confirm")
+    elif robot.live(f"trump_{suit.name.lower()}"):
         robot.touch(f"trump_{suit.name.lower()}")
     else:  # the slate between deals: forehand shows a card of the suit he chooses, which begins the next deal
         robot.place(forehand, hands[forehand][0])
@@ -110,22 +126,24 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
         wait("the announcement undone", lambda: not robot.state().announcements)
     for trick in range(1, 7):
         if dead is not None and trick == dead[0]:
-            robot.board.fail(1, "absent")  # E's reader: its chip stops answering
-            wait("E's reader off", lambda: robot.state().zone(Seat.E).reader is not ReaderState.ONLINE)
+            robot.board.fail(zone, "absent")  # the seat's reader: its chip stops answering
+            wait("the reader off", lambda: robot.state().zone(dead_seat).reader is not ReaderState.ONLINE)
         if dead is not None and trick == dead[1]:
-            robot.board.repair(1)
-            wait("E's reader back", lambda: robot.state().zone(Seat.E).reader is ReaderState.ONLINE)
+            robot.board.repair(zone)
+            wait("the reader back", lambda: robot.state().zone(dead_seat).reader is ReaderState.ONLINE)
         for n in range(4):
             seat = deal.to_play
             assert seat is not None
             card = rng.choice(deal.legal_plays(seat))
-            if dead is not None and seat is Seat.E and dead[0] <= trick < dead[1]:
+            if dead is not None and seat is dead_seat and dead[0] <= trick < dead[1]:
                 possible = len(possible_cards(robot.state(), seat))
                 before = robot.touches
-                robot.touch("zone:E")
-                if robot.live(f"key:suit:{card.suit.value}"):
+                robot.touch(f"zone:{seat.value}")
+                wait("the card picker", lambda: robot.live("key:cancel"))
+                if robot.live(f"key:suit:{card.suit.value}"):  # (one suit possible: its ranks are up already)
                     robot.key(f"suit:{card.suit.value}")
-                if robot.live(f"key:card:{card}"):
+                    wait("the ranks", lambda c=card: robot.live(f"key:card:{c}") or robot.live("key:confirm"))
+                if robot.live(f"key:card:{card}"):  # (one card possible: Confirm is up already)
                     robot.key(f"card:{card}")
                 robot.key("confirm")
                 by_hand.append((possible, robot.touches - before))
@@ -137,6 +155,9 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
                 robot.power_cut()
         robot.lift_all()
         wait(f"trick {trick} swept", lambda t=trick: _swept(robot.state(), t), 20)
+    if dead is not None and dead[1] > 6:
+        robot.board.repair(zone)
+        wait("the reader back", lambda: robot.state().zone(dead_seat).reader is ReaderState.ONLINE)
     result = deal.result()
     scorer.deal(deal.trump_team, dict(result.points), deal.tricks_won())
     return by_hand
@@ -243,6 +264,10 @@ def test_a_whole_evening_played_as_players_play_it(xvfb: tuple[str, tuple[int, i
                      and s)
         scorer = rescore(state, START_LINES)
         assert open_lines(state) == scorer.open
+        # Deal 4: the next forehand's reader is dead between deals: his card place names trumps and begins the
+        # deal, his cards go in by hand; the reader is back after the deal.
+        play_deal(robot, scorer, rng, dead=(0, 7), dead_seat=next_forehand(robot.state()))
+        check_slate(robot, scorer, 4)
         # Deals by hand end the match: Konter a Matt and Kapo for N+S, four lines each.
         while scorer.winner is None:
             state = robot.state()
@@ -251,6 +276,7 @@ def test_a_whole_evening_played_as_players_play_it(xvfb: tuple[str, tuple[int, i
         state = wait("the match over", lambda: (s := robot.state()).phase is TablePhase.MATCH_OVER and s)
         robot.touch("revanche")
         state = wait("the revanche", lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.slate and s)
+        assert dict(state.names) == NAMES  # the names stay from match to match
         scorer = Scorer(START_LINES)
         play_deal(robot, scorer, rng)
         check_slate(robot, scorer, 1)
