@@ -34,7 +34,7 @@ from tablepi.book.texts import texts, texts_json
 from tablepi.display.i18n import LANGUAGES
 from tablepi.rules.cards import Card
 from tablepi.rules.seats import Seat
-from tablepi.web.app import LANG_COOKIE, event_stream, language
+from tablepi.web.app import LANG_COOKIE, event_stream, language, polling
 from tablepi.web.guard import StreamSlots
 
 #: Seconds between two looks at the book and the table by an open stream.
@@ -349,7 +349,7 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
                         headers={**_HEADERS, "Cache-Control": "max-age=3600"})
 
     async def events(request: Request) -> Response:
-        return event_stream(request, lambda: pages.stream_text(lang(request)), slots, stopping, POLL)
+        return event_stream(request, lambda: pages.stream_text(lang(request)), slots, stopping, polling(POLL))
 
     routes = [
         Route("/", live_page),

@@ -55,6 +55,7 @@ from tablepi.tournament.standings import (
     table_scores,
 )
 from tablepi.tournament.store import QUARANTINE_HEAD, Store
+from tablepi.web.changes import Changes
 
 log = logging.getLogger(__name__)
 
@@ -133,10 +134,12 @@ class TournamentError(Exception):
 
 
 class Hub:
-    """What the pages show, per channel: the latest JSON text and its version; a short history for the overlay."""
+    """What the pages show, per channel: the latest JSON text and its version; a short history for the overlay.
+    :attr:`changes` wakes a channel's open streams when :meth:`put` changes it (from the server's worker thread)."""
 
     def __init__(self, keep: float = 90.0) -> None:
         self._lock = threading.Lock()
+        self.changes = Changes()
         self._data: dict[str, tuple[int, str]] = {}
         self._history: dict[str, deque[tuple[float, str]]] = {}
         self._read: dict[str, float] = {}  # channel -> when a page last read it (monotonic)
@@ -161,6 +164,7 @@ class Hub:
                     if len(history) == 1:
                         break
                     history.popleft()
+        self.changes.changed(channel)
 
     def get(self, channel: str) -> tuple[int, str]:
         with self._lock:

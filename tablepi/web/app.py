@@ -1,9 +1,10 @@
 """The Starlette app: pages, server-sent events, the director's login and actions.
 
-Streams poll the :class:`~tablepi.tournament.server.Hub` every :data:`POLL` seconds and send a channel's JSON when
-its version changed, so a deal scored at a table is on the projector within a poll of the server applying it.
-The overlay stream sends what the table looked like ``overlay_delay`` seconds ago (no hand shown live on a
-stream), and only with the overlay token.
+A stream waits on its :class:`~tablepi.tournament.server.Hub` channel's changes (:mod:`tablepi.web.changes`) and
+sends the channel's JSON when its version changed, so a deal scored at a table is on the projector as soon as the
+server applied it, and an idle page costs nothing between changes. The overlay stream sends what the table looked
+like ``overlay_delay`` seconds ago (no hand shown live on a stream), and only with the overlay token: it looks
+every :data:`POLL` seconds (its text changes with the clock; a few overlays are open, never hundreds).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 import re
 import time
 import urllib.parse
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any
 
@@ -41,7 +42,7 @@ from tablepi.web.texts import texts, texts_json
 
 log = logging.getLogger(__name__)
 
-#: Seconds between two looks at the hub by an open stream.
+#: Seconds between two looks by a stream that polls (the overlay, the table's own pages).
 POLL = 0.1
 #: A comment line this often keeps proxies from closing a quiet stream.
 KEEPALIVE = 15.0
@@ -112,10 +113,10 @@ class Auth:
 
 
 async def _stream(produce: Callable[[], tuple[Any, str]], stopping: Callable[[], bool],
-                  poll: float) -> AsyncIterator[str]:
-    """The stream's texts. A visitor who leaves ends it through Starlette's StreamingResponse, which listens for
-    the disconnect itself and cancels this generator: asking ``request.is_disconnected()`` on every poll as well
-    cost as much as the rest (1,500 idle pages took a third of a core)."""
+                  wait: Callable[[], Awaitable[object]]) -> AsyncIterator[str]:
+    """The stream's texts: ``produce``'s text whenever its key changed, looked at after each ``wait``. A visitor
+    who leaves ends it through Starlette's StreamingResponse, which listens for the disconnect itself and cancels
+    this generator (asking ``request.is_disconnected()`` on every look cost as much as the rest)."""
     sent: Any = None
     quiet = time.monotonic()
     while not stopping():
@@ -124,24 +125,30 @@ async def _stream(produce: Callable[[], tuple[Any, str]], stopping: Callable[[],
             sent = key
             quiet = time.monotonic()
             yield f"data: {text}\n\n"
-        elif time.monotonic() - quiet > KEEPALIVE:
+        elif time.monotonic() - quiet >= KEEPALIVE:
             quiet = time.monotonic()
             yield ": keepalive\n\n"
-        await asyncio.sleep(poll)
+        await wait()
+
+
+def polling(poll: float = POLL) -> Callable[[], Awaitable[object]]:
+    """A stream's ``wait`` for a source that cannot say when it changed: look again every ``poll`` seconds."""
+    return lambda: asyncio.sleep(poll)
 
 
 def event_stream(request: Request, produce: Callable[[], tuple[Any, str]], slots: StreamSlots,
-                 stopping: Callable[[], bool], poll: float = POLL) -> Response:
-    """A server-sent-event stream of ``produce``'s text, sent whenever its key changes (looked at every ``poll``
-    seconds, a comment now and then to keep proxies from closing it); beyond ``slots``' open streams, a polite 503
-    with Retry-After (the pages' scripts come back after it). Every page tablepi serves streams this way."""
+                 stopping: Callable[[], bool], wait: Callable[[], Awaitable[object]]) -> Response:
+    """A server-sent-event stream of ``produce``'s text, sent whenever its key changes (looked at after each
+    ``wait``: a channel's change, or :func:`polling`), a comment every :data:`KEEPALIVE` seconds to keep proxies
+    from closing it; beyond ``slots``' open streams, a polite 503 with Retry-After (the pages' scripts come back
+    after it). Every page tablepi serves streams this way."""
     if not slots.take():
         return PlainTextResponse("too many open pages right now; this one tries again shortly",
                                  status_code=503, headers={"Retry-After": str(slots.retry_after)})
 
     async def counted() -> AsyncIterator[str]:
         try:
-            async for item in _stream(produce, stopping, poll):
+            async for item in _stream(produce, stopping, wait):
                 yield item
         finally:
             slots.give_back()
@@ -166,8 +173,13 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
             response.set_cookie(LANG_COOKIE, lang, samesite="lax")
         return response
 
-    def sse(request: Request, produce: Callable[[], tuple[Any, str]]) -> Response:
-        return event_stream(request, produce, slots, stopping)
+    changes = server.hub.changes
+
+    def sse(request: Request, channel: str) -> Response:
+        """The stream of a hub channel, woken by its changes (and every few seconds for its keep-alive)."""
+        changes.attach()
+        return event_stream(request, lambda: server.hub.get(channel), slots, stopping,
+                            lambda: changes.wait(channel))
 
     def director(request: Request) -> str | None:
         return auth.who(request)
@@ -188,7 +200,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         return Response(server.hub.get("standings")[1], media_type="application/json")
 
     async def standings_events(request: Request) -> Response:
-        return sse(request, lambda: server.hub.get("standings"))
+        return sse(request, "standings")
 
     async def printable(request: Request) -> Response:
         lang = language(request, web.language)
@@ -226,7 +238,8 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         if not overlay_allowed(request):
             return PlainTextResponse("forbidden", status_code=403)
         channel = f"table/{request.path_params['table']}"
-        return sse(request, lambda: server.hub.as_of(channel, server.clock() - web.overlay_delay))
+        return event_stream(request, lambda: server.hub.as_of(channel, server.clock() - web.overlay_delay), slots,
+                            stopping, polling())
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
@@ -280,8 +293,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
     async def table_events(request: Request) -> Response:
         if director(request) is None:
             return PlainTextResponse("log in first", status_code=401)
-        channel = f"table/{request.path_params['table']}"
-        return sse(request, lambda: server.hub.get(channel))
+        return sse(request, f"table/{request.path_params['table']}")
 
     async def director_page(request: Request) -> Response:
         session = auth.session(request)
@@ -292,7 +304,7 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
     async def director_events(request: Request) -> Response:
         if director(request) is None:
             return PlainTextResponse("log in first", status_code=401)
-        return sse(request, lambda: server.hub.get("director"))
+        return sse(request, "director")
 
     async def director_csv(request: Request) -> Response:
         if director(request) is None:

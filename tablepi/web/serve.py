@@ -32,6 +32,18 @@ def raise_file_limit(wanted: int) -> int:
     return soft
 
 
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, waking the waiting streams as it begins to shut down (SIGTERM, SIGINT or close())."""
+
+    def __init__(self, config: uvicorn.Config, wake: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._wake = wake
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._wake()
+        await super().shutdown(sockets)
+
+
 class WebServer:
     """uvicorn serving :func:`~tablepi.web.app.make_app` of ``server`` (or the app ``app(stopping)`` makes: the
     table's own pages, tablepi.book.pages); :attr:`port` is where it listens."""
@@ -39,6 +51,7 @@ class WebServer:
     def __init__(self, server: TournamentServer | None, host: str = "127.0.0.1", port: int = 0, *,
                  app: Callable[[Callable[[], bool]], Any] | None = None) -> None:
         self._closing = False
+        self._server = server
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         # Every answer goes out at once: without it a response written in two parts (head, then body) waits for
@@ -62,8 +75,13 @@ class WebServer:
                                 backlog=2048,
                                 ssl_certfile=None if web.certfile is None else str(web.certfile),
                                 ssl_keyfile=None if web.keyfile is None else str(web.keyfile))
-        self.uvicorn = uvicorn.Server(config)
+        self.uvicorn = _Uvicorn(config, self._wake_streams)
         self._thread: threading.Thread | None = None
+
+    def _wake_streams(self) -> None:
+        """Streams waiting on a channel look at :meth:`_stopping` now and end (not at their next keep-alive)."""
+        if self._server is not None:
+            self._server.hub.changes.wake_all()
 
     def _stopping(self) -> bool:
         """Open streams end when the server stops (close(), or SIGTERM/SIGINT handled by uvicorn)."""
@@ -90,6 +108,7 @@ class WebServer:
     def close(self) -> None:
         self._closing = True
         self.uvicorn.should_exit = True
+        self._wake_streams()
         if self._thread is not None:
             self._thread.join(10.0)
         self.sock.close()

@@ -9,6 +9,7 @@ import logging
 import re
 import socket
 import ssl
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -21,6 +22,7 @@ import pytest
 
 from tablepi.tournament.config import parse_tournament_config
 from tablepi.tournament.server import TournamentServer
+from tablepi.web import changes
 from tablepi.web.auth import LOCK_AFTER
 from tablepi.web.guard import MAX_BODY
 from tablepi.web.serve import WebServer
@@ -258,3 +260,62 @@ def test_fifteen_hundred_live_pages(make_tournament: Callable[..., Tournament]) 
         for sock in socks:
             sock.close()
         web.close()
+
+
+def _read_event(sock: socket.socket, data: bytearray) -> str:
+    """The next ``data:`` event on an open stream (its HTTP head and keep-alive comments skipped)."""
+    while True:
+        for part in bytes(data).split(b"\n\n")[:-1]:
+            del data[:len(part) + 2]
+            lines = [line for line in part.decode().split("\r\n")[-1].split("\n") if line.startswith("data: ")]
+            if lines:
+                return lines[-1][len("data: "):]
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise AssertionError("the stream closed")
+        data += chunk
+
+
+def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, alone: TournamentServer,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An open page gets a change as soon as it is published (from another thread, as the server's worker does),
+    and an idle stream does no work at all until then: no look at the hub, no wakeup (it used to look ten times a
+    second); when the server stops, the waiting streams end at once."""
+    looks: list[str] = []
+    real_get = alone.hub.get
+
+    def counted(channel: str) -> tuple[int, str]:
+        looks.append(channel)
+        return real_get(channel)
+
+    monkeypatch.setattr(alone.hub, "get", counted)
+    monkeypatch.setattr(changes, "TICK", 60.0)  # the keep-alive tick (every 5 s) falls outside the test
+    held = []
+    try:
+        for _ in range(4):
+            sock = socket.create_connection(("127.0.0.1", web.port), 5)
+            sock.sendall(b"GET /standings/events HTTP/1.1\r\nHost: x\r\n\r\n")
+            data = bytearray()
+            _read_event(sock, data)  # the standings as they are
+            held.append((sock, data))
+        time.sleep(0.3)
+        looks.clear()
+        woken = alone.hub.changes.wakeups
+        time.sleep(1.5)
+        assert looks == [] and alone.hub.changes.wakeups == woken  # idle: nothing per tick
+        threading.Thread(target=alone.hub.put, args=("standings", '{"changed": 1}')).start()
+        started = time.monotonic()
+        for sock, data in held:
+            assert _read_event(sock, data) == '{"changed": 1}'
+        assert time.monotonic() - started < 0.5
+        assert alone.hub.changes.wakeups == woken + 4 and len(looks) == 4  # one look per stream and change
+        started = time.monotonic()
+        web.close()  # the waiting streams end at once, not at their next keep-alive
+        assert time.monotonic() - started < 1.5
+        for sock, _ in held:
+            sock.settimeout(2)
+            while sock.recv(65536):
+                pass
+    finally:
+        for sock, _ in held:
+            sock.close()
