@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCKS = (ROOT / "requirements-pi.txt", ROOT / "requirements-build.txt")
@@ -37,19 +38,32 @@ def _entries(path: Path) -> dict[str, tuple[str, list[str]]]:
 
 
 def test_every_dependency_the_pi_installs_is_pinned_with_hashes() -> None:
-    lock = _entries(LOCKS[0])
+    """The table's own needs, its readers (pcsc), its MQTT feed and its players' pages (the tournament stack): a Pi
+    installed by systemd/install.sh runs every one of them, so each is locked, and so is all they need in turn."""
+    lock = {canonicalize_name(name): entry for name, entry in _entries(LOCKS[0]).items()}
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = [Requirement(r) for r in [*project["dependencies"], *project["optional-dependencies"]["pcsc"]]]
+    extras = project["optional-dependencies"]
+    wanted = [Requirement(r) for r in [*project["dependencies"], *extras["pcsc"], *extras["feed"],
+                                       *extras["tournament"]]]
     for req in wanted:
-        name = req.name.lower()
+        name = canonicalize_name(req.name)
         assert name in lock, f"{req.name} (pyproject.toml) is missing from requirements-pi.txt"
         assert req.specifier.contains(lock[name][0], prereleases=True), (req, lock[name][0])
-    # ... and what those need in turn (as installed here from the same versions): nothing comes unpinned.
-    for req in wanted:
-        for sub in metadata.requires(req.name) or []:
+    # ... and what those need in turn, all the way down (as installed here from the same versions): nothing comes
+    # unpinned. install.sh installs the build lock first (setuptools and wheel), so what it holds counts too.
+    installed = lock | {canonicalize_name(name): entry for name, entry in _entries(LOCKS[1]).items()}
+    seen: set[str] = set()
+    todo = [req.name for req in wanted]
+    while todo:
+        name = todo.pop()
+        if canonicalize_name(name) in seen:
+            continue
+        seen.add(canonicalize_name(name))
+        for sub in metadata.requires(name) or []:
             dep = Requirement(sub)
             if dep.marker is None or dep.marker.evaluate({"extra": ""}):
-                assert dep.name.lower() in lock, f"{dep.name} (needed by {req.name}) is not in requirements-pi.txt"
+                assert canonicalize_name(dep.name) in installed, f"{dep.name} (needed by {name}) is not locked"
+                todo.append(dep.name)
 
 
 def test_the_build_lock_has_what_building_needs() -> None:
