@@ -24,7 +24,10 @@ from pathlib import Path
 import pygame
 import pytest
 
+from tablepi.app.console import Console
+from tablepi.app.demo import demo_deck
 from tablepi.config import load_config
+from tablepi.deck import write_deck_file
 from tablepi.display.layout import layout_for
 from tablepi.display.render import Renderer, render_surface
 from tablepi.display.view import Action
@@ -109,8 +112,11 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
     display, panel = xvfb
     journal = tmp_path / "journal.sqlite3"
     config_path = tmp_path / "t.toml"
+    # A deck enrolled: a table without one says how to enrol it in its bar, over the frame compared here.
+    decks = tmp_path / "decks.toml"
+    write_deck_file(decks, [demo_deck()])
     config_path.write_text(
-        f'[table]\njournal = "{journal}"\ndecks = []\n[readers]\nbackend = "sim"\n[readers.options]\n'
+        f'[table]\njournal = "{journal}"\ndecks = ["{decks}"]\n[readers]\nbackend = "sim"\n[readers.options]\n'
         f'[controls]\nenabled = false\n[display]\nlanguage = "{lang}"\nfullscreen = false\n'
         f"size = [{panel[0]}, {panel[1]}]\nrotation = {rotation}\n"
         # names for all four seats: the table does not offer its start-of-match sheet over the frame compared here
@@ -133,10 +139,13 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
         ).stdout.split()[:1])[0]
         assert "video driver x11" in log.read_text()  # the fallback order got to x11, and said so
         renderer = Renderer()
+        console = Console(lambda gesture: None, lang)
         drawing = (panel[1], panel[0]) if rotation in (90, 270) else panel
 
         def matches(name: str) -> float | None:
-            view = build_view(_state(journal), config.display)
+            state = _state(journal)
+            # as the app's screen makes it: the view, then the console's menu button (or its open sheet) over it
+            view = console.over(build_view(state, config.display), state, config.display)
             expected = pygame.transform.rotate(render_surface(view, drawing, renderer), -rotation)
             shot = _grab(display, window, tmp_path / f"{name}.png")
             if shot is None or shot.get_size() != panel:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tablepi.errors import ConfigError
-from tablepi.players import PlayerRegistry, check_name, load_players_file, write_players_file
+from tablepi.players import MAX_NAME, PlayerRegistry, check_name, load_players_file, write_players_file
 
 
 def test_a_player_file_round_trips_and_a_missing_one_is_empty(tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def test_a_broken_player_file_names_the_file_and_the_player(tmp_path: Path, text
     assert str(path) in str(info.value)
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 21, "a\tb\x07"])
+@pytest.mark.parametrize("name", ["", "   ", "x" * (MAX_NAME + 1), "a\tb\x07"])
 def test_a_name_is_short_printable_text(name: str) -> None:
     with pytest.raises(ConfigError):
         check_name(name)
