@@ -55,6 +55,7 @@ from tablepi.record import RecordHeader, event_to_line
 from tablepi.rules.seats import Seat, Team
 from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent
 from tablepi.table.simulate import simulate_match
+from tablepi.web.changes import Changes
 from tablepi.web.serve import WebServer
 
 BASE = 1_790_000_000.0  # the season's first match ended here (wall clock)
@@ -167,8 +168,9 @@ def bench_add(book: Book, runs: int, first: int) -> None:
 
 
 def bench_pages(book: Book, runs: int) -> None:
-    pages = Pages(book, BookConfig(), lambda: (1, {}))
-    web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping)).start()
+    pages = Pages(book, BookConfig(), lambda: (1, {}), Changes())
+    web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
+                    changes=pages.changes).start()
     try:
         regular = max(book.players(), key=lambda p: book.ratings().get(p.id, (0, 0, 0, 0))[3])
         for path, label in (("/leaderboard", "the leaderboard"), (f"/players/{regular.id}", "a regular's page")):
@@ -316,8 +318,9 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
             return worker.submit(deal, number, carried).result()
 
         keeper = BookKeeper(book, table, "1", review=True, reviewer=reviewer).start()
-        pages = Pages(book, BookConfig(), keeper.live_now)
-        web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping)).start()
+        pages = Pages(book, BookConfig(), keeper.live_now, keeper.changes)
+        web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
+                        changes=keeper.changes).start()
         phone = subprocess.Popen([sys.executable, "-c", PHONES, str(web.port), str(phones)], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, text=True)
         assert phone.stdout is not None and phone.stdout.readline().strip() == "connected"

@@ -157,8 +157,8 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
             parts.extend([keeper, book])
             return parts
         try:
-            parts.append(open_pages(book, config.book, keeper.live_now, config.display.language, config.web.host,
-                                    config.web.port))
+            parts.append(open_pages(book, config.book, keeper.live_now, keeper.changes, config.display.language,
+                                    config.web.host, config.web.port))
         except OSError as error:
             log.error("web: cannot serve the pages on %s:%d (%s); the table plays on without them",
                       config.web.host, config.web.port, error)

@@ -6,7 +6,8 @@ The keeper follows the journal the table writes: the core thread only puts each 
 through its own :class:`~tablepi.table.machine.Table` and, the moment a match is won, adds it to the book with its
 reviews. When the journal rotates, matches of the archived file that the book lacks (one abandoned unfinished) are
 added from the archive. What it made of the table now (the live view: only cards already played, never a hand) is
-what :meth:`BookKeeper.live_now` gives the pages.
+what :meth:`BookKeeper.live_now` gives the pages; each time the keeper has taken what was queued, it tells the
+pages' open streams on :attr:`BookKeeper.changes` (channel :data:`CHANNEL`), so they look then and not on a timer.
 """
 
 from __future__ import annotations
@@ -26,11 +27,15 @@ from tablepi.errors import RecordError
 from tablepi.record import RecordHeader, load_record, parse_event
 from tablepi.table.events import TableEvent
 from tablepi.table.machine import Table
+from tablepi.web.changes import Changes
 
 if TYPE_CHECKING:
     from tablepi.journal import Journal, JournaledTable
 
 log = logging.getLogger(__name__)
+
+#: The channel of the pages' streams (tablepi.book.pages): the book or the live view has changed.
+CHANNEL = "book"
 
 
 def archive_time(path: Path) -> float:
@@ -120,6 +125,8 @@ class BookKeeper:
         self._previous = self._events[-1].time if self._events else 0.0
         self._won = {n for n, m in enumerate(self._mirror.matches, start=1) if m.winner is not None}
         self._live: tuple[int, dict[str, Any]] = (1, self._live_view())
+        #: Told (from the keeper's thread) each time the book or the live view may have changed.
+        self.changes = Changes()
         self.idle = threading.Event()
         self.idle.set()
         journaled.listeners.append(self)
@@ -180,6 +187,7 @@ class BookKeeper:
                 log.exception("the players' book could not take %s", kind)
             if self._queue.empty():
                 self._publish()
+                self.changes.changed(CHANNEL)
                 self.idle.set()
 
     def _line(self, line: str) -> None:

@@ -37,6 +37,7 @@ from typing import Any
 
 from tablepi.book.config import BookConfig
 from tablepi.book.facts import match_facts
+from tablepi.book.fill import CHANNEL
 from tablepi.book.store import Book
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.feed.broker import SERVER_USER
@@ -131,6 +132,7 @@ class LeagueServer(TournamentServer):
         super().receive(batch)
         with self.lock:
             self._to_book()
+        self.hub.changes.changed(CHANNEL)  # the live view (and maybe the book): the pages' streams look
 
     def _to_book(self) -> None:
         """Every match won at any table and not in the book yet, with its players, from the table's events."""

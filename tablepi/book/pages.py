@@ -8,7 +8,11 @@ initials, a guest as "guest"; his own name only on his own page (``/me/<token>``
 cards already played (the feed's summary), never a hand. Pages are light: one small stylesheet and one small
 script, both served by the table, no framework.
 
-:class:`Pages` makes each page's HTML; :func:`make_pages` is the Starlette app around it.
+:class:`Pages` makes each page's HTML; :func:`make_pages` is the Starlette app around it. An open page's stream
+waits on the channel :data:`~tablepi.book.fill.CHANNEL` of the pages' :class:`~tablepi.web.changes.Changes`, told
+by whoever changes the book or the live view (:class:`~tablepi.book.fill.BookKeeper`, the league's server): an idle
+page costs nothing between changes but its keep-alive. A write from another process (``tablepi players private``)
+is seen at the next keep-alive tick (:data:`tablepi.web.changes.TICK`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from tablepi.book.config import BookConfig
+from tablepi.book.fill import CHANNEL
 from tablepi.book.rating import ordinal
 from tablepi.book.stats import ALL_TIME, Period, evening_period, leaderboard, player_stats, season_period
 from tablepi.book.store import Book, Player, evening_of
@@ -34,11 +39,10 @@ from tablepi.book.texts import texts, texts_json
 from tablepi.display.i18n import LANGUAGES
 from tablepi.rules.cards import Card
 from tablepi.rules.seats import Seat
-from tablepi.web.app import LANG_COOKIE, event_stream, language, polling
+from tablepi.web.app import LANG_COOKIE, event_stream, language
+from tablepi.web.changes import Changes
 from tablepi.web.guard import StreamSlots
 
-#: Seconds between two looks at the book and the table by an open stream.
-POLL = 0.25
 #: Open live pages at most (a bar's phones, many times over); beyond, 503 and Retry-After (tablepi.web.guard).
 MAX_STREAMS = 1000
 _ESC = html.escape
@@ -63,12 +67,14 @@ def card_html(text: str) -> str:
 
 
 class Pages:
-    """Each page's HTML from the book (and the live view), in one language."""
+    """Each page's HTML from the book (and the live view), in one language; ``changes`` is told (channel
+    :data:`~tablepi.book.fill.CHANNEL`) whenever the book or ``live`` changed."""
 
-    def __init__(self, book: Book, config: BookConfig, live: LiveSource) -> None:
+    def __init__(self, book: Book, config: BookConfig, live: LiveSource, changes: Changes) -> None:
         self.book = book
         self.config = config
         self.live = live
+        self.changes = changes
         self._sent: dict[str, tuple[tuple[int, tuple[int, int]], str]] = {}
         self._made: dict[tuple[Any, ...], str] = {}  # pages made since the book last changed
         self._made_version: tuple[int, int] = (-1, -1)
@@ -349,7 +355,9 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
                         headers={**_HEADERS, "Cache-Control": "max-age=3600"})
 
     async def events(request: Request) -> Response:
-        return event_stream(request, lambda: pages.stream_text(lang(request)), slots, stopping, polling(POLL))
+        pages.changes.attach()
+        return event_stream(request, lambda: pages.stream_text(lang(request)), slots, stopping,
+                            lambda: pages.changes.wait(CHANNEL))
 
     routes = [
         Route("/", live_page),
@@ -366,9 +374,11 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
     return Starlette(routes=routes)
 
 
-def open_pages(book: Book, config: BookConfig, live: LiveSource, language: str, host: str, port: int) -> Any:
+def open_pages(book: Book, config: BookConfig, live: LiveSource, changes: Changes, language: str, host: str,
+               port: int) -> Any:
     """The pages served on ``host:port`` from a thread of their own (returns the server; ``close()`` stops it)."""
     from tablepi.web.serve import WebServer
 
-    pages = Pages(book, config, live)
-    return WebServer(None, host, port, app=lambda stopping: make_pages(pages, language, stopping=stopping)).start()
+    pages = Pages(book, config, live, changes)
+    return WebServer(None, host, port, app=lambda stopping: make_pages(pages, language, stopping=stopping),
+                     changes=changes).start()

@@ -30,9 +30,10 @@ def run(args: argparse.Namespace) -> int:
         server = LeagueServer(config.server, book, review=config.players.review)
         server.start()
         try:
-            pages = Pages(book, config.players, server.live_now)
+            pages = Pages(book, config.players, server.live_now, server.hub.changes)
             site = WebServer(None, web.host, web.port if args.port is None else args.port,
-                             app=lambda stopping: make_pages(pages, web.language, stopping=stopping))
+                             app=lambda stopping: make_pages(pages, web.language, stopping=stopping),
+                             changes=server.hub.changes)
             logging.getLogger("tablepi.league").info("%s: the players' pages on %s", config.server.name, site.url)
             site.serve_forever()
         finally:

@@ -187,6 +187,12 @@ class Hub:
                 found = (stamp, text)
             return found
 
+    def next_after(self, channel: str, when: float) -> float | None:
+        """The wall time of the channel's first text after ``when`` (the overlay shows it ``overlay_delay`` after
+        that), or None."""
+        with self._lock:
+            return next((stamp for stamp, _ in self._history.get(channel, ()) if stamp > when), None)
+
 
 class TournamentServer:
     def __init__(self, config: TournamentConfig, *, clock: Callable[[], float] = time.time) -> None:

@@ -3,13 +3,14 @@
 A stream waits on its :class:`~tablepi.tournament.server.Hub` channel's changes (:mod:`tablepi.web.changes`) and
 sends the channel's JSON when its version changed, so a deal scored at a table is on the projector as soon as the
 server applied it, and an idle page costs nothing between changes. The overlay stream sends what the table looked
-like ``overlay_delay`` seconds ago (no hand shown live on a stream), and only with the overlay token: it looks
-every :data:`POLL` seconds (its text changes with the clock; a few overlays are open, never hundreds).
+like ``overlay_delay`` seconds ago (no hand shown live on a stream), and only with the overlay token: it is woken
+by its table's change and again when the next change it has not shown yet is ``overlay_delay`` old.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import html
 import logging
@@ -42,8 +43,6 @@ from tablepi.web.texts import texts, texts_json
 
 log = logging.getLogger(__name__)
 
-#: Seconds between two looks by a stream that polls (the overlay, the table's own pages).
-POLL = 0.1
 #: A comment line this often keeps proxies from closing a quiet stream.
 KEEPALIVE = 15.0
 COOKIE = "tablepi_director"
@@ -131,15 +130,10 @@ async def _stream(produce: Callable[[], tuple[Any, str]], stopping: Callable[[],
         await wait()
 
 
-def polling(poll: float = POLL) -> Callable[[], Awaitable[object]]:
-    """A stream's ``wait`` for a source that cannot say when it changed: look again every ``poll`` seconds."""
-    return lambda: asyncio.sleep(poll)
-
-
 def event_stream(request: Request, produce: Callable[[], tuple[Any, str]], slots: StreamSlots,
                  stopping: Callable[[], bool], wait: Callable[[], Awaitable[object]]) -> Response:
     """A server-sent-event stream of ``produce``'s text, sent whenever its key changes (looked at after each
-    ``wait``: a channel's change, or :func:`polling`), a comment every :data:`KEEPALIVE` seconds to keep proxies
+    ``wait``: a channel's change, or a timer as well), a comment every :data:`KEEPALIVE` seconds to keep proxies
     from closing it; beyond ``slots``' open streams, a polite 503 with Retry-After (the pages' scripts come back
     after it). Every page tablepi serves streams this way."""
     if not slots.take():
@@ -238,8 +232,20 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         if not overlay_allowed(request):
             return PlainTextResponse("forbidden", status_code=403)
         channel = f"table/{request.path_params['table']}"
+
+        async def due() -> None:
+            """Until the channel changes, or the next change it had is ``overlay_delay`` old (then on screen)."""
+            following = server.hub.next_after(channel, server.clock() - web.overlay_delay)
+            if following is None:
+                await changes.wait(channel)
+                return
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(changes.wait(channel),
+                                       max(0.0, following + web.overlay_delay - server.clock()))
+
+        changes.attach()
         return event_stream(request, lambda: server.hub.as_of(channel, server.clock() - web.overlay_delay), slots,
-                            stopping, polling())
+                            stopping, due)
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]

@@ -13,6 +13,7 @@ import uvicorn
 from tablepi.tournament.config import WebConfig
 from tablepi.tournament.server import TournamentServer
 from tablepi.web.app import make_app
+from tablepi.web.changes import Changes
 from tablepi.web.guard import Guard
 
 #: Connections beyond the open streams that are still served (pages, actions, the director while the house is full).
@@ -46,12 +47,12 @@ class _Uvicorn(uvicorn.Server):
 
 class WebServer:
     """uvicorn serving :func:`~tablepi.web.app.make_app` of ``server`` (or the app ``app(stopping)`` makes: the
-    table's own pages, tablepi.book.pages); :attr:`port` is where it listens."""
+    table's own pages, tablepi.book.pages, whose streams wait on ``changes``); :attr:`port` is where it listens."""
 
     def __init__(self, server: TournamentServer | None, host: str = "127.0.0.1", port: int = 0, *,
-                 app: Callable[[Callable[[], bool]], Any] | None = None) -> None:
+                 app: Callable[[Callable[[], bool]], Any] | None = None, changes: Changes | None = None) -> None:
         self._closing = False
-        self._server = server
+        self._changes = changes if changes is not None or server is None else server.hub.changes
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         # Every answer goes out at once: without it a response written in two parts (head, then body) waits for
@@ -80,8 +81,8 @@ class WebServer:
 
     def _wake_streams(self) -> None:
         """Streams waiting on a channel look at :meth:`_stopping` now and end (not at their next keep-alive)."""
-        if self._server is not None:
-            self._server.hub.changes.wake_all()
+        if self._changes is not None:
+            self._changes.wake_all()
 
     def _stopping(self) -> bool:
         """Open streams end when the server stops (close(), or SIGTERM/SIGINT handled by uvicorn)."""

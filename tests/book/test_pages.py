@@ -9,6 +9,8 @@ import html
 import json
 import os
 import re
+import socket
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -26,6 +28,7 @@ from tablepi.rules.seats import Seat
 from tablepi.table.events import CardPlaced, PlayersSeated, SeatingSource
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
+from tablepi.web import changes
 from tablepi.web.serve import WebServer
 from tests.book.helpers import HOSTILE, play, rotation
 
@@ -53,9 +56,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     book.set_public(LONG, True)
     table = JournaledTable(directory / "journal.sqlite3", archive=directory / "archive")
     keeper = BookKeeper(book, table, "1", review=False).start()
-    pages = Pages(book, BookConfig(min_deals=10, min_together=5), keeper.live_now)
-    web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping)).start()
-    yield {"web": web, "book": book, "table": table, "keeper": keeper, "reviewed": evening}
+    pages = Pages(book, BookConfig(min_deals=10, min_together=5), keeper.live_now, keeper.changes)
+    web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
+                    changes=keeper.changes).start()
+    yield {"web": web, "book": book, "table": table, "keeper": keeper, "reviewed": evening, "pages": pages}
     web.close()
     keeper.close()
     table.close()
@@ -220,3 +224,67 @@ def test_the_live_page_follows_a_deal_and_shows_no_card_before_it_is_played(site
     status, live = _get(f"{base}/live.json")
     assert status == 200
     assert set(re.findall(r'"([AKQJT9][SHDC])"', live)) <= {str(card) for _, card in trick.plays}
+
+
+def _read_event(sock: socket.socket, data: bytearray) -> str:
+    """The next ``data:`` event on an open stream (its HTTP head and keep-alive comments skipped)."""
+    while True:
+        for part in bytes(data).split(b"\n\n")[:-1]:
+            del data[:len(part) + 2]
+            lines = [line for line in part.decode().split("\r\n")[-1].split("\n") if line.startswith("data: ")]
+            if lines:
+                return lines[-1][len("data: "):]
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise AssertionError("the stream closed")
+        data += chunk
+
+
+def test_the_live_stream_wakes_on_a_change_and_an_idle_one_does_nothing(site: dict[str, Any],
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """An open page's stream gets a change the keeper made (on its own thread) as soon as it is made, and an idle
+    stream does not look at the book or the table at all until then (it used to look four times a second); when
+    the server stops, the waiting streams end at once."""
+    keeper: BookKeeper = site["keeper"]
+    monkeypatch.setattr(changes, "TICK", 60.0)  # the keep-alive tick (every 5 s) falls outside the test
+    pages = Pages(site["book"], BookConfig(min_deals=10, min_together=5), keeper.live_now, keeper.changes)
+    looks: list[str] = []
+    real = pages.stream_text
+
+    def counted(lang: str) -> tuple[Any, str]:
+        looks.append(lang)
+        return real(lang)
+
+    monkeypatch.setattr(pages, "stream_text", counted)
+    web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
+                    changes=keeper.changes).start()
+    held = []
+    try:
+        for _ in range(3):
+            sock = socket.create_connection(("127.0.0.1", web.port), 5)
+            sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            data = bytearray()
+            first = json.loads(_read_event(sock, data))  # the book and the table as they are
+            held.append((sock, data))
+        time.sleep(0.3)
+        looks.clear()
+        time.sleep(1.5)
+        assert looks == []  # idle: no look at all
+        keeper.opt_in("Marie")  # already public: the book is written again (a new version), on the keeper's thread
+        started = time.monotonic()
+        for sock, data in held:
+            sock.settimeout(5)
+            assert json.loads(_read_event(sock, data))["book"] != first["book"]
+        assert time.monotonic() - started < 0.5
+        assert len(looks) == 3  # one look per stream and change
+        started = time.monotonic()
+        web.close()  # the waiting streams end at once, not at their next keep-alive
+        assert time.monotonic() - started < 1.5
+        for sock, _ in held:
+            sock.settimeout(2)
+            while sock.recv(65536):
+                pass
+    finally:
+        for sock, _ in held:
+            sock.close()
+        web.close()

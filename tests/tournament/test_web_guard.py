@@ -319,3 +319,43 @@ def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, al
     finally:
         for sock, _ in held:
             sock.close()
+
+
+def test_the_overlay_wakes_when_a_change_is_as_old_as_its_delay_and_not_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The overlay shows a table's change ``overlay_delay`` after it (here 1 s): its stream is woken then (not
+    0.1 s late, as polling was), does not show it earlier, and an idle overlay does not look at the hub."""
+    config = parse_tournament_config(CUP + '[broker]\npassword = "x"\n[web]\ndirector_password = "secret"\n'
+                                     'overlay_token = "tok"\noverlay_delay = 1.0\n', tmp_path / "t.toml")
+    server = TournamentServer(config)
+    looks: list[float] = []
+    real_as_of = server.hub.as_of
+
+    def counted(channel: str, when: float) -> tuple[float, str]:
+        looks.append(when)
+        return real_as_of(channel, when)
+
+    monkeypatch.setattr(server.hub, "as_of", counted)
+    monkeypatch.setattr(changes, "TICK", 60.0)
+    web = WebServer(server).start()
+    sock = socket.create_connection(("127.0.0.1", web.port), 5)
+    try:
+        sock.sendall(b"GET /overlay/1/events?token=tok HTTP/1.1\r\nHost: x\r\n\r\n")
+        data = bytearray()
+        assert _read_event(sock, data) == "{}"
+        if server.hub.next_after("table/1", 0.0) is not None:  # the table's view the server made as it started
+            _read_event(sock, data)  # ... shown 1 s after it
+        time.sleep(0.3)
+        looks.clear()
+        time.sleep(1.0)
+        assert looks == []  # idle: no look
+        put = time.monotonic()
+        threading.Thread(target=server.hub.put, args=("table/1", '{"deal": 1}', server.clock())).start()
+        assert _read_event(sock, data) == '{"deal": 1}'
+        shown = time.monotonic() - put
+        assert 1.0 - 0.05 <= shown < 1.3, shown
+        assert len(looks) <= 4  # at the change, at its due time (and a look or two if the timer fires a hair early)
+    finally:
+        sock.close()
+        web.close()
+        server.close()
