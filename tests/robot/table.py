@@ -112,7 +112,6 @@ class Robot:
         self._last_touch = 0.0
         self.lying: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
         self.start()
-        self.readers_online()
 
     # --- the app ----------------------------------------------------------------------------------------------
 
@@ -140,7 +139,6 @@ class Robot:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
         self.start()
-        self.readers_online()
 
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

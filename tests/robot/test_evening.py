@@ -382,6 +382,7 @@ def test_corrections_across_a_match_end(xvfb: tuple[str, tuple[int, int]], tmp_p
             assert not state.history[0].corrected and state.proposal is not None
         state = wait("the match over", lambda: (s := robot.state()).phase is TablePhase.MATCH_OVER and s)
         robot.power_cut()
+        robot.readers_online()
         again = robot.state()
         assert again.phase is TablePhase.MATCH_OVER and again.history == state.history
         assert open_lines(again) == scorer.open and again.match_winner == scorer.winner
@@ -422,6 +423,7 @@ def test_corrections_across_a_match_end(xvfb: tuple[str, tuple[int, int]], tmp_p
         robot.lift_all()  # the deal under way is not played on: its card is gathered
         wait("the card gathered", lambda: not any(z.cards for z in robot.state().zones))
         robot.power_cut()
+        robot.readers_online()
         again = robot.state()
         assert again.phase is TablePhase.MATCH_OVER and again.history == state.history
         assert again.match_winner is other
