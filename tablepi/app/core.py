@@ -33,6 +33,7 @@ from tablepi.feed.messages import Notice, Seating
 from tablepi.journal import JournaledTable
 from tablepi.players import PlayerRegistry, fit_name
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
+from tablepi.rules.deal import Deal
 from tablepi.rules.seats import Seat
 from tablepi.table import (
     Button,
@@ -424,9 +425,10 @@ class TableApp:
         hook = getattr(self.screen, "show_review", None)
         if callable(hook):
             hook(None, False, redraw=False)  # the screen is about to draw the new state anyway
-        deal = self.table.table.matches[-1].deals[-1]
-        if deal.trump is None or not deal.is_over:
-            return
+        told = self.table.table.matches[-1].scored_as_told()
+        deal = told[-1][1] if told else None
+        if not isinstance(deal, Deal) or deal.trump is None or not deal.is_over:
+            return  # a deal told by hand has no cards to review (the played deal before it is not this one)
         try:
             number = state.slate[-1].number
             carried = self.table.table.matches[-1].slate.carried_into(number)  # ties before it (tie = "carry")

@@ -175,3 +175,21 @@ def test_review_worker_reviews_in_another_process() -> None:
     with ReviewWorker() as worker:
         review = worker.submit(deal, 1).result(timeout=60)
     assert review.known and review.number == 1 and review.best == review_deal(deal).best
+
+
+def test_a_deal_told_by_hand_is_not_reviewed(tmp_path: Path) -> None:
+    """Before: a deal told by hand as a match's first deal stopped the running table (IndexError: no played deal
+    to review); told after a played deal, the played one was reviewed again under the told deal's number."""
+    from tablepi.rules import Team
+    from tablepi.rules.entry import DealEntry
+    from tablepi.table.events import DealEntered
+
+    script = simulate_match(4, config=TableConfig(hand_scan=True))
+    header = RecordHeader(script.rules, script.dealer, script.config)
+    screen, reviewer = FakeScreen(), SyncReviewer()
+    journaled = JournaledTable(tmp_path / "j.sqlite3", header)
+    with TableApp(journaled, DeckRegistry([demo_deck()]), ZONES, screen=screen, reviewer=reviewer) as app:
+        app.handle(DealEntered(0.5, DealEntry(app.table.state.forehand, Team.NS, 25)))  # the match's first deal
+        assert len(app.table.state.slate) == 1 and reviewer.submitted == []
+        app.step(timeout=0)
+        assert app.review is None

@@ -7,10 +7,12 @@
   (``TABLEPI_HITMAP``, tablepi.app.screen) and touches the centre of the control it wants, turned as the panel is
   mounted, no sooner than half a second after its last touch (a person's pace; tablepi.display.touch.SETTLE).
 - The players: each deal is dealt from a seeded shuffle; a mirror of the deal in the rules core gives every seat
-  a legal card in turn, which the robot lays on that seat's zone and leaves until the table has taken it; the
-  four lift their cards to sweep a trick.
-- The score: after every deal the slate the table journaled is compared with :class:`Scorer`, this file's own
-  count of RULES.md 23-28 from the deal's facts (who named trumps, the points, the tricks, the announcements).
+  a legal card in turn (the players' choice only), which the robot lays on that seat's zone and leaves until the
+  table has taken it; the four lift their cards to sweep a trick.
+- The score: each trick's winner and card points are the robot's own (count.py, RULES.md 3-6 and 17 on the
+  cards' text, nothing of tablepi.rules), checked against the table's trick; after every deal the slate the table
+  journaled is compared with :class:`Scorer`, this file's own count of RULES.md 23-28 from those tricks and
+  points (or, for a deal by hand, from what the players told).
 """
 
 from __future__ import annotations
@@ -110,7 +112,6 @@ class Robot:
         self._last_touch = 0.0
         self.lying: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
         self.start()
-        self.readers_online()
 
     # --- the app ----------------------------------------------------------------------------------------------
 
@@ -123,6 +124,7 @@ class Robot:
         self.window = wait("the window", lambda: subprocess.run(
             ["xdotool", "search", "--pid", str(self.proc.pid)], capture_output=True, text=True,  # type: ignore[union-attr]
             timeout=5, env=self.env).stdout.split()[:1], 30)[0]
+        self._last_touch = time.monotonic()  # a person's first touch comes after the screen is up, not with it
 
     def readers_online(self) -> None:
         wait("every reader online", lambda: all(z.reader.value == "online" for z in self.state().zones), 30)

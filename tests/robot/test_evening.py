@@ -7,9 +7,13 @@ the power is cut in the middle of it and the table comes back, E's reader comes 
 hand from the menu; an earlier deal is corrected and both teams accept; the next forehand's reader is dead
 between deals (his card place names trumps and begins the deal, his cards go in by hand); deals by hand end the
 match, and the losers ask for a revanche, which starts with the names still there. After every deal the table's
-slate equals the robot's own count (Scorer); the touches each gesture took are the counts docs/by-hand.md promises.
+slate equals the robot's own count (Scorer, from its own trick winners and card points, count.py); the touches
+each gesture took are the counts docs/by-hand.md promises. A short second evening (one layout, one line a team) plays
+corrections across a match end: one still waiting while the match is won, one accepted during the deal that it
+makes the last, each checked again after a power cut.
 
-Needs Xvfb and xdotool (scripts/setup.sh); skipped without them. Slow: about four minutes per layout.
+Needs Xvfb and xdotool (scripts/setup.sh); skipped without them. Slow: about four minutes per layout, one for the
+short evening.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from tablepi.rules.deal import Announcement
 from tablepi.table.events import ReaderState
 from tablepi.table.state import TablePhase, TableState, ZoneCardStatus
 
+from . import count
 from .table import SEAT_ZONE, Robot, Scorer, mirror, next_forehand, shuffled_hands, trump_of, wait
 
 pytestmark = [
@@ -124,7 +129,10 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
         assert wait("the announcement", lambda: robot.state().announcements) == ((seat, Announcement.MATT),)
         robot.touch("undo")
         wait("the announcement undone", lambda: not robot.state().announcements)
+    won = {Team.NS: 0, Team.EW: 0}
+    counted = {Team.NS: 0, Team.EW: 0}
     for trick in range(1, 7):
+        plays: list[tuple[str, str]] = []
         if dead is not None and trick == dead[0]:
             robot.board.fail(zone, "absent")  # the seat's reader: its chip stops answering
             wait("the reader off", lambda: robot.state().zone(dead_seat).reader is not ReaderState.ONLINE)
@@ -150,16 +158,23 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
             else:
                 robot.place(seat, card)
             deal.play(seat, card)
+            plays.append((seat.value, str(card)))
             wait(f"{seat.value}'s {card} played", lambda s=seat, c=card: _played(robot.state(), s, c), 20)
             if cut_at == trick and n == 1:
                 robot.power_cut()
+        # The robot's own count of the trick (count.py, from RULES.md) against the table's.
+        winner = Seat(count.trick_winner(plays, suit.value))
+        seen = robot.state().tricks[trick - 1]
+        assert seen.winner is winner and seen.points == count.points([c for _, c in plays]), (plays, seen)
+        won[winner.team] += 1
+        counted[winner.team] += count.points([c for _, c in plays])
         robot.lift_all()
         wait(f"trick {trick} swept", lambda t=trick: _swept(robot.state(), t), 20)
     if dead is not None and dead[1] > 6:
         robot.board.repair(zone)
         wait("the reader back", lambda: robot.state().zone(dead_seat).reader is ReaderState.ONLINE)
-    result = deal.result()
-    scorer.deal(deal.trump_team, dict(result.points), deal.tricks_won())
+    assert sum(counted.values()) == 40
+    scorer.deal(forehand.team, counted, won)
     return by_hand
 
 
@@ -179,19 +194,21 @@ def _swept(state: TableState, trick: int) -> bool:
     return state.prompt.code.value in ("next_deal", "match_over")
 
 
-def deal_by_hand(robot: Robot, scorer: Scorer, trumps: Seat, winner: Team, points: int, *, kapo: bool = False,
-                 konter_a_matt: Seat | None = None) -> int:
-    """Menu, Enter a deal by hand, the form filled in as the players tell it, OK: the touches it took."""
-    before = robot.touches
-    robot.touch("open:menu")
-    robot.key("open:deal")
+def fill_form(robot: Robot, trumps: Seat, winner: Team | None, points: int, *, kapo: bool = False,
+              konter_a_matt: Seat | None = None) -> None:
+    """The deal form (a deal by hand or a correction) filled in as the players tell it (``winner`` None: 20-20),
+    then OK."""
     robot.fixed_preset = False
-    for key in (f"trumps:{trumps.value}", f"winner:{winner.value}"):
+    wanted = (f"trumps:{trumps.value}", f"winner:{winner.value if winner is not None else 'tie'}")
+    for key in wanted:
         if not robot.selected(f"key:{key}"):  # the form opens with a choice made: not touched again
             robot.key(key)
             robot.fixed_preset |= key.startswith("trumps:")
     pad = robot.live("key:pad:cancel")  # the winners chosen, the number pad asks their points
-    if kapo:
+    if winner is None:
+        if pad:
+            robot.key("pad:cancel")
+    elif kapo:
         if pad:
             robot.key("pad:cancel")
         robot.key("kapo")
@@ -206,6 +223,15 @@ def deal_by_hand(robot: Robot, scorer: Scorer, trumps: Seat, winner: Team, point
         robot.key(f"matt:{konter_a_matt.value}")
         robot.key(f"konter:{konter_a_matt.value}")
     robot.key("ok")
+
+
+def deal_by_hand(robot: Robot, scorer: Scorer, trumps: Seat, winner: Team, points: int, *, kapo: bool = False,
+                 konter_a_matt: Seat | None = None) -> int:
+    """Menu, Enter a deal by hand, the form filled in as the players tell it, OK: the touches it took."""
+    before = robot.touches
+    robot.touch("open:menu")
+    robot.key("open:deal")
+    fill_form(robot, trumps, winner, points, kapo=kapo, konter_a_matt=konter_a_matt)
     total = 40 if kapo else points
     pts = {winner: total, winner.other: 40 - total}
     scorer.deal(trumps.team, pts, {winner: 6 if kapo else 3, winner.other: 0 if kapo else 3},
@@ -301,3 +327,108 @@ def rescore(state: TableState, start: int) -> Scorer:
         tricks = {team: 6 if result.kapo and team is result.winner else 3 for team in Team}
         scorer.deal(result.trump_team, points, tricks, matt="matt" in parts, konter="konter" in parts)
     return scorer
+
+
+def play_from_the_start_sheet(robot: Robot) -> None:
+    """A match begins without four names: the start sheet offers them; the players touch Play."""
+    wait("the start sheet", lambda: robot.live("key:open:players"))
+    robot.key("cancel")
+    wait("the sheet closed", lambda: robot.sheet() is None)
+
+
+def tie_by_hand(robot: Robot, scorer: Scorer) -> Seat:
+    """A 20-20 deal told by hand: the trump team has a line added. Who named trumps."""
+    forehand = next_forehand(robot.state())
+    robot.touch("open:menu")
+    robot.key("open:deal")
+    fill_form(robot, forehand, None, 20)
+    scorer.deal(forehand.team, {Team.NS: 20, Team.EW: 20}, {Team.NS: 3, Team.EW: 3})
+    return forehand
+
+
+def propose_correction(robot: Robot, number: int, trumps: Seat, winner: Team, points: int) -> None:
+    robot.touch("open:menu")
+    robot.key("open:correct")
+    wait("the correction form", lambda: robot.live("key:ok"))
+    for _ in range(len(robot.state().slate) - number):  # the form opens on the last deal
+        robot.key("deal:-")
+    fill_form(robot, trumps, winner, points)
+    wait("the question to both teams", lambda: robot.live("key:answer:NS:yes") and robot.live("key:answer:EW:yes"))
+
+
+@pytest.mark.parametrize("xvfb", [(800, 480)], indirect=True, ids=["800x480"])
+def test_corrections_across_a_match_end(xvfb: tuple[str, tuple[int, int]], tmp_path: Path) -> None:
+    """A short evening at one line a team. Match 1: a correction of deal 1 waits for E+W's answer while deals
+    played with cards end the match; the slate never takes it, also after a power cut; E+W refuse it (the question
+    is up over the finished match); revanche. Match 2: while deal 2 is being played, a correction of deal 1 that
+    strikes the last line is accepted by both: the match is over under the deal, the table goes on after a power
+    cut, and the revanche starts a new match."""
+    display, panel = xvfb
+    rng = random.Random(21)
+    robot = Robot(tmp_path, display, panel, "en", 0, start_lines=1)
+    scorer = Scorer(1)
+    try:
+        play_from_the_start_sheet(robot)
+        forehand = tie_by_hand(robot, scorer)
+        check_slate(robot, scorer, 1)
+        other = forehand.team.other  # one line open, the trump team two
+        propose_correction(robot, 1, forehand, other, 25)
+        robot.key("answer:NS:yes")
+        wait("N+S's answer", lambda: (p := robot.state().proposal) is not None and p.waiting == (Team.EW,))
+        while scorer.winner is None:  # cards played under the question until the match is won
+            deals = len(robot.state().slate)
+            play_deal(robot, scorer, rng)
+            state = check_slate(robot, scorer, deals + 1)
+            assert not state.history[0].corrected and state.proposal is not None
+        state = wait("the match over", lambda: (s := robot.state()).phase is TablePhase.MATCH_OVER and s)
+        robot.power_cut()
+        robot.readers_online()
+        again = robot.state()
+        assert again.phase is TablePhase.MATCH_OVER and again.history == state.history
+        assert open_lines(again) == scorer.open and again.match_winner == scorer.winner
+        assert again.proposal is not None and again.proposal.waiting == (Team.EW,)
+        robot.key("answer:EW:no")
+        wait("the question gone", lambda: robot.state().proposal is None)
+        robot.touch("revanche")
+        wait("the revanche", lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.slate)
+        assert open_lines(robot.state()) == {Team.NS: 1, Team.EW: 1}
+        assert not any(entry.corrected for entry in robot.state().history)
+
+        # Match 2: a correction accepted during deal 2 ends the match under it.
+        scorer = Scorer(1)
+        play_from_the_start_sheet(robot)
+        forehand = tie_by_hand(robot, scorer)
+        check_slate(robot, scorer, 1)
+        other = forehand.team.other
+        hands = shuffled_hands(rng)
+        deal = mirror(robot.state(), hands)
+        suit = trump_of(hands, deal.forehand)
+        robot.place(deal.forehand, hands[deal.forehand][0])  # forehand's card names trumps and begins deal 2
+        wait("the card shown", lambda: robot.state().zone(deal.forehand).cards)
+        robot.lift_all()
+        deal.choose_trump(suit)
+        wait("trumps on the table", lambda: robot.state().trump is suit and not any(z.cards for z in
+                                                                                   robot.state().zones))
+        seat = deal.to_play
+        assert seat is not None
+        card = rng.choice(deal.legal_plays(seat))
+        robot.place(seat, card)
+        wait(f"{seat.value}'s {card} played", lambda: _played(robot.state(), seat, card), 20)
+        propose_correction(robot, 1, forehand, other, 25)
+        robot.key("answer:NS:yes")
+        robot.key("answer:EW:yes")
+        state = wait("the match over", lambda: (s := robot.state()).phase is TablePhase.MATCH_OVER and s)
+        assert state.match_winner is other and not state.tricks and state.proposal is None
+        assert state.slate[0].result.winner is other and len(state.slate) == 1
+        robot.lift_all()  # the deal under way is not played on: its card is gathered
+        wait("the card gathered", lambda: not any(z.cards for z in robot.state().zones))
+        robot.power_cut()
+        robot.readers_online()
+        again = robot.state()
+        assert again.phase is TablePhase.MATCH_OVER and again.history == state.history
+        assert again.match_winner is other
+        robot.touch("revanche")
+        state = wait("the revanche", lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.slate and s)
+        assert open_lines(state) == {Team.NS: 1, Team.EW: 1}
+    finally:
+        robot.close()
