@@ -40,6 +40,7 @@ from tablepi.display.panels import (
     Keyboard,
     MatchStart,
     Menu,
+    NameTrumps,
     Open,
     Panel,
     PhonePanel,
@@ -61,6 +62,7 @@ from tablepi.table.events import (
     PlayersSeated,
     SeatingSource,
     TableEvent,
+    TrumpsEntered,
 )
 from tablepi.table.state import HistoryRow, TablePhase, TableState
 
@@ -274,6 +276,8 @@ def gesture_event(gesture: object, time: float) -> TableEvent | None:
     """The table event a finished panel's gesture makes (None: not a gesture of the table's)."""
     if isinstance(gesture, EnterCard):
         return CardEntered(time, gesture.seat, gesture.card)
+    if isinstance(gesture, NameTrumps):
+        return TrumpsEntered(time, gesture.seat, gesture.suit)
     if isinstance(gesture, SeatPlayer):
         return PlayersSeated(time, ((gesture.seat, gesture.name),), SeatingSource.TOUCH)
     if isinstance(gesture, ChooseDealer):
