@@ -8,8 +8,8 @@ import io
 
 import pytest
 
-from tablepi.record import read_record, write_record
 from tablepi.errors import RulesCode
+from tablepi.record import read_record, write_record
 from tablepi.rules import Announcement, Card, HouseRules, Seat, Slate, Suit, Team
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.slate import Match
