@@ -22,7 +22,7 @@ from tablepi.book.config import BookConfig
 from tablepi.book.fill import BookKeeper, rebuild, record_facts
 from tablepi.book.pages import Pages, make_pages
 from tablepi.book.store import Book
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table.events import CardPlaced, PlayersSeated, SeatingSource
