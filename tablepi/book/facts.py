@@ -134,7 +134,9 @@ def _review_here(deal: Deal, number: int, carried: int) -> Any:
 def _add_reviews(deals: list[dict[str, Any]], match: Any, reviewer: Reviewer) -> None:
     """Each deal's ``review``: per card its cost in points (double-dummy) and in lines (on what its player could
     know: the single-dummy review), per seat the lines lost to choices and to luck, where every card is known."""
-    played = {entry.number: deal for deal, entry in zip(match.deals, match.slate.history, strict=False)}
+    # By deal number, from the match's own pairing: a deal told by hand has no cards, so the played deals and
+    # the slate's lines do not pair up in order.
+    played = {entry.number: source for entry, source in match.scored_as_told() if isinstance(source, Deal)}
     for report in deals:
         report["review"] = None
         deal = played.get(report["number"])

@@ -184,6 +184,26 @@ def test_a_second_enrolment_is_refused_and_a_hang_up_or_timeout_writes_nothing(
     assert last == {"error": "enrolment of deck 'red' timed out; nothing written", "end": True, "ok": False}
 
 
+def test_stop_on_the_screen_closes_the_sheet_and_any_other_end_shows_why(rig: tuple[TableApp, Desk, Clock]) -> None:
+    """The desk decides by how the mode ended (EnrolEnd), not by the words of the reason."""
+    from tablepi.app.console import Console
+    from tablepi.app.service import EnrolEnd
+
+    app, desk, _ = rig
+    app.console = Console(lambda gesture: None, "en")
+    desk.begin_here("deck", "red")
+    assert app.console.enrolling is not None and not app.console.enrolling.over
+    desk.stop_here()
+    assert desk.mode is None and app.console.enrolling is None  # stopped there: the sheet closes, no last word
+    request = ControlRequest("enroll_deck", {"name": "red"})
+    app.handle(request)
+    app.handle(ControlRequest("cancel", {}))
+    assert app.console.enrolling is not None and app.console.enrolling.over
+    assert app.console.enrolling.error == EnrolEnd.CANCELLED.value == "cancelled"
+    *_, last = [request.replies.get_nowait() for _ in range(request.replies.qsize())]
+    assert last == {"error": "enrolment of deck 'red' cancelled", "end": True, "ok": False}
+
+
 def test_a_card_lifted_during_the_enrol_mode_is_lifted_on_the_table_too(rig: tuple[TableApp, Desk, Clock]) -> None:
     app, desk, _ = rig
     uid = virtual_deck().uid_of(DECK[9])
