@@ -34,6 +34,7 @@ from tablepi.display.panels import Enrolling
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
 from tablepi.feed.messages import Notice, Seating
+from tablepi.record import Record, RecordHeader, read_record, record_lines
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal
 from tablepi.rules.entry import DealEntry
@@ -132,8 +133,15 @@ class Script:
         self.settle()
         return self.sweep(*plays) if sweep else self
 
+    def record(self) -> Record:
+        """The record as a table journals it: written as lines, then read back by the record reader."""
+        return read_record(record_lines(RecordHeader(self.rules, self.dealer, self.config), self.events))
+
     def table(self) -> Table:
-        return Table.replay(self.events, self.rules, self.dealer, self.config)
+        """A fresh table that has replayed the record read back."""
+        record = self.record()
+        h = record.header
+        return Table.replay(record.events, h.house_rules, h.dealer, h.table)
 
 
 def _plays(text: str) -> tuple[tuple[Seat, str], ...]:
