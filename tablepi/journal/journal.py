@@ -55,7 +55,7 @@ from tablepi.players import fit_name
 from tablepi.safeinput import clean_text, load_json
 from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent, Tick
 from tablepi.table.machine import Table
-from tablepi.table.state import TablePhase, TableState
+from tablepi.table.state import TableState
 
 __all__ = ["DEFAULT_JOURNAL", "Journal", "JournalBusy", "JournalError", "JournalListener", "JournaledTable",
            "read_journal"]
@@ -515,15 +515,8 @@ def _finish_rotation(path: Path) -> None:
 
 
 def _new_match_begins(state: TableState) -> bool:
-    """A match is about to start: first deal, trumps not named, no trick, nothing on the zones, nothing to warn."""
-    return (
-        state.phase is TablePhase.TRUMPS
-        and state.deal_number == 1
-        and not state.tricks
-        and not state.slate
-        and not state.warnings
-        and all(zone.is_clear for zone in state.zones)
-    )
+    """A match is about to start (the table says so), with nothing on the zones and nothing to warn."""
+    return state.possible.choose_dealer and not state.warnings and all(zone.is_clear for zone in state.zones)
 
 
 class JournalListener(Protocol):
