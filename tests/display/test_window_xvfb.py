@@ -32,7 +32,7 @@ from tablepi.display.layout import layout_for
 from tablepi.display.render import Renderer, render_surface
 from tablepi.display.view import Action
 from tablepi.display.viewmodel import build_view
-from tablepi.journal import read_journal
+from tablepi.journal.journal import read_journal
 from tablepi.table.machine import Table
 
 from .test_reference import MAX_MEAN_DIFF, difference

@@ -34,7 +34,7 @@ from tablepi.app.demo import ZONES, demo_deck
 from tablepi.deck import write_deck_file
 from tablepi.emulator.runner import FirmwareRunner
 from tablepi.errors import RecordError
-from tablepi.journal import read_journal
+from tablepi.journal.journal import read_journal
 from tablepi.rules import Card, Deal, Seat, Suit, Team
 from tablepi.rules.cards import DECK
 from tablepi.table.machine import Table

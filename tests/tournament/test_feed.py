@@ -12,8 +12,8 @@ from tablepi.config import Config
 from tablepi.feed.broker import Mosquitto
 from tablepi.feed.messages import Notice
 from tablepi.feed.outbox import Cursor
-from tablepi.tournament.simulate import SimulatedTable
 from tests.tournament.conftest import table_feed, wait_for
+from tests.tournament.simulate import SimulatedTable
 
 pytestmark = pytest.mark.slow
 

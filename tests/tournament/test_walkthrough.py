@@ -28,8 +28,8 @@ import pytest
 
 from tablepi.feed.broker import free_port
 from tablepi.feed.config import FeedConfig
-from tablepi.tournament.simulate import SimulatedTable
 from tests.tournament.conftest import wait_for
+from tests.tournament.simulate import SimulatedTable
 
 pytestmark = pytest.mark.slow
 
