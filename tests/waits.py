@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from tablepi.errors import RecordError
-from tablepi.journal import read_journal
+from tablepi.journal.journal import read_journal
 from tablepi.table.machine import Table
 from tablepi.table.state import TableState
 

@@ -16,10 +16,10 @@ from tablepi.app.demo import ZONES, VirtualClock, demo_deck
 from tablepi.app.screen import FrameSaver, PygameScreen
 from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry
-from tablepi.journal import JournaledTable, read_journal
+from tablepi.journal.journal import JournaledTable, read_journal
+from tablepi.journal.record import RecordHeader
 from tablepi.readers import ReaderPump, ZoneEvent, open_reader
 from tablepi.readers.emulator import DeviceEmulator
-from tablepi.record import RecordHeader
 from tablepi.rules import Seat, Team
 from tablepi.table import Button, CardLifted, CardPlaced, TableEvent, Tick
 from tablepi.table.events import ReaderStatus

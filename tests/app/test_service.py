@@ -18,13 +18,13 @@ import pytest
 
 from tablepi.app.core import TableApp
 from tablepi.app.service import POLL_SECONDS, Desk, TableFiles
-from tablepi.control import ControlRequest, ControlServer, ServiceUnreachable, Unreachable, ask
 from tablepi.deck import Deck, load_deck_file, virtual_deck, write_deck_file
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.players import PlayerRegistry, load_players_file, write_players_file
 from tablepi.readers.events import ZoneEvent, ZoneState, ZoneStatus
-from tablepi.record import RecordHeader
 from tablepi.rules import DECK, Card, Seat
+from tablepi.service_socket import ControlRequest, ControlServer, ServiceUnreachable, Unreachable, ask
 from tablepi.table import CardPlaced
 from tablepi.table.state import TablePhase
 from tests.waits import wait_until
@@ -165,7 +165,7 @@ def test_enrolling_a_player_tag_refuses_a_card_and_seats_the_name_in_the_player_
 def test_a_second_enrolment_is_refused_and_a_hang_up_or_timeout_writes_nothing(
     rig: tuple[TableApp, Desk, Clock], tmp_path: Path
 ) -> None:
-    from tablepi.control import ControlCancel
+    from tablepi.service_socket import ControlCancel
 
     app, desk, clock = rig
     first = ControlRequest("enroll_deck", {"name": "red", "timeout": 30})
@@ -267,7 +267,7 @@ def test_the_control_socket_is_private_and_refuses_a_second_table(tmp_path: Path
 def test_enroll_says_exactly_what_to_do_when_it_may_not_reach_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tablepi import control
+    from tablepi import service_socket as control
     from tablepi.cli import main
 
     def refused(path: Path, *args: object, **kwargs: object) -> Iterator[dict[str, object]]:

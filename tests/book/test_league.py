@@ -14,8 +14,8 @@ from tablepi.book.store import Book
 from tablepi.feed.broker import SERVER_USER, Mosquitto
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, SeatingSource
-from tablepi.tournament.simulate import SimulatedTable
 from tests.tournament.conftest import table_feed
+from tests.tournament.simulate import SimulatedTable
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow

@@ -34,7 +34,7 @@ from tablepi.display.panels import Enrolling
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
 from tablepi.feed.messages import Notice, Seating
-from tablepi.record import Record, RecordHeader, read_record, record_lines
+from tablepi.journal.record import Record, RecordHeader, read_record, record_lines
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal
 from tablepi.rules.entry import DealEntry

@@ -11,7 +11,7 @@ from tablepi.feed.broker import SERVER_USER, Mosquitto, table_user
 from tablepi.feed.config import FeedConfig
 from tablepi.tournament.config import TournamentConfig, parse_tournament_config
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import SimulatedTable
+from tests.tournament.simulate import SimulatedTable
 from tests.waits import wait_until
 
 TABLES = ("1", "2", "3", "4")

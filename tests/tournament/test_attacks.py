@@ -21,17 +21,17 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from tablepi.errors import ConfigError
 from tablepi.feed.broker import Mosquitto, table_user
 from tablepi.feed.messages import MAX_PAYLOAD, Seating
+from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.players import MAX_NAME, check_name
-from tablepi.record import RecordHeader, event_to_line
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.tournament.config import parse_tournament_config
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import SimulatedTable, standings_from_journals
 from tests.tournament.conftest import Tournament, table_feed
 from tests.tournament.mqttproxy import MqttProxy
+from tests.tournament.simulate import SimulatedTable, standings_from_journals
 from tests.waits import wait_until
 
 CUP = """

@@ -11,9 +11,9 @@ import pytest
 
 from tablepi.feed.broker import Mosquitto
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import SimulatedTable, standings_from_journals
 from tests.tournament.conftest import Tournament, table_feed
 from tests.tournament.mqttproxy import MqttProxy
+from tests.tournament.simulate import SimulatedTable, standings_from_journals
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow

@@ -12,8 +12,8 @@ from tablepi.config import Config
 from tablepi.feed.broker import Mosquitto
 from tablepi.feed.messages import Notice
 from tablepi.feed.outbox import Cursor
-from tablepi.tournament.simulate import SimulatedTable
 from tests.tournament.conftest import table_feed
+from tests.tournament.simulate import SimulatedTable
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow

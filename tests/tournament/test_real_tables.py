@@ -15,17 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from tablepi import archive
 from tablepi.deck import virtual_deck, write_deck_file
 from tablepi.feed.broker import Mosquitto, table_user
-from tablepi.record import RecordHeader, event_to_line
+from tablepi.journal import archive
+from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import standings_from_journals
 from tests.tournament.conftest import tournament_config
+from tests.tournament.simulate import standings_from_journals
 from tests.tournament.test_attacks import Attacker, forged_journal, scores
 from tests.waits import wait_until
 
@@ -93,7 +93,7 @@ password_file = "{directory / 'feed-password'}"
 
     def deals(self) -> int:
         from tablepi.feed.outbox import read_journal_file
-        from tablepi.record import parse_event, parse_header
+        from tablepi.journal.record import parse_event, parse_header
         from tablepi.table import Table
 
         found = read_journal_file(self.directory / "journal.sqlite3", 0)

@@ -20,8 +20,8 @@ from tablepi.config import Config
 from tablepi.feed.broker import Mosquitto, TlsListener, free_port
 from tablepi.feed.config import FeedConfig
 from tablepi.feed.messages import Notice
-from tablepi.tournament.simulate import SimulatedTable, standings_from_journals
 from tests.tournament.conftest import TABLES, Tournament, table_feed, tournament_config
+from tests.tournament.simulate import SimulatedTable, standings_from_journals
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow

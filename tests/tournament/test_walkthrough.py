@@ -27,7 +27,7 @@ import pytest
 
 from tablepi.feed.broker import free_port
 from tablepi.feed.config import FeedConfig
-from tablepi.tournament.simulate import SimulatedTable
+from tests.tournament.simulate import SimulatedTable
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from tablepi import changes
 from tablepi.tournament.config import parse_tournament_config
 from tablepi.tournament.server import TournamentServer
-from tablepi.web import changes
 from tablepi.web.auth import LOCK_AFTER
 from tablepi.web.guard import MAX_BODY
 from tablepi.web.serve import WebServer
