@@ -5,7 +5,7 @@ enrol mode.
   an owner editing it) is read again and swapped in whole; a file that does not read is one line in the log and
   the old decks stay in use. Only a change that has stood still for one poll is read, so a file being written by
   an editor is read once, when written.
-- :class:`Desk` answers :class:`~tablepi.control.ControlRequest` on the main thread: ``status`` (what the table
+- :class:`Desk` answers :class:`~tablepi.service_socket.ControlRequest` on the main thread: ``status`` (what the table
   really uses, for ``tablepi doctor``) and ``enroll_deck`` / ``enroll_player``, which put the table in its
   **enrol mode**: the reader's card events go to the enrolment session instead of the game until it is done,
   timed out or cancelled. Zone health still reaches the table. Cards lifted meanwhile are lifted on the table
@@ -15,6 +15,7 @@ enrol mode.
 from __future__ import annotations
 
 import contextlib
+import enum
 import logging
 import os
 import time
@@ -23,13 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tablepi.control import ControlCancel, ControlRequest
 from tablepi.deck import DeckRegistry, load_deck_file
 from tablepi.display.panels import Enrolling
 from tablepi.enroll import DeckEnrolment, Enrolment, PlayerEnrolment
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.players import PlayerRegistry, load_players_file
 from tablepi.readers.events import ZoneEvent, ZoneStatus
+from tablepi.service_socket import ControlCancel, ControlRequest
 from tablepi.table import Button, ButtonName
 
 if TYPE_CHECKING:
@@ -41,6 +42,18 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.5
 #: How long an enrolment may wait for the next card before the mode ends by itself.
 ENROL_SECONDS = 600.0
+
+
+class EnrolEnd(enum.Enum):
+    """How an enrol mode ended: what :meth:`Desk._end` decides on; the value is only the words of the reply."""
+
+    SAVED = "saved"
+    CANCELLED_BY_CLIENT = "cancelled by the client"
+    CANCELLED = "cancelled"
+    TIMED_OUT = "timed out; nothing written"
+    STOPPED_HERE = "stopped on the screen"
+    NOT_SAVED = "could not save"
+
 
 _Signature = tuple[tuple[str, tuple[int, int, int] | None], ...]
 
@@ -204,7 +217,7 @@ class Desk:
             return True
         if isinstance(item, ControlCancel):
             if self.mode is not None and self.mode.request is item.request:
-                self._end("cancelled by the client", ok=False)
+                self._end(EnrolEnd.CANCELLED_BY_CLIENT)
             return True
         mode = self.mode
         if mode is None:
@@ -225,8 +238,7 @@ class Desk:
             self.app.use_files(self.files)
         mode = self.mode
         if mode is not None and (mode.request.cancelled.is_set() or self.app.clock() >= mode.deadline):
-            self._end("timed out; nothing written" if not mode.request.cancelled.is_set() else "cancelled",
-                      ok=False)
+            self._end(EnrolEnd.TIMED_OUT if not mode.request.cancelled.is_set() else EnrolEnd.CANCELLED)
 
     # --- requests ---------------------------------------------------------------------------------------------
 
@@ -238,7 +250,7 @@ class Desk:
                 self._begin(request)
             elif request.op == "cancel":
                 if self.mode is not None:
-                    self._end("cancelled", ok=False)
+                    self._end(EnrolEnd.CANCELLED)
                 request.finish()
             elif request.op == "new_match":
                 self._new_match(request)
@@ -324,7 +336,7 @@ class Desk:
     def stop_here(self) -> None:
         """Stop on the screen: the enrolment ends, nothing written."""
         if self.mode is not None:
-            self._end("stopped on the screen", ok=False)
+            self._end(EnrolEnd.STOPPED_HERE)
 
     def _show(self, session: Enrolment | None = None, over: bool = False, error: str = "") -> None:
         """The enrol mode on the table's screen (the console's sheet), in the screen's language."""
@@ -352,12 +364,12 @@ class Desk:
         try:
             lines = mode.session.feed(item)
         except (TablepiError, OSError) as err:
-            self._end(f"could not save: {err}", ok=False)
+            self._end(EnrolEnd.NOT_SAVED, f"{err}")
             return
         for line in lines:
             self._say(line)
         if mode.session.done:
-            self._end("", ok=True)
+            self._end(EnrolEnd.SAVED)
         elif lines:
             self._show()
 
@@ -367,7 +379,9 @@ class Desk:
             self.mode.request.reply(say=line)
         self.app.mode_text = line
 
-    def _end(self, why: str, ok: bool) -> None:
+    def _end(self, end: EnrolEnd, detail: str = "") -> None:
+        ok = end is EnrolEnd.SAVED
+        why = f"{end.value}: {detail}" if detail else end.value
         mode = self.mode
         if mode is None:
             return
@@ -376,7 +390,7 @@ class Desk:
         session = mode.session
         if self.app.console is not None:
             self.app.console.enrolling = None
-            if ok or why != "stopped on the screen":
+            if end is not EnrolEnd.STOPPED_HERE:
                 self._show(session, over=True, error="" if ok else why)
         if ok:
             self.files.poll(force=True)
