@@ -46,7 +46,7 @@ from tablepi.safeinput import clean_text, load_json
 from tablepi.salvage import Recovery, Store, inspect_journal, keep, quarantine_dir, shm_path, wal_path, write_note
 from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent, Tick
 from tablepi.table.machine import Table
-from tablepi.table.state import TablePhase, TableState
+from tablepi.table.state import TableState
 
 __all__ = ["Journal", "JournalBusy", "JournalError", "JournalListener", "JournaledTable", "read_journal"]
 
@@ -489,15 +489,8 @@ def _finish_rotation(path: Path) -> None:
 
 
 def _new_match_begins(state: TableState) -> bool:
-    """A match is about to start: first deal, trumps not named, no trick, nothing on the zones, nothing to warn."""
-    return (
-        state.phase is TablePhase.TRUMPS
-        and state.deal_number == 1
-        and not state.tricks
-        and not state.slate
-        and not state.warnings
-        and all(zone.is_clear for zone in state.zones)
-    )
+    """A match is about to start (the table says so), with nothing on the zones and nothing to warn."""
+    return state.possible.choose_dealer and not state.warnings and all(zone.is_clear for zone in state.zones)
 
 
 class JournalListener(Protocol):

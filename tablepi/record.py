@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tablepi.errors import ConfigError, ParseError, RecordError
-from tablepi.rules.cards import Card
+from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import WINNING_POINTS, Announcement
 from tablepi.rules.entry import TOTAL_POINTS, DealEntry
 from tablepi.rules.house import HouseRules
@@ -47,6 +47,7 @@ from tablepi.table.events import (
     SeatingSource,
     TableEvent,
     Tick,
+    TrumpsEntered,
 )
 from tablepi.table.state import TableConfig
 
@@ -56,7 +57,7 @@ VERSION = 2
 VERSIONS = (1, 2)
 
 #: Event types of version 2: the gestures by hand (docs/records.md).
-_HAND_TYPES = ("hand_card", "deal_entry", "correction", "answer", "seat", "dealer")
+_HAND_TYPES = ("hand_card", "hand_trumps", "deal_entry", "correction", "answer", "seat", "dealer")
 _EVENT_TYPES = ("place", "lift", "button", "reader", "crosstalk", "tick", *_HAND_TYPES)
 
 
@@ -403,6 +404,13 @@ def _card(value: object, key: str, line: int) -> Card:
         raise RecordError.at(line, f"{err}") from None
 
 
+def _suit(value: object, line: int) -> Suit:
+    try:
+        return Suit.parse(_text(value, "suit", line))
+    except ParseError as err:
+        raise RecordError.at(line, f"{err}") from None
+
+
 def _event_seat(obj: Mapping[str, Any], header: RecordHeader, line: int) -> Seat:
     if obj.get("seat") is not None:
         return _seat(obj["seat"], line)
@@ -434,6 +442,8 @@ def entry_to_json(entry: DealEntry) -> dict[str, Any]:
 def hand_event_to_json(event: HandEvent) -> dict[str, Any]:
     if isinstance(event, CardEntered):
         return {"type": "hand_card", "t": event.time, "seat": event.seat.value, "card": str(event.card)}
+    if isinstance(event, TrumpsEntered):
+        return {"type": "hand_trumps", "t": event.time, "seat": event.seat.value, "suit": event.suit.value}
     if isinstance(event, DealEntered):
         return {"type": "deal_entry", "t": event.time, **entry_to_json(event.entry)}
     if isinstance(event, CorrectionProposed):
@@ -455,6 +465,7 @@ def hand_event_to_json(event: HandEvent) -> dict[str, Any]:
 _ENTRY_KEYS = {"trumps", "winner", "points", "kapo", "claimed_by", "announcements"}
 _HAND_KEYS = {
     "hand_card": {"seat", "card"},
+    "hand_trumps": {"seat", "suit"},
     "deal_entry": _ENTRY_KEYS,
     "correction": {"deal", "team", *_ENTRY_KEYS},
     "answer": {"team", "accept"},
@@ -470,6 +481,8 @@ def parse_hand_event(obj: Mapping[str, Any], kind: str, time: float, line: int) 
         raise RecordError.at(line, f"unknown key {shown(unknown[0])} in a {kind} event")
     if kind == "hand_card":
         return CardEntered(time, _seat(obj.get("seat"), line), _card(obj.get("card"), "card", line))
+    if kind == "hand_trumps":
+        return TrumpsEntered(time, _seat(obj.get("seat"), line), _suit(obj.get("suit"), line))
     if kind == "deal_entry":
         return DealEntered(time, _entry(obj, line))
     if kind == "correction":

@@ -320,7 +320,7 @@ class TableApp:
     def gesture(self, gesture: object) -> None:
         """A finished hand-entry panel's gesture: as a table event, journaled and applied like any other."""
         from tablepi.app.console import gesture_event
-        from tablepi.display.panels import NameTrumps, StartEnrol, StopEnrol
+        from tablepi.display.panels import StartEnrol, StopEnrol
 
         if isinstance(gesture, StartEnrol | StopEnrol):
             if self.desk is None:
@@ -332,15 +332,6 @@ class TableApp:
             self._refresh()
             return
 
-        if isinstance(gesture, NameTrumps):
-            # Forehand names trumps by hand. Between deals Confirm begins the next one first, as his card laid
-            # would (a first Confirm acknowledges the warnings on screen, as it always does).
-            for _ in range(3):
-                if self.table.state.phase is not TablePhase.DEAL_OVER:
-                    break
-                self.handle(Button(self.now, ButtonName.CONFIRM))
-            self.handle(Button(self.now, ButtonName.trump(gesture.suit), gesture.seat))
-            return
         event = gesture_event(gesture, self.now)
         if event is None:
             log.warning("hand entry %r is not a table event yet: ignored", gesture)

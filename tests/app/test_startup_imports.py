@@ -21,7 +21,6 @@ NOT_NEEDED = (
     "tablepi.emulator",
     "tablepi.table.simulate",
     "tablepi.app.demo",
-    "tablepi.display.samples",
     "tablepi.display.video",  # headless: no video driver is chosen
 )
 
