@@ -22,7 +22,7 @@ from tablepi.errors import (
     RecordError,
     TablepiError,
 )
-from tablepi.record import RecordHeader, checked_line, load_record, read_record
+from tablepi.journal.record import RecordHeader, checked_line, load_record, read_record
 from tablepi.rules import Seat
 from tablepi.table.events import PlayersSeated, SeatingSource, Tick
 from tablepi.tournament.replay import JournalFeed
@@ -112,7 +112,7 @@ def test_an_event_that_would_not_read_back_says_why_without_a_line() -> None:
 
 
 def test_a_journal_event_that_does_not_read_names_its_seq(tmp_path: Path) -> None:
-    from tablepi.journal import _parse_lines
+    from tablepi.journal.journal import _parse_lines
 
     notes: list[str] = []
     lines = iter([(1, '{"type": "tick", "t": 1}'), (2, '{"type": "seat", "names": {"N": "a\\nb"}}'),

@@ -9,13 +9,15 @@ under heavy load, and fails naming what it waited for.
 from __future__ import annotations
 
 import sqlite3
+import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 from tablepi.errors import RecordError
-from tablepi.journal import read_journal
+from tablepi.journal.journal import read_journal
 from tablepi.table.machine import Table
 from tablepi.table.state import TableState
 
@@ -51,6 +53,17 @@ def wait_until(
                                  + (f" (last error: {last!r})" if last is not None else ""))
         if every:
             time.sleep(every)
+
+
+def stack_of(thread: threading.Thread) -> list[str]:
+    """The names of the functions ``thread`` is in now, innermost first (empty before it starts and after it
+    ends): a test waits for a thread to be blocked where it means to wake it, e.g. ``"wait" == stack_of(t)[0]``."""
+    frame = sys._current_frames().get(thread.ident) if thread.ident is not None else None
+    names = []
+    while frame is not None:
+        names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return names
 
 
 # --- what a test observes of a running table ---------------------------------------------------------------------

@@ -16,9 +16,9 @@ from tablepi.app.core import TableApp
 from tablepi.app.service import Desk, TableFiles
 from tablepi.config import Config
 from tablepi.errors import ConfigError, TablepiError
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.readers.link import LinkedReader, LinkRefused
-from tablepi.record import RecordHeader
 from tablepi.rules.seats import Seat
 from tablepi.table.state import TableConfig
 
@@ -198,7 +198,7 @@ def add_console(app: TableApp, language: str, journal: Path) -> None:
 def _open_control(config: Config, app: TableApp) -> Any:
     """The control socket. Another table already on it stops this one (ConfigError); a socket that cannot be made
     here is logged, and the table runs without it (``tablepi enroll`` then cannot reach it and says so)."""
-    from tablepi.control import ControlServer, ControlUnavailable
+    from tablepi.service_socket import ControlServer, ControlUnavailable
 
     try:
         server = ControlServer(config.control, app.put)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tablepi.controls.events import ControlEvent
 from tablepi.errors import ConfigError
 from tablepi.feed.messages import Seating
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
 from tablepi.notices import Notice, NoticeCode
 from tablepi.players import PlayerRegistry, fit_name
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid

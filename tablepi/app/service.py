@@ -5,7 +5,7 @@ enrol mode.
   an owner editing it) is read again and swapped in whole; a file that does not read is one line in the log and
   the old decks stay in use. Only a change that has stood still for one poll is read, so a file being written by
   an editor is read once, when written.
-- :class:`Desk` answers :class:`~tablepi.control.ControlRequest` on the main thread: ``status`` (what the table
+- :class:`Desk` answers :class:`~tablepi.service_socket.ControlRequest` on the main thread: ``status`` (what the table
   really uses, for ``tablepi doctor``) and ``enroll_deck`` / ``enroll_player``, which put the table in its
   **enrol mode**: the reader's card events go to the enrolment session instead of the game until it is done,
   timed out or cancelled. Zone health still reaches the table. Cards lifted meanwhile are lifted on the table
@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tablepi.control import ControlCancel, ControlRequest
 from tablepi.deck import DeckRegistry, load_deck_file
 from tablepi.display.panels import Enrolling
 from tablepi.enroll import DeckEnrolment, Enrolment, PlayerEnrolment
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.players import PlayerRegistry, load_players_file
 from tablepi.readers.events import ZoneEvent, ZoneStatus
+from tablepi.service_socket import ControlCancel, ControlRequest
 from tablepi.table import Button, ButtonName
 
 if TYPE_CHECKING:

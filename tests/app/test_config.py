@@ -68,7 +68,7 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
 
 
 def test_the_tap_window_has_one_bound_for_the_config_file_and_the_records_it_writes() -> None:
-    from tablepi.record import RecordHeader, parse_header
+    from tablepi.journal.record import RecordHeader, parse_header
     from tablepi.table.state import TAP_WINDOW_BOUNDS, TableConfig
 
     low, high = TAP_WINDOW_BOUNDS

@@ -16,8 +16,8 @@ from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.display.panels import CardPicker, EnterCard, HistoryPanel, Keyboard, Menu, SeatPlayer
 from tablepi.display.sheet import key_rects
 from tablepi.display.touch import control_at
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.rules import DECK, Card, Seat, Team
 from tablepi.table import CardPlaced, Tick
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,14 +16,15 @@ from tablepi.app.demo import ZONES, VirtualClock, demo_deck
 from tablepi.app.screen import FrameSaver, PygameScreen
 from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry
-from tablepi.journal import JournaledTable, read_journal
+from tablepi.journal.journal import JournaledTable, read_journal
+from tablepi.journal.record import RecordHeader
 from tablepi.readers import ReaderPump, ZoneEvent, open_reader
-from tablepi.readers.emulator import DeviceEmulator
-from tablepi.record import RecordHeader
 from tablepi.rules import Seat, Team
 from tablepi.table import Button, CardLifted, CardPlaced, TableEvent, Tick
+from tablepi.table.events import ReaderStatus
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig, TablePhase
+from tests.readers.device import DeviceEmulator
 from tests.waits import UNREADABLE, journal_count, journal_state, wait_until
 
 pytestmark = pytest.mark.slow
@@ -164,8 +164,14 @@ def test_cards_still_lying_after_a_restart_stay_where_they_are(tmp_path: Path) -
         reader = open_reader("serial", port=os.ttyname(rig.slave), clock=clock, link_timeout=1e9)
         pump = ReaderPump(reader, app.put)
         try:
-            for _ in range(40):  # 4 s of table time, each step handling what the reader sent meanwhile
-                time.sleep(0.02)
+            known = len(table.journal.events())
+
+            def snapshot_taken() -> bool:  # the device's STATE, then the four zones' statuses, journaled
+                app.step(timeout=0.05)
+                return sum(isinstance(e, ReaderStatus) for e in table.journal.events()[known:]) >= 4
+
+            wait_until(snapshot_taken, "the reader's snapshot after the restart", every=0)
+            for _ in range(40):  # then 4 s of table time: the zones settle
                 clock.now += 0.1
                 app.step(timeout=0.0)
             after = app.table.state
@@ -196,7 +202,6 @@ def test_killed_app_restarts_and_carries_on_without_losing_or_doubling_a_card(tm
     from tablepi.deck import write_deck_file
     from tablepi.readers.protocol import HelloQuery
     from tablepi.rules import Card
-    from tablepi.table.events import ReaderStatus
     from tablepi.table.state import TableState, ZoneCardStatus
 
     master, slave = os.openpty()

@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from tablepi.book.facts import match_facts
-from tablepi.record import RecordHeader
+from tablepi.journal.record import RecordHeader
 from tablepi.rules.deal import Deal
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules

@@ -23,7 +23,7 @@ Used by the reference screenshots (tests/display/reference), the display tests a
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from tablepi.analysis.review import DealReview
@@ -34,6 +34,7 @@ from tablepi.display.panels import Enrolling
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
 from tablepi.feed.messages import Seating
+from tablepi.journal.record import Record, RecordHeader, read_record, record_lines
 from tablepi.notices import Notice, NoticeCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal
@@ -58,7 +59,7 @@ from tablepi.table.events import (
     Tick,
 )
 from tablepi.table.simulate import simulate_match
-from tablepi.table.state import TableConfig
+from tablepi.table.state import TableConfig, TableState
 
 NAMES: dict[Seat, str] = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
 TAP = 0.3  # a tap: on the zone for less than the tap window (1 s)
@@ -133,8 +134,15 @@ class Script:
         self.settle()
         return self.sweep(*plays) if sweep else self
 
+    def record(self) -> Record:
+        """The record as a table journals it: written as lines, then read back by the record reader."""
+        return read_record(record_lines(RecordHeader(self.rules, self.dealer, self.config), self.events))
+
     def table(self) -> Table:
-        return Table.replay(self.events, self.rules, self.dealer, self.config)
+        """A fresh table that has replayed the record read back."""
+        record = self.record()
+        h = record.header
+        return Table.replay(record.events, h.house_rules, h.dealer, h.table)
 
 
 def _plays(text: str) -> tuple[tuple[Seat, str], ...]:
@@ -367,6 +375,26 @@ def table_of(name: str) -> Table | None:
     return record().table() if record is not None else None
 
 
+def app_screen(settings: DisplayConfig, earlier: Callable[[], Sequence[str]] = tuple) -> tuple[PygameScreen, Console]:
+    """The running service's screen (headless) with its console, as `tablepi run` builds them."""
+    screen = PygameScreen(settings, headless=True)
+    console = Console(lambda gesture: None, settings.language, earlier=earlier)
+    console.can_enrol = True  # the running service hosts enrolment
+    screen.console = console
+    return screen, console
+
+
+def app_view(state: TableState, settings: DisplayConfig) -> View:
+    """The View the running service's screen draws for ``state`` with nothing else open (the appliance test
+    compares the guest's screen with it)."""
+    screen, _ = app_screen(settings)
+    screen.show(state)
+    view = screen.display.last
+    screen.close()
+    assert view is not None
+    return view
+
+
 @functools.cache
 def sample(name: str, language: str = "en") -> View:
     """The View the app's screen draws at the moment ``name`` in ``language``."""
@@ -379,11 +407,8 @@ def sample(name: str, language: str = "en") -> View:
     if table is None:
         return build_view(None, settings)
     state = table.state
-    screen = PygameScreen(settings, headless=True)
-    console = Console(lambda gesture: None, language, earlier=lambda: moment.earlier)
-    console.can_enrol = True  # the running service hosts enrolment
+    screen, console = app_screen(settings, earlier=lambda: moment.earlier)
     console.enrolling = moment.enrolling
-    screen.console = console
     if moment.review:
         screen.show_review(review_of(table), True, redraw=False)
     if moment.seating:

@@ -8,8 +8,8 @@ import io
 
 import pytest
 
-from tablepi.record import read_record, write_record
 from tablepi.errors import RulesCode
+from tablepi.journal.record import read_record, write_record
 from tablepi.rules import Announcement, Card, HouseRules, Seat, Slate, Suit, Team
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.slate import Match
@@ -119,7 +119,7 @@ def test_trumps_named_on_the_screen_are_one_event_that_does_what_confirm_and_the
     assert by_screen.state.history == by_buttons.state.history
     assert by_screen.warning_log == by_buttons.warning_log
     assert dataclasses.replace(by_screen.state, events=0) == dataclasses.replace(by_buttons.state, events=0)
-    from tablepi.record import RecordHeader
+    from tablepi.journal.record import RecordHeader
 
     out = io.StringIO()
     write_record(out, RecordHeader(script.rules, script.dealer, script.config), screen)
@@ -226,7 +226,7 @@ def test_a_card_by_hand_is_refereed_like_a_laid_one() -> None:
 
 
 def test_records_of_version_2_round_trip_and_version_1_still_reads() -> None:
-    from tablepi.record import RecordHeader
+    from tablepi.journal.record import RecordHeader
 
     events: list[TableEvent] = [
         PlayersSeated(0.5, ((Seat.N, "Jang"), (Seat.W, "Anna")), SeatingSource.TOURNAMENT),
@@ -255,7 +255,7 @@ def test_replay_export_and_screenshot_handle_a_record_played_by_hand(tmp_path, c
     import json
 
     from tablepi.cli import main
-    from tablepi.record import RecordHeader
+    from tablepi.journal.record import RecordHeader
 
     script = simulate_match(3, claims=False)
     events = kill_reader(script.events, script, Seat.E)
@@ -289,7 +289,7 @@ def test_version_1_records_read_unchanged(name: str, capsys) -> None:  # type: i
     from pathlib import Path
 
     from tablepi.cli import main
-    from tablepi.record import load_record
+    from tablepi.journal.record import load_record
 
     path = Path(__file__).parents[1] / "records" / name
     record = load_record(path)

@@ -1,7 +1,7 @@
 """Whatever the table accepts and journals, it replays: random gestures of every event type through the journal,
 and a restart from the journal after every step (issues 20 and 21).
 
-A hypothesis state machine drives :class:`~tablepi.journal.JournaledTable` as the app runs it (one match per
+A hypothesis state machine drives :class:`~tablepi.journal.journal.JournaledTable` as the app runs it (one match per
 journal, finished matches archived) with every kind of event a record holds: cards laid and lifted (of the deck,
 of another deck, a stranger's tag), every button with or without a seat (claims, announcements, revanche, new
 match, undo, confirm), readers dying and coming back, crosstalk, time passing, cards and whole deals by hand,
@@ -30,9 +30,9 @@ from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.players import MAX_NAME
-from tablepi.record import RecordHeader
 from tablepi.rules import DECK, Card, HouseRules, Seat, Suit, Team
 from tablepi.rules.deal import Deal, DealResult
 from tablepi.rules.entry import DealEntry
@@ -271,7 +271,7 @@ test_journaled_table_at_the_bar = JournaledTableAtTheBar.TestCase
 
 def test_every_event_type_is_in_the_machine() -> None:
     """A new event type must be added to the machine above (the record's types, docs/records.md)."""
-    from tablepi.record import _EVENT_TYPES
+    from tablepi.journal.record import _EVENT_TYPES
 
     rules = {"place": "lay", "lift": "lift", "button": "press", "reader": "reader", "crosstalk": "crosstalk",
              "tick": "time_passes", "hand_card": "a_card_by_hand",
