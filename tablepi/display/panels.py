@@ -51,7 +51,7 @@ from tablepi.display.view import PhoneCode
 from tablepi.errors import RulesError
 from tablepi.players import MAX_NAME
 from tablepi.rules.cards import Card, Suit
-from tablepi.rules.deal import Announcement, announcement_of_parts
+from tablepi.rules.deal import WINNING_POINTS, Announcement, announcement_of_parts
 from tablepi.rules.entry import TIE_POINTS, TOTAL_POINTS, DealEntry
 from tablepi.rules.seats import Seat, Team
 
@@ -256,7 +256,7 @@ class DealForm:
 
     trumps: Seat
     winner: Team | None = Team.NS
-    points: int = 21
+    points: int = WINNING_POINTS
     kapo: bool = False
     claimed: bool = False
     matt: Seat | None = None
@@ -513,7 +513,7 @@ def _form(panel: DealForm, key: Key) -> Step:
         return Step(replace(panel, correct=panel.correct + key.step))
     if isinstance(key, WinnerKey):
         winner = key.team
-        points = TIE_POINTS if winner is None else max(panel.points, 21)
+        points = TIE_POINTS if winner is None else max(panel.points, WINNING_POINTS)
         # The winners chosen, their points are asked at once (the number pad; ✕ keeps them as they were).
         return Step(replace(panel, winner=winner, points=points, kapo=panel.kapo and winner is not None,
                             claimed=panel.claimed and winner is not None,
@@ -523,7 +523,7 @@ def _form(panel: DealForm, key: Key) -> Step:
     if isinstance(key, DigitKey):
         assert panel.typing is not None
         typed = panel.typing + str(key.digit)
-        if len(typed) == 2 and 21 <= int(typed) <= TOTAL_POINTS:
+        if len(typed) == 2 and WINNING_POINTS <= int(typed) <= TOTAL_POINTS:
             return Step(replace(panel, points=int(typed), typing=None))
         return Step(replace(panel, typing=typed))
     if key is Word.PAD_BACK:  # a digit back; with none, back to the form as it was

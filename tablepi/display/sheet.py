@@ -1,8 +1,9 @@
 """A hand-entry panel as the screen shows it: a sheet over the table with a title, a few lines and rows of keys.
 
 :func:`sheet_for` turns a panel (:mod:`tablepi.display.panels`) into a :class:`SheetView` of final, translated
-text; :func:`key_rects` says where each key is on a layout, for the renderer and for :func:`key_at` alike, so a
-finger lands on the key that was drawn. Pure, like the rest of the view model: no pygame here.
+text; :func:`key_rects` says where each key is on a layout, for the renderer and for the touches
+(:mod:`tablepi.display.touch`) alike, so a finger lands on the key that was drawn. Pure, like the rest of the
+view model: no pygame here.
 
 Keys sit in rows of equal height in the layout's table-and-panel area, under the header (the sheet's title) and a
 few lines of text, above the bar (the prompt). Each row fills the width; a key's ``weight`` is its share.
@@ -20,7 +21,6 @@ from tablepi.display.keys import (
     CharKey,
     DealKey,
     DigitKey,
-    Key,
     NameKey,
     Opening,
     OpenKey,
@@ -51,6 +51,8 @@ from tablepi.display.panels import (
 )
 from tablepi.display.view import KeyView, SheetView
 from tablepi.rules.cards import Suit
+from tablepi.rules.deal import WINNING_POINTS
+from tablepi.rules.entry import TOTAL_POINTS
 from tablepi.rules.seats import Seat, Team
 
 
@@ -179,7 +181,8 @@ def _enrolling(panel: Enrolling, tr: Translator) -> SheetView:
 
 
 def _pad(panel: DealForm, tr: Translator, title: str, cancel: KeyView) -> SheetView:
-    """The number pad for the winners' points (21 to 40): two digits and the form is back."""
+    """The number pad for the winners' points (``WINNING_POINTS`` to ``TOTAL_POINTS``, 21 to 40): two digits and
+    the form is back."""
     assert panel.typing is not None
     live = panel.live_keys()
 
@@ -189,7 +192,7 @@ def _pad(panel: DealForm, tr: Translator, title: str, cancel: KeyView) -> SheetV
     line = tr.gettext("{points} points").format(points=(panel.typing or "") + "_")
     rows = (tuple(digit(d) for d in (1, 2, 3)), tuple(digit(d) for d in (4, 5, 6)), tuple(digit(d) for d in (7, 8, 9)),
             (KeyView(Word.PAD_BACK, "⌫"), digit(0), KeyView(Word.PAD_CANCEL, cancel.label)))
-    return SheetView(title, (line, "21 – 40"), rows)
+    return SheetView(title, (line, f"{WINNING_POINTS} – {TOTAL_POINTS}"), rows)
 
 
 def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: KeyView) -> SheetView:
@@ -288,14 +291,6 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
             out.append((key, Rect(round(x), y, width, row_h)))
             x += unit * key.weight + g
     return tuple(out)
-
-
-def key_at(sheet: SheetView, size: tuple[int, int], pos: tuple[float, float]) -> Key | None:
-    """The live key under ``pos``, or None."""
-    for key, rect in key_rects(sheet, size):
-        if key.live and key.id is not None and rect.contains(*pos):
-            return key.id
-    return None
 
 
 def _result_words(tr: Translator, entry: object, names: Mapping[Seat, str]) -> str:

@@ -34,8 +34,9 @@ from tablepi.display.keys import touch_named
 from tablepi.display.panels import Enrolling
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
-from tablepi.feed.messages import Notice, Seating
+from tablepi.feed.messages import Seating
 from tablepi.journal.record import Record, RecordHeader, read_record, record_lines
+from tablepi.notices import Notice, NoticeCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal
 from tablepi.rules.entry import DealEntry
@@ -414,7 +415,7 @@ def sample(name: str, language: str = "en") -> View:
     if moment.seating:
         screen.show_seating(Seating(3, "7", tuple(NAMES.items())))
     if moment.announcement:
-        screen.show_notice(Notice(moment.announcement))
+        screen.show_notice(Notice(NoticeCode.ANNOUNCEMENT, (("text", moment.announcement),)))
     screen.show(state)  # the console sees the state once, as after the record's last event
     for touch in moment.touches:
         console.touch(touch_named(touch), state)  # the control the hit-map names so

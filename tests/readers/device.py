@@ -102,15 +102,6 @@ class DeviceEmulator:
     ) -> None:
         self.detach()
 
-    @property
-    def attached(self) -> bool:
-        return self._fd is not None
-
-    @property
-    def talking(self) -> bool:
-        """True once the host has sent a line on this attachment (the device answers from then on)."""
-        return self._talking
-
     def wait_talking(self, timeout: float = 5.0) -> bool:
         deadline = time.monotonic() + timeout
         while not self._talking and time.monotonic() < deadline:
