@@ -18,6 +18,7 @@ from tablepi.errors import ParseError
 from tablepi.readers import ZoneEvent, ZoneState, open_reader
 from tablepi.readers.events import ReaderEvent, ZoneStatus
 from tests.firmware.firmware_rig import frame, parse
+from tests.readers.conftest import collect
 from tests.waits import wait_until
 
 A = "04A1B2C3D4E5F6"
@@ -85,16 +86,6 @@ def test_scan_rate_on_the_firmwares_own_time(runner: FirmwareRunner) -> None:
 
 
 def test_serial_backend_sees_the_cards_the_firmware_reads(runner: FirmwareRunner) -> None:
-    def wait(reader, until: Callable[[list[ReaderEvent]], bool], timeout: float = 5.0) -> list[ReaderEvent]:  # type: ignore[no-untyped-def]
-        events: list[ReaderEvent] = []
-        deadline = time.monotonic() + timeout
-        while not until(events):
-            assert time.monotonic() < deadline, [str(e) for e in events]
-            ev = reader.recv(0.05)
-            if ev is not None:
-                events.append(ev)
-        return events
-
     def card(zone: int, uid: str, present: bool) -> Callable[[list[ReaderEvent]], bool]:
         return lambda evs: any(
             isinstance(e, ZoneEvent) and (e.zone, e.uid, e.present) == (zone, uid, present) for e in evs
@@ -105,19 +96,19 @@ def test_serial_backend_sees_the_cards_the_firmware_reads(runner: FirmwareRunner
     wait_until(lambda: scanner.zones[2].state == runner.fw.scanner.PRESENT, "the firmware to read the card")
     reader = open_reader("serial", port=runner.path, backoff_initial=0.05, backoff_max=0.2)
     try:
-        wait(reader, card(2, A, True))
+        collect(reader, card(2, A, True))
         runner.place(0, B)
-        wait(reader, card(0, B, True))
+        collect(reader, card(0, B, True))
         runner.lift(2)
-        wait(reader, card(2, A, False))
+        collect(reader, card(2, A, False))
         runner.fail(3, "hung")
-        wait(
+        collect(
             reader,
             lambda evs: any(isinstance(e, ZoneStatus) and e.zone == 3 and e.state is ZoneState.FAULT for e in evs),
         )
         runner.repair(3)
         runner.place(3, Ntag213("04C0C0C0C0C0C0"))
-        wait(reader, card(3, "04C0C0C0C0C0C0", True))
+        collect(reader, card(3, "04C0C0C0C0C0C0", True))
         assert reader.present == (B, None, None, "04C0C0C0C0C0C0")
     finally:
         reader.close()
