@@ -61,7 +61,7 @@ def open_table(
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ConfigError(f"table.journal: cannot create {path.parent}: {error}") from None
+        raise ConfigError.setting("table.journal", f"cannot create {path.parent}: {error}") from None
     # One match per journal file; finished matches go to archive/ beside it (start-up replays one match).
     table = JournaledTable(path, journal_header(config), archive=path.parent / "archive", keep=config.keep_matches)
     if table.journal.recovery.damaged:
@@ -91,7 +91,7 @@ def open_table(
         try:
             reader = open_configured_reader(config.readers.backend, config.readers.options)
         except ConfigError as error:
-            raise ConfigError(f"readers: {error}") from None
+            raise ConfigError.setting("readers", str(error)) from None
         reader.known = app.knows_uid  # an unknown UID where a known card lies is a garbled read
         if isinstance(reader, LinkedReader):
             app.desk.reader_refused = lambda: _refusal(reader.refused)
@@ -120,7 +120,7 @@ def open_feed(config: Config, app: TableApp) -> Any:
     try:
         from tablepi.feed.publisher import FeedPublisher
     except ImportError as error:
-        raise ConfigError(f"feed: enabled, but the MQTT client is missing ({error}): "
+        raise ConfigError.setting("feed", f"enabled, but the MQTT client is missing ({error}): "
                           "pip install 'tablepi[feed]'") from None
     feed = FeedPublisher(config.feed, app.table, on_message=app.put)
     app.observers.append(feed)

@@ -51,6 +51,7 @@ from tablepi.display.panels import (
     press,
 )
 from tablepi.display.view import PhoneCode, View, WarningBanner
+from tablepi.rules.deal import WINNING_POINTS
 from tablepi.rules.entry import TIE_POINTS
 from tablepi.rules.seats import Seat
 from tablepi.table.events import (
@@ -303,7 +304,7 @@ def correction_form(state: TableState, number: int) -> DealForm:
     konter = next((seat for seat, said in result.announcements if "konter" in said.parts), None)
     if result.winner is None:
         return DealForm(trumps, None, TIE_POINTS, matt=matt, konter=konter, correct=number, last=last)
-    return DealForm(trumps, result.winner, max(21, result.points[result.winner]), kapo=result.kapo,
+    return DealForm(trumps, result.winner, max(WINNING_POINTS, result.points[result.winner]), kapo=result.kapo,
                     claimed=result.claimed_by is not None, matt=matt, konter=konter, correct=number, last=last)
 
 

@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tablepi.controls.events import ControlEvent
 from tablepi.errors import ConfigError
-from tablepi.feed.messages import Notice, Seating
+from tablepi.feed.messages import Seating
 from tablepi.journal.journal import JournaledTable
+from tablepi.notices import Notice, NoticeCode
 from tablepi.players import PlayerRegistry, fit_name
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
 from tablepi.rules.deal import Deal
@@ -388,7 +389,8 @@ class TableApp:
                 self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
         else:
             self.notices = [*self.notices[-9:], item]
-            log.log(logging.WARNING if item.source == "feed" else logging.INFO, "notice: %s", item.text)
+            log.log(logging.WARNING if item.code is NoticeCode.FEED_PROBLEM else logging.INFO, "notice: %s",
+                    item.param("text"))
             hook = getattr(self.screen, "show_notice", None)
         if callable(hook):
             hook(item)

@@ -51,9 +51,10 @@ class FrameSaver:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise OutputError(f"{self.directory}: cannot keep frames there: {err.strerror or err}") from None
+            raise OutputError(f"{self.directory}: cannot keep frames there: {err.strerror or err}",
+                              path=self.directory) from None
         if not self.directory.is_dir():
-            raise OutputError(f"{self.directory}: not a folder, cannot keep frames there")
+            raise OutputError(f"{self.directory}: not a folder, cannot keep frames there", path=self.directory)
 
     def wants(self, state: TableState) -> str | None:
         """A file label if ``state`` is a key frame, else None."""
@@ -93,7 +94,7 @@ class FrameSaver:
         try:
             pygame.image.save(surface, str(path))
         except (pygame.error, OSError) as err:
-            raise OutputError(f"{path}: cannot write the frame: {err}") from None
+            raise OutputError(f"{path}: cannot write the frame: {err}", path=path) from None
         self.saved.append(path)
         return path
 
@@ -208,7 +209,7 @@ class PygameScreen:
 
         tr = translator(self.settings.language)
         if self._announcement is not None and time.monotonic() - self._announcement[1] < ANNOUNCE_SECONDS:
-            text = str(self._announcement[0].text)
+            text = str(self._announcement[0].param("text", ""))
             return replace(view, warning=WarningBanner("announcement", tx.announcement_text(tr, text)))
         seating = self._seating
         if seating is not None and state.trump is None and not state.slate:
@@ -261,7 +262,8 @@ class PygameScreen:
             partial.write_text(json.dumps(frame), encoding="utf-8")
             partial.replace(self.hitmap)
         except OSError as err:
-            raise OutputError(f"{self.hitmap}: cannot write the hit-map: {err.strerror or err}") from None
+            raise OutputError(f"{self.hitmap}: cannot write the hit-map: {err.strerror or err}",
+                              path=self.hitmap) from None
 
     def show_review(self, review: Any, open_: bool, redraw: bool = True) -> None:
         """The app's hook: the last deal's review is ready (or None), shown or hidden; redraws the last state."""

@@ -23,7 +23,7 @@ Used by the reference screenshots (tests/display/reference), the display tests a
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from tablepi.analysis.review import DealReview
@@ -33,8 +33,9 @@ from tablepi.config import DisplayConfig
 from tablepi.display.panels import Enrolling
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
-from tablepi.feed.messages import Notice, Seating
+from tablepi.feed.messages import Seating
 from tablepi.journal.record import Record, RecordHeader, read_record, record_lines
+from tablepi.notices import Notice, NoticeCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal
 from tablepi.rules.entry import DealEntry
@@ -58,7 +59,7 @@ from tablepi.table.events import (
     Tick,
 )
 from tablepi.table.simulate import simulate_match
-from tablepi.table.state import TableConfig
+from tablepi.table.state import TableConfig, TableState
 
 NAMES: dict[Seat, str] = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
 TAP = 0.3  # a tap: on the zone for less than the tap window (1 s)
@@ -374,6 +375,26 @@ def table_of(name: str) -> Table | None:
     return record().table() if record is not None else None
 
 
+def app_screen(settings: DisplayConfig, earlier: Callable[[], Sequence[str]] = tuple) -> tuple[PygameScreen, Console]:
+    """The running service's screen (headless) with its console, as `tablepi run` builds them."""
+    screen = PygameScreen(settings, headless=True)
+    console = Console(lambda gesture: None, settings.language, earlier=earlier)
+    console.can_enrol = True  # the running service hosts enrolment
+    screen.console = console
+    return screen, console
+
+
+def app_view(state: TableState, settings: DisplayConfig) -> View:
+    """The View the running service's screen draws for ``state`` with nothing else open (the appliance test
+    compares the guest's screen with it)."""
+    screen, _ = app_screen(settings)
+    screen.show(state)
+    view = screen.display.last
+    screen.close()
+    assert view is not None
+    return view
+
+
 @functools.cache
 def sample(name: str, language: str = "en") -> View:
     """The View the app's screen draws at the moment ``name`` in ``language``."""
@@ -386,17 +407,14 @@ def sample(name: str, language: str = "en") -> View:
     if table is None:
         return build_view(None, settings)
     state = table.state
-    screen = PygameScreen(settings, headless=True)
-    console = Console(lambda gesture: None, language, earlier=lambda: moment.earlier)
-    console.can_enrol = True  # the running service hosts enrolment
+    screen, console = app_screen(settings, earlier=lambda: moment.earlier)
     console.enrolling = moment.enrolling
-    screen.console = console
     if moment.review:
         screen.show_review(review_of(table), True, redraw=False)
     if moment.seating:
         screen.show_seating(Seating(3, "7", tuple(NAMES.items())))
     if moment.announcement:
-        screen.show_notice(Notice(moment.announcement))
+        screen.show_notice(Notice(NoticeCode.ANNOUNCEMENT, (("text", moment.announcement),)))
     screen.show(state)  # the console sees the state once, as after the record's last event
     for touch in moment.touches:
         console.touch(touch, state)

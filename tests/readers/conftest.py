@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tablepi.readers.base import Reader
-from tablepi.readers.emulator import DeviceEmulator
 from tablepi.readers.events import ReaderEvent, ZoneEvent, ZoneStatus
+from tests.readers.device import DeviceEmulator
 from tests.waits import wait_until
 
 
