@@ -181,11 +181,6 @@ class Button:
     suit: Suit | None = None  # trump buttons draw their suit symbol in its colour
     seat: Seat | None = None  # a per-seat target (announce, claim): the seat it acts for
 
-    @property
-    def is_half_width(self) -> bool:
-        """Suit buttons sit two to a row; every other button takes a full row."""
-        return self.suit is not None
-
 
 @dataclass(frozen=True, slots=True)
 class SlateRow:
