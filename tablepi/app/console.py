@@ -340,9 +340,6 @@ class Console:
                 self.act(gesture)
         return not isinstance(touched, ButtonName)
 
-    def close(self) -> None:
-        self.state = replace(self.state, panel=None, seating=())
-
     def over(self, view: View, state: TableState, settings: Any) -> View:
         """``view`` with the open panel's sheet over it (the screen calls this on every show)."""
         from tablepi.display.sheet import sheet_for
