@@ -24,6 +24,7 @@ import pygame
 
 from tablepi.display.render import Renderer
 from tablepi.display.samples import SAMPLES, sample
+from tablepi.display.scene import Scene
 
 BUDGET_MS = 10.0
 
@@ -69,7 +70,7 @@ def bench_build_view(rounds: int) -> list[float]:
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
-        build_view(state, settings)
+        build_view(Scene(state, settings))
         times.append((time.perf_counter() - start) * 1000)
     return times
 

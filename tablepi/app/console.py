@@ -13,14 +13,14 @@ most a half-typed name). It opens:
 - a deal's correction form on a touch on its row of the evening's deals (filled in as it was scored);
 - the keyboard for each seat in turn from the menu's "players' names", with earlier names offered first;
 - the enrol menu (a deck, a player tag), whose keyboard names what to enrol; the enrol mode's sheet then stays up
-  while the table enrols (``enrolling``, set by the service's desk), its one key stopping it.
+  while the table enrols (:meth:`Console.show_enrolment`, from the enrol mode), its one key stopping it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
@@ -49,7 +49,8 @@ from tablepi.display.panels import (
     earlier_names_first,
     press,
 )
-from tablepi.display.view import PhoneCode, View, WarningBanner
+from tablepi.display.scene import ConsoleScene
+from tablepi.display.view import PhoneCode
 from tablepi.rules.cards import DECK, Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.entry import TIE_POINTS
@@ -65,6 +66,9 @@ from tablepi.table.events import (
     TableEvent,
 )
 from tablepi.table.state import HistoryRow, TablePhase, TableState
+
+if TYPE_CHECKING:
+    from tablepi.display.viewmodel import ViewSettings
 
 #: Touch names the screen sends for the console (beside the table's own button names).
 MENU = "open:menu"
@@ -87,29 +91,49 @@ def possible_cards(state: TableState, seat: Seat) -> tuple[Card, ...]:
 
 
 class Console:
-    """The open panel and what to do with a touch. ``act`` hands a finished gesture to the app."""
+    """The open panel and what to do with a touch. A finished gesture waits for the app's loop (:meth:`take`), or
+    goes to ``act`` when one is given. :meth:`scene` is the console's part of the scene the screen draws."""
 
-    def __init__(self, act: Callable[[Gesture], None], language: str = "en",
-                 earlier: Callable[[], Sequence[str]] = tuple, known: Callable[[], Sequence[str]] = tuple) -> None:
-        self.act = act
+    def __init__(self, act: Callable[[Gesture], None] | None = None, language: str = "en",
+                 earlier: Callable[[], Sequence[str]] = tuple, known: Callable[[], Sequence[str]] = tuple, *,
+                 can_enrol: bool = False, phone: PhoneCode | None = None,
+                 opt_in: Callable[[str], None] | None = None, no_deck: Callable[[], bool] = lambda: False) -> None:
+        self._made: list[Gesture] = []
+        #: Where a finished gesture goes; by default it waits for the app's loop to :meth:`take` it.
+        self.act = act if act is not None else self._made.append
         self.language = language
         self.earlier = earlier
         self.known = known
         self.panel: Panel | None = None
         self._seating: list[Seat] = []  # seats still to be named, after the one on the keyboard
-        #: The running service hosts enrolment (its desk): the menu then offers it.
-        self.can_enrol = False
+        #: The running service hosts enrolment: the menu then offers it.
+        self.can_enrol = can_enrol
         #: The QR code of the table's pages when it serves them ([web] enabled): the menu then offers it, and the
         #: name keyboard the player's choice to be named on them, handed to ``opt_in`` (the players' book).
-        self.phone: PhoneCode | None = None
-        self.opt_in: Callable[[str], None] | None = None
-        #: The enrol mode on screen while it runs (and its last word once over), set by the app's desk.
+        self.phone = phone
+        self.opt_in = opt_in
+        #: The enrol mode on screen while it runs (and its last word once over), from the app's enrolment.
         self.enrolling: Enrolling | None = None
         self._offered: int | None = None  # the match whose start sheet was offered (once a match)
-        #: Whether no deck is enrolled at all (set by the app): the bar then says how to enrol one.
-        self.no_deck: Callable[[], bool] = lambda: False
+        #: Whether no deck is enrolled at all: the bar then says how to enrol one.
+        self.no_deck = no_deck
         self._note = ""  # a line for the bar until the next touch: a refused correction, a player seated by tag
         self._names: tuple[tuple[Seat, str], ...] | None = None  # the seated names last shown
+        self._roster: tuple[str, ...] = ()  # the tournament's players: names the keyboard offers, too
+
+    def take(self) -> list[Gesture]:
+        """The gestures finished since the last call, in order (the app's loop takes them after each touch)."""
+        made = list(self._made)
+        self._made.clear()
+        return made
+
+    def offer_roster(self, roster: Sequence[str]) -> None:
+        """The tournament's players (this round's seating): the name keyboard offers them after the tags'."""
+        self._roster = tuple(roster)
+
+    def show_enrolment(self, sheet: Enrolling | None) -> None:
+        """The enrol mode's sheet while it runs (its last word once over; None: gone)."""
+        self.enrolling = sheet
 
     def touch(self, name: str, state: TableState) -> bool:
         """Whether ``name`` was the console's (a key, the menu, a zone); acts on it. Any touch ends a note."""
@@ -144,14 +168,12 @@ class Console:
         self.panel = None
         self._seating = []
 
-    def over(self, view: View, state: TableState, settings: Any) -> View:
-        """``view`` with the open panel's sheet over it (the screen calls this on every show). A correction
-        waiting for the teams' answers is up whenever no other panel is."""
+    def scene(self, state: TableState, settings: ViewSettings) -> ConsoleScene:
+        """The console's part of the next scene (the app's loop asks on every change): the open panel brought up
+        to date with ``state``, and the line for a free bar. A correction waiting for the teams' answers is up
+        whenever no other panel is; the start sheet is offered once as a match begins."""
         if self.enrolling is not None:  # the enrol mode: the reader's cards are the enrolment's, not the game's
-            from tablepi.display.sheet import sheet_for
-
-            tr = translator(settings.language)
-            return replace(view, sheet=sheet_for(self.enrolling, tr))
+            return ConsoleScene(self.enrolling)
         if isinstance(self.panel, Answering):
             self.panel = None  # rebuilt from the state: who has answered changes
         starting = match_starts(state)
@@ -164,21 +186,15 @@ class Console:
             self._offered = state.match_number  # offered once a match, and not after a panel the players opened
             if self.panel is None and len(names) < len(Seat):
                 self.panel = MatchStart()
-        view = self._noted(view, state, translator(settings.language))
-        if self.panel is None:  # the header opens the menu: its labelled button says so
-            return replace(view, menu=translator(settings.language).gettext("Menu"))
+        self._notice_seated(state, translator(settings.language))
         if isinstance(self.panel, Keyboard) and self.panel.enrol is None:
             self.panel = _unseated(self.panel, state)  # a name seated meanwhile (a tag) is no longer offered
-        from tablepi.display.sheet import sheet_for
-
-        tr = translator(settings.language)
         if isinstance(self.panel, HistoryPanel):
             self.panel = replace(self.panel, rows=len(history_rows(state)), correct=correctable(state))
-        return replace(view, sheet=sheet_for(self.panel, tr, names, history_lines(state, tr, names)))
+        return ConsoleScene(self.panel, self._note, self.no_deck())
 
-    def _noted(self, view: View, state: TableState, tr: Translator) -> View:
-        """``view`` with the console's line for the bar when no warning needs it: a player just seated by his tag
-        (or by the tournament), a refused correction, or, while no deck is enrolled, how to enrol one."""
+    def _notice_seated(self, state: TableState, tr: Translator) -> None:
+        """A player just seated by his tag (or by the tournament) is the console's line for the bar."""
         names = _names(state)
         if self._names is not None and names != self._names and not isinstance(self.panel, Keyboard):
             before = dict(self._names)
@@ -186,13 +202,6 @@ class Console:
             if new:
                 self._note = " ".join(tx.seated_text(tr, name, seat) for seat, name in new)
         self._names = names
-        if view.warning is not None:
-            return view
-        if self._note:
-            return replace(view, warning=WarningBanner("note", self._note))
-        if self.no_deck():
-            return replace(view, warning=WarningBanner("no_deck", tx.no_deck_text(tr)))
-        return view
 
     # --- what may be opened now -----------------------------------------------------------------------------
 
@@ -275,7 +284,7 @@ class Console:
         in an earlier match, touches OK), the names of earlier matches and of the player tags offered."""
         current = dict(_names(state)).get(seat, "")
         board = Keyboard(seat, self.language, text=current, shift=not current, public=self._public_key(),
-                         names=earlier_names_first(self.earlier(), self.known()))
+                         names=earlier_names_first(self.earlier(), (*self.known(), *self._roster)))
         return _unseated(board, state)
 
 
@@ -349,21 +358,3 @@ def _names(state: TableState) -> tuple[tuple[Seat, str], ...]:
 def history_rows(state: TableState) -> tuple[HistoryRow, ...]:
     """The evening's deals, every match of this journal."""
     return state.history
-
-
-def history_lines(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> tuple[str, ...]:
-    """Each deal of the evening as one line: number, who named trumps, the result, the stake, by hand or not."""
-    from tablepi.display.viewmodel import result_text
-
-    rows = history_rows(state)
-    several = len({row.match for row in rows}) > 1
-    lines = []
-    for row in rows:
-        entry = row.entry
-        who = tx.seat_name(tr, row.trumps, names) if row.trumps is not None else \
-            tx.team_label(tr, entry.result.trump_team, names)
-        result = result_text(tr, entry, names).split("\n")[0]
-        prefix = f"{row.match}." if several else ""
-        lines.append(prefix + tx.history_line(tr, entry.number, who, result, entry.stake, by_hand=row.by_hand,
-                                              corrected=row.corrected))
-    return tuple(lines)

@@ -280,6 +280,4 @@ def key_at(sheet: SheetView, size: tuple[int, int], pos: tuple[float, float]) ->
 
 
 def _result_words(tr: Translator, entry: object, names: Mapping[Seat, str]) -> str:
-    from tablepi.display.viewmodel import result_text
-
-    return result_text(tr, entry, names).split("\n")[0]  # type: ignore[arg-type]
+    return tx.result_text(tr, entry, names).split("\n")[0]  # type: ignore[arg-type]

@@ -40,6 +40,7 @@ from tablepi.config import load_config
 from tablepi.deck import virtual_deck, write_deck_file
 from tablepi.display.layout import layout_for
 from tablepi.display.render import Renderer, render_surface
+from tablepi.display.scene import Scene
 from tablepi.display.view import Action
 from tablepi.display.viewmodel import build_view
 from tablepi.emulator.runner import FirmwareRunner
@@ -196,7 +197,7 @@ def screen_matches(guest: Guest, workdir: Path, name: str) -> float | None:
     ppm.unlink()
     config = load_config(workdir / "tablepi.toml")
     state = journal_state(guest, workdir / "journal-copy.sqlite3")
-    expected = render_surface(build_view(state, config.display), SCREEN, Renderer())
+    expected = render_surface(build_view(Scene(state, config.display)), SCREEN, Renderer())
     pygame.image.save(expected, str(shots / f"{name}-expected.png"))
     diff, _ = difference(shot, expected)
     return diff if diff < MAX_MEAN_DIFF else None
