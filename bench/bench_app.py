@@ -190,8 +190,8 @@ def bench_event_to_frame(scratch: Path) -> None:
     from tablepi.app.screen import PygameScreen
     from tablepi.config import DisplayConfig
     from tablepi.deck import DeckRegistry
-    from tablepi.journal import JournaledTable
-    from tablepi.record import RecordHeader
+    from tablepi.journal.journal import JournaledTable
+    from tablepi.journal.record import RecordHeader
     from tablepi.table import CardPlaced
     from tablepi.table.simulate import simulate_match
 

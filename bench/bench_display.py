@@ -1,6 +1,7 @@
 """How long the display takes to draw a frame, on each designed layout.
 
-Each sample screen (tablepi.display.samples) is drawn repeatedly on an off-screen surface, in two languages;
+Each sample screen (tests/display/samples.py: records replayed through the table, then the app's screen) is drawn
+repeatedly on an off-screen surface, in two languages;
 the script prints p50 and p99 per size and says whether p99 stays under the 10 ms budget. The first frame of
 each screen fills the text cache, which is what happens on a real table too (the same words come back), so the
 figures are for steady state; ``--cold`` clears the text cache before every frame to show the worst case.
@@ -15,16 +16,20 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from tablepi.display.render import Renderer
-from tablepi.display.samples import SAMPLES, sample
 from tablepi.display.scene import Scene
+from tests.display.samples import SAMPLES, sample
 
 BUDGET_MS = 10.0
 

@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablepi.evening import EveningBook
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader
+from tablepi.journal.evening import EveningBook
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.rules import HouseRules, Seat
 from tablepi.table import Button, ButtonName
 from tablepi.table.simulate import simulate_match

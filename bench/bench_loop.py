@@ -1,11 +1,14 @@
 """The app's loop, card to frame: a reader's zone event put on the app's queue until the frame it changed is drawn.
 
-Run: ``.venv/bin/python bench/bench_loop.py [--runs 5]``. Three scripted matches (``tablepi.table.simulate``) are
-played through a real :class:`~tablepi.app.core.TableApp`: every card is a ``ZoneEvent`` of the demo's deck, put on
-the app's queue as the reader pump puts it; each is timed from the ``put`` until ``step`` returns, by then the
-event is journaled (SQLite, fsync) and applied, the scene built and the 800x480 frame drawn headless
-(``SDL_VIDEODRIVER=dummy``, pygame's software surface). Buttons and the other events of the script go through the
-same loop untimed. Each run prints min / median / max over its placed cards; the last line is over every run.
+Run: ``.venv/bin/python bench/bench_loop.py [--runs 5] [--against DIR]``. Three scripted matches
+(``tablepi.table.simulate``) are played through a real :class:`~tablepi.app.core.TableApp`: every card is a
+``ZoneEvent`` of the demo's deck, put on the app's queue as the reader pump puts it; each is timed from the
+``put`` until ``step`` returns, by then the event is journaled (SQLite, fsync) and applied, the scene built and
+the 800x480 frame drawn headless (``SDL_VIDEODRIVER=dummy``, pygame's software surface). Buttons and the other
+events of the script go through the same loop untimed. Each run prints min / median / max over its placed cards;
+the last line is over every run. With ``--against DIR`` (a checkout of another revision, e.g. ``git archive main |
+tar -x -C DIR``) each run is a fresh process of each tree in turn, interleaved, so both see the same load; the
+medians' ratio is printed.
 
 Left out: the reader's own latency (``bench/bench_readers.py``), the panel's scan-out (KMS), the reviews (the
 worker is not started: ``bench/bench_analysis.py --latency-only`` measures a card with a review running), and
@@ -29,9 +32,9 @@ from tablepi.app.core import TableApp
 from tablepi.app.screen import PygameScreen
 from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry, virtual_deck
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.readers.events import ZoneEvent
-from tablepi.record import RecordHeader
 from tablepi.rules.seats import Seat
 from tablepi.table import CardLifted, CardPlaced
 from tablepi.table.simulate import simulate_match
@@ -78,21 +81,54 @@ def one_run(directory: Path) -> list[float]:
     return out
 
 
+def _child(tree: Path, python: str) -> list[float]:
+    """One run in a fresh process of the tree at ``tree``: its card -> frame times."""
+    import json
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run([python, str(Path(__file__).resolve()), "--child"], env=env, cwd=tree,
+                          capture_output=True, text=True, check=True)
+    times: list[float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return times
+
+
+def _line(label: str, times: list[float]) -> str:
+    ms = 1000.0
+    return (f"{label}: card -> frame min {min(times) * ms:.2f} ms, median {statistics.median(times) * ms:.2f} ms, "
+            f"max {max(times) * ms:.2f} ms (n={len(times)})")
+
+
 def main() -> None:
+    import json
+    import sys
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--against", type=Path, help="a checkout of another revision, run interleaved")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    every: list[float] = []
-    ms = 1000.0
-    for run in range(args.runs):
+    if args.child:
         with tempfile.TemporaryDirectory() as scratch:
-            times = one_run(Path(scratch))
-        every.extend(times)
-        print(f"run {run + 1}: card -> frame min {min(times) * ms:.2f} ms, median {statistics.median(times) * ms:.2f}"
-              f" ms, max {max(times) * ms:.2f} ms (n={len(times)})")
-    print(f"all {args.runs} runs: card -> frame min {min(every) * ms:.2f} ms, median "
-          f"{statistics.median(every) * ms:.2f} ms, max {max(every) * ms:.2f} ms (n={len(every)}); "
-          f"load {os.getloadavg()[0]:.1f}")
+            print(json.dumps(one_run(Path(scratch))))
+        return
+    here = Path(__file__).resolve().parents[1]
+    trees = [("this tree", here)] + ([("against", args.against.resolve())] if args.against else [])
+    every: dict[str, list[float]] = {label: [] for label, _ in trees}
+    medians: dict[str, list[float]] = {label: [] for label, _ in trees}
+    for run in range(args.runs):
+        for label, tree in trees:
+            times = _child(tree, sys.executable)
+            every[label].extend(times)
+            medians[label].append(statistics.median(times))
+            print(f"run {run + 1}, " + _line(label, times))
+    for label, _ in trees:
+        print(f"all {args.runs} runs, " + _line(label, every[label]))
+    if args.against:
+        ratios = [a / b for a, b in zip(medians["this tree"], medians["against"], strict=True)]
+        print(f"median ratio this tree / against per run: min {min(ratios):.2f}, median "
+              f"{statistics.median(ratios):.2f}, max {max(ratios):.2f}")
+    print(f"load {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ Run: ``.venv/bin/python bench/bench_players.py [--matches 10000] [--runs 3] [--p
    through the table's own code: scripted players (:func:`tablepi.table.simulate.simulate_match`, each regular with
    a hidden skill: how often he plays a sensible card instead of a random legal one; every tenth match with the
    mistakes players make) give the gestures; the records are written as the archive writes finished matches
-   (:func:`tablepi.archive.write_match`), and the book reads them back through the real table state machine, as it
-   does on the table. Left out of the generation: the journal's per-event fsync (0.3 s a match on this machine;
+   (:func:`tablepi.journal.archive.write_match`), and the book reads them back through the real table state machine, as
+   it does on the table. Left out of the generation: the journal's per-event fsync (0.3 s a match on this machine;
    10,000 matches would take an hour). ``--cache`` keeps the season for the next run.
 2. **Loaded into the book once**, timed: the replay of every record (facts) and the inserts (with the ratings kept
    up to date match by match), without the best-play review (0.1 s a deal here: the table reviews a match's deals
@@ -44,18 +44,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tablepi import archive as match_archive
 from tablepi.book.config import BookConfig
 from tablepi.book.facts import match_facts
 from tablepi.book.fill import BookKeeper, record_facts
 from tablepi.book.pages import Pages, make_pages
 from tablepi.book.rating import model
 from tablepi.book.store import Book
-from tablepi.record import RecordHeader, event_to_line
+from tablepi.changes import Changes
+from tablepi.journal import archive as match_archive
+from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.rules.seats import Seat, Team
 from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent
 from tablepi.table.simulate import simulate_match
-from tablepi.web.changes import Changes
 from tablepi.web.serve import WebServer
 
 BASE = 1_790_000_000.0  # the season's first match ended here (wall clock)
@@ -295,7 +295,7 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
     from tablepi.app.screen import PygameScreen
     from tablepi.config import DisplayConfig
     from tablepi.deck import DeckRegistry
-    from tablepi.journal import JournaledTable
+    from tablepi.journal.journal import JournaledTable
     from tablepi.table import CardPlaced
 
     script = simulate_match(seed)

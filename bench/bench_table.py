@@ -1,7 +1,7 @@
 """How fast the table referees: events per second through table + journal, and the latency of one placed card.
 
 Run: ``python bench/bench_table.py [--matches N] [--journal-dir DIR]``. It plays scripted matches (with
-mistakes) through :class:`tablepi.journal.JournaledTable` on a real SQLite journal (WAL, synchronous=FULL, so
+mistakes) through :class:`tablepi.journal.journal.JournaledTable` on a real SQLite journal (WAL, synchronous=FULL, so
 every event is fsynced), and prints:
 
 - events/s through table + journal, and through the table alone (no disk);
@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.table import CardPlaced, Table
 from tablepi.table.simulate import simulate_match
 

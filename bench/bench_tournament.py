@@ -52,9 +52,11 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from tablepi.feed.broker import SERVER_USER, Mosquitto, free_port, table_user
 from tablepi.feed.config import FeedConfig
-from tablepi.tournament.simulate import SimulatedTable
+from tests.tournament.simulate import SimulatedTable
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -223,7 +225,7 @@ def record_table(name: str, work: str, virtual: float) -> list[Recorded]:
     least ``virtual`` seconds of its own clock, without a feed; return its journals in the order they began, each
     event marked with the deals it scored."""
     from tablepi.feed.outbox import read_journal_file
-    from tablepi.record import parse_event, parse_header
+    from tablepi.journal.record import parse_event, parse_header
     from tablepi.table import Table
 
     sim = SimulatedTable(name, Path(work) / f"rec{name}", FeedConfig(table=name))

@@ -15,12 +15,14 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the simulated tables are the tests' harness
+
 from tablepi.feed.broker import SERVER_USER, Mosquitto, table_user
 from tablepi.feed.config import FeedConfig
 from tablepi.tournament.config import parse_tournament_config
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import SimulatedTable
 from tablepi.web.serve import WebServer
+from tests.tournament.simulate import SimulatedTable
 
 PLAYERS = ["Anna", "Jos", "Marie", "Pit", "Lis", "Ben", "Tom", "Eva", "Jang", "Mia", "Luc", "Sara"]
 

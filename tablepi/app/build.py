@@ -25,9 +25,9 @@ from tablepi.app.service import Desk
 from tablepi.config import Config
 from tablepi.display.view import PhoneCode
 from tablepi.errors import ConfigError, TablepiError
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.readers.link import LinkedReader, LinkRefused
-from tablepi.record import RecordHeader
 from tablepi.rules.seats import Seat
 from tablepi.table.state import TableConfig
 
@@ -236,7 +236,7 @@ def make_console(
 def _open_control(config: Config, inbox: Inbox) -> Any:
     """The control socket. Another table already on it stops this one (ConfigError); a socket that cannot be made
     here is logged, and the table runs without it (``tablepi enroll`` then cannot reach it and says so)."""
-    from tablepi.control import ControlServer, ControlUnavailable
+    from tablepi.service_socket import ControlServer, ControlUnavailable
 
     try:
         server = ControlServer(config.control, inbox.put)

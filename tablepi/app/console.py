@@ -40,6 +40,7 @@ from tablepi.display.panels import (
     Keyboard,
     MatchStart,
     Menu,
+    NameTrumps,
     Open,
     Panel,
     PhonePanel,
@@ -51,8 +52,6 @@ from tablepi.display.panels import (
 )
 from tablepi.display.scene import ConsoleScene
 from tablepi.display.view import PhoneCode
-from tablepi.rules.cards import DECK, Card
-from tablepi.rules.deal import Announcement
 from tablepi.rules.entry import TIE_POINTS
 from tablepi.rules.seats import Seat
 from tablepi.table.events import (
@@ -64,6 +63,7 @@ from tablepi.table.events import (
     PlayersSeated,
     SeatingSource,
     TableEvent,
+    TrumpsEntered,
 )
 from tablepi.table.state import HistoryRow, TablePhase, TableState
 
@@ -74,20 +74,6 @@ if TYPE_CHECKING:
 MENU = "open:menu"
 ZONE = "zone:"  # + a seat letter: a touch on that seat's zone
 KEY = "key:"  # + a key id: a key of the open panel
-
-
-def possible_cards(state: TableState, seat: Seat) -> tuple[Card, ...]:
-    """Cards that may still be in ``seat``'s hand: not played this deal, not seen in another hand nor lying on
-    another zone. With the hand scanned (or all of it shown), only those."""
-    played = {card for trick in state.tricks for _, card in trick.plays}
-    shown = dict(state.shown)
-    elsewhere = {card for who, cards in shown.items() if who is not seat for card in cards}
-    elsewhere |= {zc.card for zone in state.zones if zone.seat is not seat for zc in zone.cards if zc.card}
-    own = [c for c in shown.get(seat, ()) if c not in played]
-    mine_known = len(own) + sum(1 for t in state.tricks if t.card_of(seat) is not None)
-    if own and mine_known >= 6:
-        return tuple(c for c in DECK if c in own)
-    return tuple(c for c in DECK if c not in played and c not in elsewhere)
 
 
 class Console:
@@ -160,7 +146,7 @@ class Console:
             seat = Seat.parse(name.removeprefix(ZONE))
             if self.can_enter_card(state, seat):
                 trumps = state.phase is not TablePhase.PLAY  # forehand names trumps (or begins the next deal)
-                self.panel = CardPicker(seat, () if trumps else possible_cards(state, seat), trumps=trumps).opened()
+                self.panel = CardPicker(seat, state.possible.cards_for(seat), trumps=trumps).opened()
             return True
         return False
 
@@ -176,7 +162,7 @@ class Console:
             return ConsoleScene(self.enrolling)
         if isinstance(self.panel, Answering):
             self.panel = None  # rebuilt from the state: who has answered changes
-        starting = match_starts(state)
+        starting = state.possible.choose_dealer
         names = {**dict(settings.names), **dict(_names(state))}
         if isinstance(self.panel, MatchStart) and not starting:
             self.panel = None  # trumps are named: play goes on, the sheet is not needed
@@ -213,7 +199,7 @@ class Console:
     def menu(self, state: TableState) -> Menu:
         return Menu(can_enter=state.phase is not TablePhase.MATCH_OVER or bool(state.slate),
                     can_correct=bool(state.slate),
-                    can_choose_dealer=match_starts(state),
+                    can_choose_dealer=state.possible.choose_dealer,
                     can_enrol=self.can_enrol, can_phone=self.phone is not None)
 
     # --- keys -----------------------------------------------------------------------------------------------
@@ -295,16 +281,12 @@ def _unseated(board: Keyboard, state: TableState) -> Keyboard:
     return board if names == board.names else replace(board, names=names)
 
 
-def match_starts(state: TableState) -> bool:
-    """A match is about to begin: no deal scored, its first trumps not named yet (the first dealer may still be
-    chosen; names and the dealer are offered now)."""
-    return state.phase is TablePhase.TRUMPS and not state.slate and not state.tricks and state.trump is None
-
-
 def gesture_event(gesture: object, time: float) -> TableEvent | None:
     """The table event a finished panel's gesture makes (None: not a gesture of the table's)."""
     if isinstance(gesture, EnterCard):
         return CardEntered(time, gesture.seat, gesture.card)
+    if isinstance(gesture, NameTrumps):
+        return TrumpsEntered(time, gesture.seat, gesture.suit)
     if isinstance(gesture, SeatPlayer):
         return PlayersSeated(time, ((gesture.seat, gesture.name),), SeatingSource.TOUCH)
     if isinstance(gesture, ChooseDealer):
@@ -326,9 +308,8 @@ def correction_form(state: TableState, number: int) -> DealForm:
         return DealForm(state.next_forehand, correct=number, last=last)
     result = row.entry.result
     trumps = row.trumps if row.trumps is not None else state.next_forehand
-    said = dict((a, seat) for seat, a in result.announcements)
-    matt = said.get(Announcement.MATT, said.get(Announcement.KONTER_A_MATT))
-    konter = said.get(Announcement.KONTER, said.get(Announcement.KONTER_A_MATT))
+    matt = next((seat for seat, said in result.announcements if "matt" in said.parts), None)
+    konter = next((seat for seat, said in result.announcements if "konter" in said.parts), None)
     if result.winner is None:
         return DealForm(trumps, None, TIE_POINTS, matt=matt, konter=konter, correct=number, last=last)
     return DealForm(trumps, result.winner, max(21, result.points[result.winner]), kapo=result.kapo,

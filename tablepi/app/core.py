@@ -44,16 +44,16 @@ from tablepi.app.ports import (
     Screen,
     Watchdog,
 )
-from tablepi.control import ControlCancel, ControlRequest
 from tablepi.controls.events import ControlEvent
 from tablepi.display.scene import Announcement, Scene, SeatingLine
 from tablepi.errors import ConfigError
 from tablepi.feed.messages import Notice, Seating
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
 from tablepi.players import PlayerRegistry, fit_name
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
 from tablepi.rules.deal import Deal
 from tablepi.rules.seats import Seat
+from tablepi.service_socket import ControlCancel, ControlRequest
 from tablepi.table import (
     Button,
     ButtonName,
@@ -459,7 +459,7 @@ class TableApp:
     def gesture(self, gesture: Gesture) -> None:
         """A finished hand-entry panel's gesture: as a table event, journaled and applied like any other."""
         from tablepi.app.console import gesture_event
-        from tablepi.display.panels import NameTrumps, StartEnrol, StopEnrol
+        from tablepi.display.panels import StartEnrol, StopEnrol
 
         if isinstance(gesture, StartEnrol | StopEnrol):
             enrolment = self.ports.enrolment
@@ -472,15 +472,6 @@ class TableApp:
             self._refresh()
             return
 
-        if isinstance(gesture, NameTrumps):
-            # Forehand names trumps by hand. Between deals Confirm begins the next one first, as his card laid
-            # would (a first Confirm acknowledges the warnings on screen, as it always does).
-            for _ in range(3):
-                if self.table.state.phase is not TablePhase.DEAL_OVER:
-                    break
-                self.handle(Button(self.now, ButtonName.CONFIRM))
-            self.handle(Button(self.now, ButtonName.trump(gesture.suit), gesture.seat))
-            return
         event = gesture_event(gesture, self.now)
         if event is None:
             log.warning("hand entry %r is not a table event yet: ignored", gesture)

@@ -32,9 +32,9 @@ from tablepi.app.screen import FrameSaver, PygameScreen, WindowClosed
 from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.errors import ConfigError
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.readers import Reader, open_reader
-from tablepi.record import RecordHeader
 from tablepi.rules.cards import Card
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team

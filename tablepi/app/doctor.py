@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablepi.config import Config
-from tablepi.control import Unreachable
+from tablepi.service_socket import Unreachable
 
 if TYPE_CHECKING:
     from tablepi.display.video import ScreenReport
@@ -53,7 +53,7 @@ def check_config(config: Config) -> Iterator[Finding]:
 
 def _running(config: Config) -> dict[str, Any] | Unreachable:
     """What the running table says about itself, or why no table answers."""
-    from tablepi.control import ServiceUnreachable, ask
+    from tablepi.service_socket import ServiceUnreachable, ask
 
     try:
         return ask(config.control, "status")
@@ -440,7 +440,7 @@ def check_journal(config: Config) -> Iterator[Finding]:
     if not path.exists() and not copy.exists():
         yield Finding("journal", Status.OK, f"{path} will be created at the first start")
         return
-    from tablepi.journal import read_journal
+    from tablepi.journal.journal import read_journal
 
     # Only read, never change: the table itself repairs a damaged journal at its next start, keeping the damaged
     # files in quarantine/ (docs/journal.md). No advice here moves or deletes a journal file.
@@ -471,7 +471,7 @@ def check_journal(config: Config) -> Iterator[Finding]:
     if quarantine.is_dir() and any(quarantine.iterdir()):
         yield Finding("journal", Status.WARN, f"damaged journal files from earlier starts are kept in {quarantine}",
                       "read their NOTE.txt; attach them to a bug report; delete them once you no longer need them")
-    from tablepi import archive
+    from tablepi.journal import archive
 
     kept = archive.matches(path.parent / "archive")
     size = sum(p.stat().st_size for p in kept)

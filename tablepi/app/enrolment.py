@@ -20,13 +20,13 @@ from pathlib import Path
 
 from tablepi.app.ports import EnrolEnded
 from tablepi.app.reloads import TableFiles
-from tablepi.control import ControlRequest
 from tablepi.deck import DeckRegistry
 from tablepi.display.panels import Enrolling
 from tablepi.enroll import DeckEnrolment, Enrolment, PlayerEnrolment
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.readers.events import ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
+from tablepi.service_socket import ControlRequest
 from tablepi.table import TableState
 
 log = logging.getLogger(__name__)
@@ -35,13 +35,15 @@ log = logging.getLogger(__name__)
 ENROL_SECONDS = 600.0
 
 
-class Ending(enum.Enum):
-    """How an enrolment ended, when it did not write its file."""
+class EnrolEnd(enum.Enum):
+    """How an enrol mode ended: what :meth:`Enroller._end` decides on; the value is only the words of the reply."""
 
-    TIMED_OUT = "timed out; nothing written"
+    SAVED = "saved"
+    CANCELLED_BY_CLIENT = "cancelled by the client"
     CANCELLED = "cancelled"
-    CLIENT_CANCELLED = "cancelled by the client"
-    STOPPED_ON_SCREEN = "stopped on the screen"  # the players saw it stop: no last word on the screen
+    TIMED_OUT = "timed out; nothing written"
+    STOPPED_HERE = "stopped on the screen"  # the players saw it stop: no last word on the screen
+    NOT_SAVED = "could not save"
 
 
 @dataclass
@@ -131,16 +133,16 @@ class Enroller:
 
     def stop_here(self) -> EnrolEnded | None:
         """Stop on the screen: the enrolment ends, nothing written."""
-        return self._end(Ending.STOPPED_ON_SCREEN)
+        return self._end(EnrolEnd.STOPPED_HERE)
 
     def stop(self) -> EnrolEnded | None:
         """Stopped by a ``cancel`` request."""
-        return self._end(Ending.CANCELLED)
+        return self._end(EnrolEnd.CANCELLED)
 
     def cancel(self, request: ControlRequest) -> EnrolEnded | None:
         """The client of ``request`` hung up: its enrolment ends, nothing written."""
         if self.mode is not None and self.mode.request is request:
-            return self._end(Ending.CLIENT_CANCELLED)
+            return self._end(EnrolEnd.CANCELLED_BY_CLIENT)
         return None
 
     def tick(self) -> EnrolEnded | None:
@@ -149,9 +151,9 @@ class Enroller:
         if mode is None:
             return None
         if mode.request.cancelled.is_set():
-            return self._end(Ending.CANCELLED)
+            return self._end(EnrolEnd.CANCELLED)
         if self.clock() >= mode.deadline:
-            return self._end(Ending.TIMED_OUT)
+            return self._end(EnrolEnd.TIMED_OUT)
         return None
 
     # --- the mode -----------------------------------------------------------------------------------------------
@@ -166,11 +168,11 @@ class Enroller:
         try:
             lines = mode.session.feed(item)
         except (TablepiError, OSError) as err:
-            return self._end(f"could not save: {err}")
+            return self._end(EnrolEnd.NOT_SAVED, str(err))
         for line in lines:
             self._say(line)
         if mode.session.done:
-            return self._end(None)
+            return self._end(EnrolEnd.SAVED)
         if lines:
             self._show()
         return None
@@ -191,8 +193,10 @@ class Enroller:
             self.mode.request.reply(say=line)
         self.text = line
 
-    def _end(self, why: Ending | str | None) -> EnrolEnded | None:
-        """The mode ends: written (``why`` None), or not, for ``why``."""
+    def _end(self, end: EnrolEnd, detail: str = "") -> EnrolEnded | None:
+        """The mode ends, saved or not (``detail``: what went wrong, for the reply)."""
+        saved = end is EnrolEnd.SAVED
+        why = f"{end.value}: {detail}" if detail else end.value
         mode = self.mode
         if mode is None:
             return None
@@ -200,10 +204,9 @@ class Enroller:
         self.text = ""
         session = mode.session
         self.show(None)
-        reason = why.value if isinstance(why, Ending) else why
-        if why is not Ending.STOPPED_ON_SCREEN:
-            self._show(session, over=True, error=reason or "")
-        if why is None:
+        if end is not EnrolEnd.STOPPED_HERE:
+            self._show(session, over=True, error="" if saved else why)
+        if saved:
             self.files.poll(force=True)
             if isinstance(session, DeckEnrolment) and session.deck is not None:
                 mode.request.finish(deck=session.deck.name, cards=len(session.deck.cards),
@@ -213,6 +216,6 @@ class Enroller:
             else:  # pragma: no cover - a session is done only with a result
                 mode.request.finish()
         else:
-            log.info("enrol mode ended: %s", reason)
-            mode.request.finish(ok=False, error=f"enrolment of {session.what} {reason}")
-        return EnrolEnded(mode.present, wrote=why is None)
+            log.info("enrol mode ended: %s", why)
+            mode.request.finish(ok=False, error=f"enrolment of {session.what} {why}")
+        return EnrolEnded(mode.present, wrote=saved)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import queue
 from dataclasses import dataclass
 
-from tablepi.control import ControlCancel, ControlRequest
 from tablepi.controls.events import ControlEvent
 from tablepi.feed.messages import Notice, Seating
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
+from tablepi.service_socket import ControlCancel, ControlRequest
 from tablepi.table import TableEvent
 
 

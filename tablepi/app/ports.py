@@ -13,12 +13,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from tablepi.control import ControlRequest
 from tablepi.display.scene import Scene
 from tablepi.players import PlayerRegistry
 from tablepi.readers.events import ZoneEvent, ZoneStatus
 from tablepi.rules.deal import Deal
 from tablepi.rules.seats import Seat
+from tablepi.service_socket import ControlRequest
 from tablepi.table import ButtonName, DeckLookup, TableState
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The running table as a service: its control requests answered.
 
-:class:`Desk` answers :class:`~tablepi.control.ControlRequest` on the loop's thread: ``status`` (what the table
+:class:`Desk` answers :class:`~tablepi.service_socket.ControlRequest` on the loop's thread: ``status`` (what the table
 really uses, for ``tablepi doctor``), ``enroll_deck`` / ``enroll_player`` (the enrol mode,
 :mod:`tablepi.app.enrolment`), ``cancel`` and ``new_match``. The loop hands it each request through its
 :class:`~tablepi.app.ports.Desk` port, with a way to press one of the table's buttons; the desk holds the table
@@ -16,9 +16,9 @@ from typing import Any
 from tablepi.app.enrolment import Enroller
 from tablepi.app.ports import EnrolEnded
 from tablepi.app.reloads import TableFiles
-from tablepi.control import ControlRequest
 from tablepi.errors import TablepiError
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.service_socket import ControlRequest
 from tablepi.table import ButtonName, TableState
 
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from tablepi.deck import virtual_deck
 from tablepi.errors import ConfigError, ParseError, TablepiError
+from tablepi.journal.record import load_record
 from tablepi.readers import Reader, normalise_uid, open_reader
 from tablepi.readers.sim import ScriptStep
-from tablepi.record import load_record
 from tablepi.rules.cards import Card
 from tablepi.table.events import CardLifted, CardPlaced
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tablepi.book.store import Book, Player
-from tablepi.record import load_record, write_record
+from tablepi.journal.record import load_record, write_record
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, TableEvent
 
@@ -102,7 +102,7 @@ def _renamed(event: TableEvent, names: Mapping[str, str]) -> TableEvent:
 def record_sources(archive: Path | None) -> dict[str, Path]:
     """journal id -> the archived record holding it (a live journal's finished match is exported once it is
     archived, when the next match begins)."""
-    from tablepi import archive as match_archive
+    from tablepi.journal import archive as match_archive
 
     found: dict[str, Path] = {}
     if archive is not None:

@@ -1,6 +1,6 @@
 """A game record's matches as plain facts for the book: who sat where, every deal, each card's cost.
 
-The deals are exactly what ``tablepi replay --json`` prints (:func:`tablepi.commands.replay.replay_report`), so the
+The deals are exactly what ``tablepi replay --json`` prints (:func:`tablepi.table.summary.replay_report`), so the
 book and the replay never disagree about a result; to that the book adds who sat in each seat (the seat events in
 force when the match's first trumps were named), the revokes the table warned about, and, where every card of a
 deal is known (a hand scan, or all six tricks played), the best-play review of each card
@@ -13,11 +13,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablepi.record import RecordHeader
+from tablepi.journal.record import RecordHeader
 from tablepi.rules.deal import Deal
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, TableEvent
 from tablepi.table.machine import Table
+from tablepi.table.summary import replay_report
 from tablepi.table.warnings import WarningCode
 
 #: The review's per-seat figures the book keeps per deal: lines lost to his choices (on what he could know) and to
@@ -64,8 +65,6 @@ def match_facts(
     journal's match in play is added when it is over). ``ended`` is the wall time of the record's last event.
     With ``review`` each deal whose cards are all known is reviewed, by ``reviewer`` (the table passes its review
     worker process: the review never runs in the table's own process) or here."""
-    from tablepi.commands.replay import replay_report
-
     replayed = Table(header.house_rules, header.dealer, header.table)
     uids: dict[Seat, str] = {}
     seated: dict[int, tuple[dict[Seat, str], dict[Seat, str]]] = {}
@@ -134,7 +133,9 @@ def _review_here(deal: Deal, number: int, carried: int) -> Any:
 def _add_reviews(deals: list[dict[str, Any]], match: Any, reviewer: Reviewer) -> None:
     """Each deal's ``review``: per card its cost in points (double-dummy) and in lines (on what its player could
     know: the single-dummy review), per seat the lines lost to choices and to luck, where every card is known."""
-    played = {entry.number: deal for deal, entry in zip(match.deals, match.slate.history, strict=False)}
+    # By deal number, from the match's own pairing: a deal told by hand has no cards, so the played deals and
+    # the slate's lines do not pair up in order.
+    played = {entry.number: source for entry, source in match.scored_as_told() if isinstance(source, Deal)}
     for report in deals:
         report["review"] = None
         deal = played.get(report["number"])

@@ -2,7 +2,7 @@
 with a worker thread), and all over again (:func:`rebuild`).
 
 The keeper follows the journal the table writes: the core thread only puts each journaled line on a queue (a
-:class:`~tablepi.journal.JournalListener` must never make the table wait); the keeper's thread replays the lines
+:class:`~tablepi.journal.journal.JournalListener` must never make the table wait); the keeper's thread replays the lines
 through its own :class:`~tablepi.table.machine.Table` and, the moment a match is won, adds it to the book with its
 reviews. When the journal rotates, matches of the archived file that the book lacks (one abandoned unfinished) are
 added from the archive. What it made of the table now (the live view: only cards already played, never a hand) is
@@ -20,17 +20,17 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tablepi import archive as match_archive
 from tablepi.book.facts import MatchFacts, Reviewer, match_facts
 from tablepi.book.store import Book
+from tablepi.changes import Changes
 from tablepi.errors import RecordError
-from tablepi.record import RecordHeader, load_record, parse_event
+from tablepi.journal import archive as match_archive
+from tablepi.journal.record import RecordHeader, load_record, parse_event
 from tablepi.table.events import TableEvent
 from tablepi.table.machine import Table
-from tablepi.web.changes import Changes
 
 if TYPE_CHECKING:
-    from tablepi.journal import Journal, JournaledTable
+    from tablepi.journal.journal import Journal, JournaledTable
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ def record_facts(path: Path, table: str, *, finished_only: bool = False, review:
 
 def journal_facts(path: Path, table: str, *, review: bool = True) -> list[MatchFacts]:
     """The finished matches of a live journal (read only, like ``tablepi export``)."""
-    from tablepi.journal import read_journal
+    from tablepi.journal.journal import read_journal
 
     view = read_journal(path)
     try:
@@ -108,7 +108,7 @@ def rebuild(book: Book, journal: Path, archive: Path | None, table: str, *, revi
 
 
 class BookKeeper:
-    """Keeps the book up to date with the running table (a :class:`~tablepi.journal.JournalListener`)."""
+    """Keeps the book up to date with the running table (a :class:`~tablepi.journal.journal.JournalListener`)."""
 
     def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True,
                  reviewer: Reviewer | None = None) -> None:

@@ -9,10 +9,10 @@ cards already played (the feed's summary), never a hand. Pages are light: one sm
 script, both served by the table, no framework.
 
 :class:`Pages` makes each page's HTML; :func:`make_pages` is the Starlette app around it. An open page's stream
-waits on the channel :data:`~tablepi.book.fill.CHANNEL` of the pages' :class:`~tablepi.web.changes.Changes`, told
+waits on the channel :data:`~tablepi.book.fill.CHANNEL` of the pages' :class:`~tablepi.changes.Changes`, told
 by whoever changes the book or the live view (:class:`~tablepi.book.fill.BookKeeper`, the league's server): an idle
 page costs nothing between changes but its keep-alive. A write from another process (``tablepi players private``)
-is seen at the next keep-alive tick (:data:`tablepi.web.changes.TICK`).
+is seen at the next keep-alive tick (:data:`tablepi.changes.TICK`).
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from tablepi.book.rating import ordinal
 from tablepi.book.stats import ALL_TIME, Period, evening_period, leaderboard, player_stats, season_period
 from tablepi.book.store import Book, Player, evening_of
 from tablepi.book.texts import texts, texts_json
+from tablepi.changes import Changes
 from tablepi.display.i18n import LANGUAGES
 from tablepi.rules.cards import Card
 from tablepi.rules.seats import Seat
 from tablepi.web.app import LANG_COOKIE, event_stream, language
-from tablepi.web.changes import Changes
 from tablepi.web.guard import StreamSlots
 
 #: Open live pages at most (a bar's phones, many times over); beyond, 503 and Retry-After (tablepi.web.guard).

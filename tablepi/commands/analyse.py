@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from tablepi.record import load_record
+from tablepi.journal.record import load_record
 from tablepi.rules.deal import Deal
 from tablepi.table.machine import Table
 

@@ -31,8 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tablepi.config import load_config
-    from tablepi.control import ServiceUnreachable, Unreachable
     from tablepi.errors import ConfigError
+    from tablepi.service_socket import ServiceUnreachable, Unreachable
 
     if (args.deck is None) == (args.player is None):
         raise ConfigError("name a deck (tablepi enroll red) or a player (tablepi enroll --player Jang), one of them")
@@ -59,7 +59,7 @@ def _again(args: argparse.Namespace) -> str:
 
 def _through_service(args: argparse.Namespace, config: Config) -> int:
     """Ask the running table to enrol; print what it says. ServiceUnreachable when no table answers."""
-    from tablepi.control import request
+    from tablepi.service_socket import request
 
     op, fields = ("enroll_player", {"name": args.player}) if args.player is not None else \
         ("enroll_deck", {"name": args.deck})

@@ -1,6 +1,6 @@
 """``tablepi export [--journal PATH] [--evening | --match N] [OUT]``: write the evening as a game record.
 
-The evening (:mod:`tablepi.evening`) is every match played at the table tonight: the matches in ``archive/``
+The evening (:mod:`tablepi.journal.evening`) is every match played at the table tonight: the matches in ``archive/``
 beside the journal and the journal's own, as one record whose match numbers are the screen's (``--evening``, the
 default). ``--match N`` writes match N of the evening alone: the journal that holds it, as it was kept. To file a
 bug, export and attach the record; ``tablepi replay`` plays it back exactly. The journal is only read,
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from tablepi.errors import OutputError, RecordError
-from tablepi.evening import tonight
-from tablepi.journal import read_journal
-from tablepi.record import RecordHeader, load_record, write_record
+from tablepi.journal.evening import tonight
+from tablepi.journal.journal import read_journal
+from tablepi.journal.record import RecordHeader, load_record, write_record
 from tablepi.table.events import TableEvent
 from tablepi.table.machine import Table
 
@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablepi.journal import DEFAULT_JOURNAL
+    from tablepi.journal.journal import DEFAULT_JOURNAL
 
     if args.journal:
         path = Path(args.journal)

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tablepi.config import load_config
-    from tablepi.control import ServiceUnreachable, ask
+    from tablepi.service_socket import ServiceUnreachable, ask
 
     config = load_config(args.config)
     try:

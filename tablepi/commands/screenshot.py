@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from tablepi.display.render import render_to_png
     from tablepi.display.viewmodel import build_view
     from tablepi.errors import ConfigError, ParseError
-    from tablepi.record import load_record
+    from tablepi.journal.record import load_record
     from tablepi.rules.seats import Seat
     from tablepi.table import Table
 

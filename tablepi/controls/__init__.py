@@ -1,4 +1,5 @@
-"""Physical controls of the table: buttons in, seat LEDs and buzzer out (gpiozero, pin factory passed in).
+"""Physical controls of the table: buttons in, seat LEDs and buzzer out (gpiozero, pin factory passed in). (The
+socket through which commands reach the running service is :mod:`tablepi.service_socket`.)
 
 :class:`Controls` (and with it gpiozero) is imported only when asked for: the app imports the control events and
 pins to read its configuration, and a table with ``[controls] enabled = false`` never loads gpiozero.

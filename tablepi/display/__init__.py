@@ -4,7 +4,6 @@
 - :mod:`tablepi.display.texts` and :mod:`tablepi.display.i18n` — every sentence, from codes, in lb/de/fr/en.
 - :mod:`tablepi.display.layout` — pure geometry for 800x480 and 480x320, and touch hit-testing.
 - :mod:`tablepi.display.render` — draws a View on a surface; ``Display`` redraws only on change.
-- :mod:`tablepi.display.samples` — hand-made Views of key moments (reference screenshots, benchmark).
 
 Importing this package does not import pygame; only ``render`` and ``touch`` do.
 """

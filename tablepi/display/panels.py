@@ -34,7 +34,7 @@ from tablepi.display.view import PhoneCode
 from tablepi.errors import RulesError
 from tablepi.players import MAX_NAME
 from tablepi.rules.cards import Card, Suit
-from tablepi.rules.deal import Announcement
+from tablepi.rules.deal import Announcement, announcement_of_parts
 from tablepi.rules.entry import TIE_POINTS, TOTAL_POINTS, DealEntry
 from tablepi.rules.seats import Seat, Team
 
@@ -252,13 +252,13 @@ class DealForm:
     typing: str | None = None
 
     def announcements(self) -> tuple[tuple[Seat, Announcement], ...]:
-        if self.matt is not None and self.matt is self.konter:
-            return ((self.matt, Announcement.KONTER_A_MATT),)
+        """Who announced what, as the rules put the parts together (one seat saying both: Konter a Matt)."""
+        said = {"matt": self.matt, "konter": self.konter}
         out: list[tuple[Seat, Announcement]] = []
-        if self.matt is not None:
-            out.append((self.matt, Announcement.MATT))
-        if self.konter is not None:
-            out.append((self.konter, Announcement.KONTER))
+        for seat in dict.fromkeys(who for who in said.values() if who is not None):
+            announcement = announcement_of_parts(part for part, who in said.items() if who is seat)
+            assert announcement is not None  # "matt", "konter" or both: each is an announcement
+            out.append((seat, announcement))
         return tuple(out)
 
     def entry(self) -> DealEntry:

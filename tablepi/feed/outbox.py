@@ -115,7 +115,7 @@ def read_journal_file(path: Path, after: int) -> tuple[str, dict[str, Any], list
     """(id, header, lines after ``after``) of a journal file that is not open in this process (an archived
     one), read-only; None when it is not a readable journal."""
     if path.name.endswith(".jsonl.gz"):  # the archive keeps finished matches as compressed records
-        from tablepi import archive
+        from tablepi.journal import archive
 
         try:
             head, rest = archive.read_lines(path)

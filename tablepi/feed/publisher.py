@@ -1,6 +1,6 @@
 """The publisher: the table's journaled events to the broker, in journal order, QoS 1, from its own thread.
 
-The core thread calls :meth:`FeedPublisher.journaled` (a :class:`~tablepi.journal.JournalListener`) and
+The core thread calls :meth:`FeedPublisher.journaled` (a :class:`~tablepi.journal.journal.JournalListener`) and
 :meth:`FeedPublisher.show` (like a screen); both only put a note on a queue. The publisher's thread sends what the
 broker has not acknowledged yet, oldest journal first, at most :data:`WINDOW` messages in flight, and moves the
 cursor (:mod:`tablepi.feed.outbox`) as acknowledgements come back. A PUBACK with a failure reason code (the ACL
@@ -37,7 +37,7 @@ from tablepi.feed.messages import (
     summary,
 )
 from tablepi.feed.outbox import KEEP_DONE, Cursor, JournalCursor, find_archived, read_journal_file
-from tablepi.journal import Journal, JournaledTable
+from tablepi.journal.journal import Journal, JournaledTable
 from tablepi.table import TableState
 
 log = logging.getLogger(__name__)
@@ -236,7 +236,7 @@ class FeedPublisher:
         """A cursor made anew (the file was lost): the archived matches may not have reached the server either.
         The newest :data:`~tablepi.feed.outbox.KEEP_DONE` are put in the outbox, oldest first (the server ignores
         what it has; their rounds are not known any more)."""
-        from tablepi import archive as match_archive
+        from tablepi.journal import archive as match_archive
 
         for path in match_archive.matches(archive)[-KEEP_DONE:]:
             found = read_journal_file(path, 1 << 62)

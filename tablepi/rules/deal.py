@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tablepi.errors import IllegalPlay, RulesCode, RulesError
-from tablepi.rules.cards import KONTER_DIAMONDS, KONTER_HEARTS, MATADORS, MATT, Card, Suit
+from tablepi.rules.cards import DECK, KONTER_DIAMONDS, KONTER_HEARTS, MATADORS, MATT, Card, Suit
 from tablepi.rules.house import HouseRules, RevokePenalty
 from tablepi.rules.play import legal_plays, trick_winner
 from tablepi.rules.seats import Seat, Team
@@ -344,6 +344,24 @@ class Deal:
 
     def announced_by(self, seat: Seat) -> tuple[Announcement, ...]:
         return tuple(a for s, a in self.announcements if s is seat)
+
+    def may_hold(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards that may still be in ``seat``'s hand on what was seen (rule 11), in deck order: none played,
+        none seen in another hand; only those seen in his once they are all his hand still holds (six cards a
+        hand, rule 8, less those he played).
+
+        >>> deal = Deal(Seat.N)
+        >>> deal.show(Seat.E, Card.parse("QS"))
+        ()
+        >>> Card.parse("QS") in deal.may_hold(Seat.W), Card.parse("QS") in deal.may_hold(Seat.E)
+        (False, True)
+        """
+        own = self.known[seat]
+        played = sum(1 for trick in self.tricks if trick.card_of(seat) is not None)
+        if own and len(own) + played >= TRICKS_PER_DEAL:
+            return tuple(card for card in DECK if card in own)
+        elsewhere = {card for other, cards in self.known.items() if other is not seat for card in cards}
+        return tuple(card for card in DECK if card not in self.played and card not in elsewhere)
 
     # --- actions -----------------------------------------------------------------------------------------------
 

@@ -193,6 +193,20 @@ class CardEntered:
 
 
 @dataclass(frozen=True, slots=True)
+class TrumpsEntered:
+    """Forehand names trumps by hand on the screen (his reader is off), as the suit of his card shown would (rule
+    9). Between deals, once the last deal's cards are gathered, it begins the next deal first, as his card laid
+    would, the warnings on screen acknowledged as Confirm acknowledges them."""
+
+    time: float
+    seat: Seat
+    suit: Suit
+
+    def __str__(self) -> str:
+        return f"@{self.time:.3f} {self.seat} names trumps by hand {self.suit.value}"
+
+
+@dataclass(frozen=True, slots=True)
 class DealEntered:
     """A whole deal told by hand (a chalk slate): scored by the rules core into the slate. A deal in progress is
     given up for it (its cards are gathered)."""
@@ -273,7 +287,8 @@ class DealerChosen:
 
 
 #: The gestures by hand: events of record version 2.
-HandEvent = CardEntered | DealEntered | CorrectionProposed | CorrectionAnswered | PlayersSeated | DealerChosen
+HandEvent = (CardEntered | TrumpsEntered | DealEntered | CorrectionProposed | CorrectionAnswered | PlayersSeated
+             | DealerChosen)
 
 
 #: Everything the table state machine consumes.

@@ -197,6 +197,13 @@ class Game:
         return TablePhase.TRUMPS if self.deal.phase is Phase.TRUMPS else TablePhase.PLAY
 
     @property
+    def match_starting(self) -> bool:
+        """A match is about to begin: no deal of it scored, its first trumps not named yet. The first dealer may
+        be chosen only now (and the screen offers the players' names and the first dealer now)."""
+        return (not self.match.slate.history and self.phase is TablePhase.TRUMPS and self.pending_trump is None
+                and (self.deal is None or self.deal.trump is None))
+
+    @property
     def scan_complete(self) -> bool:
         return all(len(self.scan.get(seat, ())) == TRICKS_PER_DEAL for seat in Seat)
 
@@ -256,8 +263,7 @@ class Game:
             self.names.update(seated)
             return Outcome()
         if isinstance(action, ChooseDealer):
-            if self.match.slate.history or self.phase is not TablePhase.TRUMPS or (
-                    self.deal is not None and self.deal.trump is not None) or self.pending_trump is not None:
+            if not self.match_starting:
                 raise RulesError("the first dealer is chosen before the match's first trumps are named",
                                  code=RulesCode.NOT_BEFORE_PLAY)
             self.matches[-1] = Match(self.rules, action.seat)

@@ -46,6 +46,7 @@ from tablepi.table.events import (
     ReaderStatus,
     TableEvent,
     Tick,
+    TrumpsEntered,
 )
 from tablepi.table.game import (
     Action,
@@ -73,7 +74,8 @@ from tablepi.table.state import Evening, TableConfig, TablePhase, TableState, Zo
 from tablepi.table.warnings import TableWarning, WarningCode
 from tablepi.table.zones import LyingCard, Zones, swept_and_put_back, trick_card, where_played
 
-HAND_EVENTS = (CardEntered, DealEntered, CorrectionProposed, CorrectionAnswered, PlayersSeated, DealerChosen)
+HAND_EVENTS = (CardEntered, TrumpsEntered, DealEntered, CorrectionProposed, CorrectionAnswered, PlayersSeated,
+               DealerChosen)
 
 
 class Table:
@@ -601,6 +603,8 @@ class Table:
         try:
             if isinstance(event, CardEntered):
                 self._enter_card(event)
+            elif isinstance(event, TrumpsEntered):
+                self._enter_trumps(event)
             elif isinstance(event, DealEntered):
                 self._do(EnterDeal(event.entry))
             elif isinstance(event, CorrectionProposed):
@@ -633,6 +637,19 @@ class Table:
         self._do(PlayCard(seat, event.card, by_hand=True))
         if len(deal.completed_tricks) > trick_before:
             self._trick_closed()
+
+    def _enter_trumps(self, event: TrumpsEntered) -> None:
+        """Forehand names trumps by hand. Between deals this begins the next deal first (as his card laid would),
+        acknowledging the warnings on screen (as the Confirm that ends the picker always does); nothing changes
+        when the rules refuse it (not forehand, trumps already named, the match over)."""
+        game = self._history.game
+        if event.seat is not game.forehand:
+            raise RulesError(f"{event.seat} cannot name trumps: forehand {game.forehand} names trumps (rule 9)",
+                             code=RulesCode.NOT_FOREHAND, seat=event.seat, rule=9, holder=game.forehand)
+        if game.phase is TablePhase.DEAL_OVER:
+            self._do(StartDeal())
+            self._ledger.acknowledge()
+        self._do(NameTrump(event.seat, event.suit))
 
     # --- actions and undo --------------------------------------------------------------------------------------
 

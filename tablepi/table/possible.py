@@ -56,4 +56,4 @@ def possible_now(game: Game, *, warnings: bool, can_undo: bool) -> Possible:
         buttons.append(Target(ButtonName.UNDO))
     if phase is TablePhase.MATCH_OVER:
         buttons.extend((Target(ButtonName.NEW_MATCH), Target(ButtonName.REVANCHE)))
-    return Possible(tuple(announce), claim, tuple(buttons))
+    return Possible(tuple(announce), claim, tuple(buttons), choose_dealer=game.match_starting)

@@ -21,6 +21,7 @@ from tablepi.table.state import (
     CorrectionView,
     Evening,
     HistoryRow,
+    Possible,
     Prompt,
     PromptCode,
     TableConfig,
@@ -116,14 +117,27 @@ def build_state(
         match_winner=match.winner,
         can_undo=can_undo,
         config=config,
-        possible=replace(possible_now(game, warnings=bool(ledger), can_undo=can_undo),
-                         by_hand=by_hand_seats(game, zones, rules)),
+        possible=by_hand_possible(possible_now(game, warnings=bool(ledger), can_undo=can_undo), game, zones, rules),
         voided=voided,
         names=tuple((seat, game.names[seat]) for seat in Seat if seat in game.names),
         proposal=None if game.proposal is None else CorrectionView(
             game.proposal.number, game.proposal.entry, tuple(t for t in Team if t in game.proposal.accepted)),
         history=evening.history + tuple(replace(row, match=row.match + evening.matches) for row in history_of(game)),
     )
+
+
+def by_hand_possible(possible: Possible, game: Game, zones: Zones, rules: HouseRules) -> Possible:
+    """``possible`` with who may enter a card by hand now, and, while tricks are played, which cards: those that
+    may still be in his hand (:meth:`~tablepi.rules.deal.Deal.may_hold`) and lie on no other zone."""
+    seats = by_hand_seats(game, zones, rules)
+    deal = game.deal
+    if game.phase is not TablePhase.PLAY or deal is None:
+        return replace(possible, by_hand=seats)
+    cards = []
+    for seat in seats:
+        elsewhere = {zc.card for other in Seat if other is not seat for zc in zones.cards[other]}
+        cards.append((seat, tuple(card for card in deal.may_hold(seat) if card not in elsewhere)))
+    return replace(possible, by_hand=seats, hand_cards=tuple(cards))
 
 
 def by_hand_seats(game: Game, zones: Zones, rules: HouseRules) -> tuple[Seat, ...]:

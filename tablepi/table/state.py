@@ -153,8 +153,9 @@ class Possible:
 
     ``announce``: per seat that may still announce, the announcements it may make (rule 10); ``claim``: the team
     that may claim (rule 21, house rule ``claims``), None when none may; ``buttons``: every button the table acts
-    on now, per seat where the touch acts for a seat; ``by_hand``: who may enter a card by hand. A consumer draws
-    this and derives no rule of its own.
+    on now, per seat where the touch acts for a seat; ``by_hand``: who may enter a card by hand, and ``hand_cards``
+    which cards; ``choose_dealer``: whether the match is starting, its first dealer still to be chosen. A consumer
+    draws this and derives no rule of its own.
     """
 
     announce: tuple[tuple[Seat, tuple[Announcement, ...]], ...] = ()
@@ -163,6 +164,11 @@ class Possible:
     #: The seats that may enter a card by hand now (the seat to play; or the next one, while the card of the seat
     #: to play lies tentatively on his zone: entering settles it as laid, as the next card laid would).
     by_hand: tuple[Seat, ...] = ()
+    #: Per seat that may enter a card by hand while tricks are played, the cards that may still be in his hand:
+    #: none played, none seen in another hand or lying on another zone (:meth:`~tablepi.rules.deal.Deal.may_hold`).
+    hand_cards: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()
+    #: A match is about to begin (no deal of it scored, its first trumps not named): its first dealer may be chosen.
+    choose_dealer: bool = False
 
     def live(self, name: ButtonName, seat: Seat | None = None) -> bool:
         """Whether pressing ``name`` (for ``seat``) would be acted on now."""
@@ -170,6 +176,10 @@ class Possible:
 
     def announcements_of(self, seat: Seat) -> tuple[Announcement, ...]:
         return next((what for who, what in self.announce if who is seat), ())
+
+    def cards_for(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards ``seat`` may enter by hand now (none: he may not, or he names trumps instead)."""
+        return next((cards for who, cards in self.hand_cards if who is seat), ())
 
     def seats_for(self, name: ButtonName) -> tuple[Seat, ...]:
         """The seats a per-seat button is live for, in N E S W order."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tablepi.errors import RecordError
-from tablepi.record import RecordHeader, parse_event, parse_header
+from tablepi.journal.record import RecordHeader, parse_event, parse_header
 from tablepi.rules.slate import SlateEntry
 from tablepi.table import Table, TableEvent, TableState
 

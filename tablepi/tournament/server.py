@@ -18,6 +18,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
+from tablepi.changes import Changes
 from tablepi.feed.client import make_client, session_properties
 from tablepi.feed.messages import (
     FeedError,
@@ -55,7 +56,6 @@ from tablepi.tournament.standings import (
     table_scores,
 )
 from tablepi.tournament.store import QUARANTINE_HEAD, Store
-from tablepi.web.changes import Changes
 
 log = logging.getLogger(__name__)
 

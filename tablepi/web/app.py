@@ -1,6 +1,6 @@
 """The Starlette app: pages, server-sent events, the director's login and actions.
 
-A stream waits on its :class:`~tablepi.tournament.server.Hub` channel's changes (:mod:`tablepi.web.changes`) and
+A stream waits on its :class:`~tablepi.tournament.server.Hub` channel's changes (:mod:`tablepi.changes`) and
 sends the channel's JSON when its version changed, so a deal scored at a table is on the projector as soon as the
 server applied it, and an idle page costs nothing between changes. The overlay stream sends what the table looked
 like ``overlay_delay`` seconds ago (no hand shown live on a stream), and only with the overlay token: it is woken

@@ -10,10 +10,10 @@ from typing import Any
 
 import uvicorn
 
+from tablepi.changes import Changes
 from tablepi.tournament.config import WebConfig
 from tablepi.tournament.server import TournamentServer
 from tablepi.web.app import make_app
-from tablepi.web.changes import Changes
 from tablepi.web.guard import Guard
 
 #: Connections beyond the open streams that are still served (pages, actions, the director while the house is full).

@@ -17,8 +17,8 @@ from tablepi.display.i18n import LANGUAGES, translator
 from tablepi.display.scene import Scene
 from tablepi.display.view import Action, DisplaySettings
 from tablepi.display.viewmodel import build_view, review_lines
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.rules import Deal, Seat, Suit
 from tablepi.table import Table, TableState
 from tablepi.table.simulate import simulate_match

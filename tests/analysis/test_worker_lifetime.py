@@ -7,9 +7,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
+
+from tests.waits import wait_until
 
 TABLE = """
 import os, sys, time
@@ -17,7 +18,7 @@ from tablepi.analysis.worker import ReviewWorker
 worker = ReviewWorker()
 assert worker.start().result(60)
 print(*[p.pid for p in worker._pool._processes.values()], flush=True)
-time.sleep(600)
+time.sleep(600)  # a table that runs on until it is killed
 """
 
 
@@ -42,10 +43,8 @@ def test_a_killed_table_leaves_no_review_worker() -> None:
         assert workers and all(_alive(pid) for pid in workers)
         table.send_signal(signal.SIGKILL)
         table.wait(10)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
-            time.sleep(0.1)
-        assert not any(_alive(pid) for pid in workers), "the review worker outlived its table"
+        wait_until(lambda: not any(_alive(pid) for pid in workers), "the review worker to end with its table",
+                   every=0.1)
     finally:
         if table.poll() is None:
             table.kill()

@@ -24,10 +24,10 @@ from tablepi.display.layout import layout_for
 from tablepi.display.panels import CardPicker, DealForm, HistoryPanel, Keyboard
 from tablepi.display.sheet import key_rects
 from tablepi.display.touch import SETTLE
-from tablepi.journal import Journal, JournaledTable
+from tablepi.journal.journal import Journal, JournaledTable
+from tablepi.journal.record import RecordHeader, load_record
 from tablepi.players import PlayerRegistry
 from tablepi.readers import ReaderPump, ZoneEvent, ZoneStatus, open_reader
-from tablepi.record import RecordHeader, load_record
 from tablepi.rules import Announcement, Card, Seat, Team
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules

@@ -139,8 +139,8 @@ def test_export_never_replaces_a_device_and_names_an_unwritable_path(
 ) -> None:
     import os
 
-    from tablepi.journal import Journal
-    from tablepi.record import RecordHeader
+    from tablepi.journal.journal import Journal
+    from tablepi.journal.record import RecordHeader
 
     journal = tmp_path / "j.sqlite3"
     Journal(journal, RecordHeader()).close()

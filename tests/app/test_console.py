@@ -8,7 +8,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tablepi.app.console import Console, possible_cards
+from tablepi.app.console import Console
 from tablepi.app.core import TableApp, Touch
 from tablepi.app.screen import PygameScreen
 from tablepi.config import DisplayConfig
@@ -17,8 +17,8 @@ from tablepi.display.panels import CardPicker, EnterCard, HistoryPanel, Keyboard
 from tablepi.display.scene import Scene
 from tablepi.display.sheet import key_rects
 from tablepi.display.touch import control_at
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.rules import DECK, Card, Seat, Team
 from tablepi.table import CardPlaced, Tick
 
@@ -90,7 +90,7 @@ def test_a_touch_on_the_zone_of_the_seat_to_play_opens_the_card_picker(
     assert made == []  # nothing yet: a stray touch plays nothing
     table.handle(Touch("key:confirm"))
     assert made == [EnterCard(Seat.W, Card.parse("KH"))]
-    assert possible_cards(state, Seat.N) == tuple(c for c in DECK if c != Card.parse("AH"))
+    assert state.possible.cards_for(Seat.N) == ()  # N is not to play: no card by hand for him
 
 
 def test_the_screen_sends_the_key_under_a_finger(app: tuple[TableApp, PygameScreen, list[object]]) -> None:

@@ -13,9 +13,9 @@ import pytest
 from tablepi.app import doctor
 from tablepi.app.doctor import Status, check_display, check_readers
 from tablepi.config import Config, DisplayConfig
-from tablepi.control import Unreachable
 from tablepi.display import video
 from tablepi.display.video import touch_devices
+from tablepi.service_socket import Unreachable
 
 
 def _config() -> Config:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,14 +16,16 @@ from tablepi.app.demo import ZONES, VirtualClock, demo_deck
 from tablepi.app.screen import FrameSaver, PygameScreen
 from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable, read_journal
+from tablepi.journal.record import RecordHeader
 from tablepi.readers import ReaderPump, ZoneEvent, open_reader
 from tablepi.readers.emulator import DeviceEmulator
-from tablepi.record import RecordHeader
 from tablepi.rules import Seat, Team
 from tablepi.table import Button, CardLifted, CardPlaced, TableEvent, Tick
+from tablepi.table.events import ReaderStatus
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig, TablePhase
+from tests.waits import UNREADABLE, journal_count, journal_state, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -163,8 +164,14 @@ def test_cards_still_lying_after_a_restart_stay_where_they_are(tmp_path: Path) -
         reader = open_reader("serial", port=os.ttyname(rig.slave), clock=clock, link_timeout=1e9)
         pump = ReaderPump(reader, app.put)
         try:
-            for _ in range(40):  # 4 s of table time, each step handling what the reader sent meanwhile
-                time.sleep(0.02)
+            known = len(table.journal.events())
+
+            def snapshot_taken() -> bool:  # the device's STATE, then the four zones' statuses, journaled
+                app.step(timeout=0.05)
+                return sum(isinstance(e, ReaderStatus) for e in table.journal.events()[known:]) >= 4
+
+            wait_until(snapshot_taken, "the reader's snapshot after the restart", every=0)
+            for _ in range(40):  # then 4 s of table time: the zones settle
                 clock.now += 0.1
                 app.step(timeout=0.0)
             after = app.table.state
@@ -181,31 +188,21 @@ def test_cards_still_lying_after_a_restart_stay_where_they_are(tmp_path: Path) -
                 os.close(fd)
 
 
-def _journal_count(path: Path) -> int:
-    import sqlite3
-
-    if not path.exists():
-        return 0
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        try:
-            return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
-        except sqlite3.OperationalError:
-            return 0
-
-
 def test_killed_app_restarts_and_carries_on_without_losing_or_doubling_a_card(tmp_path: Path) -> None:
     """SIGKILL the real `tablepi run` mid-trick; a new process on the same journal and the same reader carries on.
 
     On restart the reader reports the cards still lying on the zones again (its snapshot): the table must take
-    them for what it already knows, not for new cards.
+    them for what it already knows, not for new cards. Each step waits for what the table journaled (replayed as
+    the table does), never for a guessed time: the gestures fall where they should however loaded the machine.
     """
     import signal
     import subprocess
     import sys
-    import time
 
     from tablepi.deck import write_deck_file
+    from tablepi.readers.protocol import HelloQuery
     from tablepi.rules import Card
+    from tablepi.table.state import TableState, ZoneCardStatus
 
     master, slave = os.openpty()
     device = DeviceEmulator(master, heartbeat=0.5)
@@ -230,56 +227,71 @@ enabled = false
     )
 
     def start() -> subprocess.Popen[bytes]:
+        """A new `tablepi run`, returned once it has opened the reader and settled its zones: it said HELLO? to
+        the device and journaled the four zones' statuses from the device's snapshot."""
+        hellos = sum(isinstance(m, HelloQuery) for m in device.received)
+        events = journal_count(journal)
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-        return subprocess.Popen(
+        proc = subprocess.Popen(
             [sys.executable, "-m", "tablepi", "run", "--headless", "--config", str(tmp_path / "t.toml")],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
 
-    def wait_journal(count: int) -> None:
-        deadline = time.monotonic() + 10
-        while _journal_count(journal) < count:
-            assert time.monotonic() < deadline, f"journal stuck at {_journal_count(journal)} < {count}"
-            time.sleep(0.02)
+        def said_hello() -> bool:
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else proc.returncode
+            return sum(isinstance(m, HelloQuery) for m in device.received) > hellos
+
+        wait_until(said_hello, "the app to open the reader", timeout=90)
+        wait_until(lambda: sum(isinstance(e, ReaderStatus) for e in read_journal(journal).events()[events:]) >= 4,
+                   "the four zones' statuses in the journal", ignore=UNREADABLE, every=0.05)
+        return proc
+
+    def wait_state(what: str, check: Callable[[TableState], bool]) -> None:
+        def seen() -> str:
+            try:
+                state = journal_state(journal)
+            except UNREADABLE as error:
+                return f"{what} (the journal: {error})"
+            return f"{what} (the table: trump {state.trump}, tricks {[t.plays for t in state.tricks]}, " \
+                   f"zones {[z.cards for z in state.zones]})"
+
+        wait_until(lambda: check(journal_state(journal)), seen, ignore=UNREADABLE, every=0.05)
+
+    def settled(state: TableState) -> bool:
+        """No card lies tentatively: each one lying is played (its tap window passed) or shown."""
+        return all(card.status is not ZoneCardStatus.TENTATIVE for zone in state.zones for card in zone.cards)
 
     played = [Card.parse(c) for c in ("AS", "KS", "JS", "9S")]  # dealer N: W leads, then S, E, N
     seats = [Seat.W, Seat.S, Seat.E, Seat.N]
     app = start()
     try:
-        assert device.wait_talking(15), "the app never opened the reader"
-        base = _journal_count(journal)  # reader ONLINE events
         # W names hearts by a tap of a heart, then W and S play
         device.place(SEAT_ZONE[Seat.W], uid_of[Card.parse("AH")])
         device.lift(SEAT_ZONE[Seat.W])
-        wait_journal(base + 2)
-        time.sleep(1.0)  # let the tap window (0.5 s) and the reader's report delay (0.35 s) pass: AH was a show
+        wait_state("W's tap of AH to name hearts", lambda s: str(s.trump) == "H" and s.phase is TablePhase.PLAY)
         for seat, card in zip(seats[:2], played[:2], strict=True):
             device.place(SEAT_ZONE[seat], uid_of[card])
-        wait_journal(base + 4)
-        time.sleep(1.0)
+        wait_state("W's AS and S's KS played", lambda s: bool(s.tricks) and s.tricks[0].plays == tuple(
+            zip(seats[:2], played[:2], strict=True)) and settled(s))
         app.send_signal(signal.SIGKILL)
-        app.wait(10)
-        killed_at = _journal_count(journal)
-        app = start()
-        device.wait_talking(15)
-        time.sleep(1.5)  # reconnect: snapshot with W's and S's cards still lying there
+        app.wait(30)
+        app = start()  # its snapshot: W's and S's cards still lying there
         for seat, card in zip(seats[2:], played[2:], strict=True):
             device.place(SEAT_ZONE[seat], uid_of[card])
-        wait_journal(killed_at + 2)
-        time.sleep(0.8)  # the trick is complete
+        wait_state("the trick complete", lambda s: bool(s.tricks) and len(s.tricks[0].plays) == 4 and settled(s))
         app.send_signal(signal.SIGKILL)
-        app.wait(10)
+        app.wait(30)
         for seat in seats:  # the players sweep the trick while the table is off
             device.lift(SEAT_ZONE[seat])
-        killed_at = _journal_count(journal)
         app = start()
-        device.wait_talking(15)
-        time.sleep(1.5)  # the reader reports empty zones: the table takes the four cards as swept
+        wait_state("the four cards taken as swept (the reader reports empty zones)",
+                   lambda s: all(zone.is_clear for zone in s.zones))
         device.place(SEAT_ZONE[Seat.W], uid_of[Card.parse("KH")])  # W won and leads trick 2
-        wait_journal(killed_at + 5)
-        time.sleep(1.3)  # KH lies for the tap window + the reader's report delay: it is played
+        wait_state("W's KH played (it lay for the tap window)",
+                   lambda s: len(s.tricks) == 2 and s.tricks[1].plays == ((Seat.W, Card.parse("KH")),)
+                   and settled(s))
         app.send_signal(signal.SIGTERM)
-        _, err = app.communicate(timeout=15)
+        _, err = app.communicate(timeout=60)
         assert app.returncode == 0, err.decode()
     finally:
         if app.poll() is None:

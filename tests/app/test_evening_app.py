@@ -15,9 +15,9 @@ from tablepi.display import texts as tx
 from tablepi.display.i18n import translator
 from tablepi.display.panels import CardPicker, DealForm, HistoryPanel
 from tablepi.display.viewmodel import notice_banner
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import load_record
 from tablepi.notices import NoticeCode
-from tablepi.record import load_record
 from tablepi.rules import Seat, Team
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules

@@ -22,9 +22,9 @@ from tablepi.display.viewmodel import warning_sentence
 from tablepi.emulator.firmware import load_firmware
 from tablepi.emulator.mfrc522 import RF_CFG, TX_ASK
 from tablepi.emulator.tags import Ntag213
-from tablepi.journal import JournaledTable, read_journal
+from tablepi.journal.journal import JournaledTable, read_journal
+from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.readers.serial import SerialReader
-from tablepi.record import RecordHeader, event_to_line
 from tablepi.rules import Card, Seat
 from tablepi.table import CardLifted, CardPlaced, ReaderCrosstalk, Table, WarningCode
 from tablepi.table.state import TableConfig

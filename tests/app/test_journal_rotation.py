@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tablepi.journal import Journal, JournaledTable
-from tablepi.record import RecordHeader, load_record
+from tablepi.journal.journal import Journal, JournaledTable
+from tablepi.journal.record import RecordHeader, load_record
 from tablepi.rules import DECK, Direction, HouseRules, Seat
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced
 from tablepi.table.simulate import simulate_match

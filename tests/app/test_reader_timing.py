@@ -15,10 +15,10 @@ import pytest
 from tablepi.app.core import TableApp
 from tablepi.app.demo import ZONES, VirtualClock, demo_deck
 from tablepi.deck import DeckRegistry
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.readers import ZoneEvent, ZoneState, ZoneStatus
 from tablepi.readers.serial import SerialReader
-from tablepi.record import RecordHeader
 from tablepi.table import CardLifted, CardPlaced, TableEvent, Tick
 from tablepi.table.state import TableConfig
 

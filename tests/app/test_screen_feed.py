@@ -15,8 +15,8 @@ from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.display.panels import Keyboard
 from tablepi.feed.messages import Notice, Seating
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.rules import Card, Seat
 from tablepi.table import CardPlaced
 

@@ -9,9 +9,10 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,15 +20,16 @@ from tablepi.app.build import service_app
 from tablepi.app.core import TableApp
 from tablepi.app.enrolment import Enroller
 from tablepi.app.reloads import POLL_SECONDS, TableFiles
-from tablepi.control import ControlRequest, ControlServer, ServiceUnreachable, Unreachable, ask
 from tablepi.deck import Deck, load_deck_file, virtual_deck, write_deck_file
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.players import PlayerRegistry, load_players_file, write_players_file
 from tablepi.readers.events import ZoneEvent, ZoneState, ZoneStatus
-from tablepi.record import RecordHeader
 from tablepi.rules import DECK, Card, Seat
+from tablepi.service_socket import ControlRequest, ControlServer, ServiceUnreachable, Unreachable, ask
 from tablepi.table import CardPlaced
 from tablepi.table.state import TablePhase
+from tests.waits import wait_until
 
 ZONES = {0: Seat.N, 1: Seat.W, 2: Seat.S, 3: Seat.E}
 RED = {card: f"04E1{i:02X}A1B2C3D4" for i, card in enumerate(DECK)}
@@ -71,7 +73,7 @@ def _run(app: TableApp, request: ControlRequest, events: list[object]) -> list[d
 def test_a_deck_file_replaced_on_disk_is_used_without_a_restart(
     rig: tuple[TableApp, Enroller, Clock], tmp_path: Path
 ) -> None:
-    app, enroller, clock = rig
+    app, _enroller, clock = rig
     uid = next(iter(BLUE.cards))
     assert app.deck.lookup(uid) is None
     write_deck_file(tmp_path / "decks.toml", [BLUE])
@@ -87,7 +89,7 @@ def test_a_deck_file_replaced_on_disk_is_used_without_a_restart(
 def test_a_bad_deck_file_is_one_warning_and_the_old_decks_stay(
     rig: tuple[TableApp, Enroller, Clock], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    app, enroller, clock = rig
+    app, _enroller, clock = rig
     before = app.deck
     (tmp_path / "decks.toml").write_text("format = 1\n[decks.red]\nAS = 'nonsense'\n", encoding="utf-8")
     with caplog.at_level(logging.WARNING):
@@ -106,7 +108,7 @@ def test_a_bad_deck_file_is_one_warning_and_the_old_decks_stay(
 
 
 def test_a_player_file_edited_on_disk_is_used(rig: tuple[TableApp, Enroller, Clock], tmp_path: Path) -> None:
-    app, enroller, clock = rig
+    app, _enroller, clock = rig
     write_players_file(tmp_path / "players.toml", PlayerRegistry({KEYRING: "Marie"}))
     for _ in range(2):
         clock.now += POLL_SECONDS
@@ -164,7 +166,7 @@ def test_enrolling_a_player_tag_refuses_a_card_and_seats_the_name_in_the_player_
 def test_a_second_enrolment_is_refused_and_a_hang_up_or_timeout_writes_nothing(
     rig: tuple[TableApp, Enroller, Clock], tmp_path: Path
 ) -> None:
-    from tablepi.control import ControlCancel
+    from tablepi.service_socket import ControlCancel
 
     app, enroller, clock = rig
     first = ControlRequest("enroll_deck", {"name": "red", "timeout": 30})
@@ -183,6 +185,28 @@ def test_a_second_enrolment_is_refused_and_a_hang_up_or_timeout_writes_nothing(
     app.step(timeout=0)
     *_, last = [timed.replies.get_nowait() for _ in range(timed.replies.qsize())]
     assert last == {"error": "enrolment of deck 'red' timed out; nothing written", "end": True, "ok": False}
+
+
+def test_stop_on_the_screen_closes_the_sheet_and_any_other_end_shows_why(
+    rig: tuple[TableApp, Enroller, Clock],
+) -> None:
+    """The enrol mode decides by how it ended (EnrolEnd), not by the words of the reason."""
+    from tablepi.app.enrolment import EnrolEnd
+
+    app, enroller, _ = rig
+    console = app.console
+    assert console is not None
+    enroller.begin_here("deck", "red", app.table.state)
+    assert console.enrolling is not None and not console.enrolling.over
+    enroller.stop_here()
+    assert enroller.mode is None and console.enrolling is None  # stopped there: the sheet closes, no last word
+    request = ControlRequest("enroll_deck", {"name": "red"})
+    app.handle(request)
+    app.handle(ControlRequest("cancel", {}))
+    assert console.enrolling is not None and console.enrolling.over
+    assert console.enrolling.error == EnrolEnd.CANCELLED.value == "cancelled"
+    *_, last = [request.replies.get_nowait() for _ in range(request.replies.qsize())]
+    assert last == {"error": "enrolment of deck 'red' cancelled", "end": True, "ok": False}
 
 
 def test_a_card_lifted_during_the_enrol_mode_is_lifted_on_the_table_too(rig: tuple[TableApp, Enroller, Clock]) -> None:
@@ -246,7 +270,7 @@ def test_the_control_socket_is_private_and_refuses_a_second_table(tmp_path: Path
 def test_enroll_says_exactly_what_to_do_when_it_may_not_reach_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tablepi import control
+    from tablepi import service_socket as control
     from tablepi.cli import main
 
     def refused(path: Path, *args: object, **kwargs: object) -> Iterator[dict[str, object]]:
@@ -282,18 +306,14 @@ def _tablepi(*args: str, **kwargs: object) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "tablepi", *args], text=True, env=env, **kwargs)  # type: ignore[call-overload]
 
 
-def _wait_status(sock: Path, until: object = None, seconds: float = 20.0) -> dict[str, object]:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            status = ask(sock)
-            if until is None or until(status):  # type: ignore[operator]
-                return status
-        except ServiceUnreachable:
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the running table never got there ({sock})")
-        time.sleep(0.1)
+def _wait_status(sock: Path, until: Callable[[dict[str, Any]], bool] | None = None,
+                 seconds: float = 60.0) -> dict[str, Any]:
+    def status() -> dict[str, Any] | None:
+        answer = ask(sock)
+        return answer if until is None or until(answer) else None
+
+    return wait_until(status, f"the running table to get there ({sock})", seconds, every=0.1,
+                      ignore=(ServiceUnreachable,))
 
 
 @pytest.mark.slow
@@ -369,12 +389,14 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
 
         # 5. the deck file replaced under the running table; then a broken one
         write_deck_file(tmp_path / "decks.toml", [BLUE])
-        status = _wait_status(sock, lambda s: [d["name"] for d in s["decks"]] == ["blue"], seconds=10)
+        status = _wait_status(sock, lambda s: [d["name"] for d in s["decks"]] == ["blue"])
         doctor = subprocess.run([sys.executable, "-m", "tablepi", "doctor", "--config", str(config)],
                                 capture_output=True, text=True, timeout=60, cwd=tmp_path)
         assert "the running table uses deck 'blue': 24 cards" in doctor.stdout  # the new deck, no restart
         (tmp_path / "decks.toml").write_text("this is not a deck file\n", encoding="utf-8")
-        time.sleep(4 * POLL_SECONDS)
+        wait_until(lambda: "deck file not reloaded" in (tmp_path / "run.log").read_text(encoding="utf-8"),
+                   "the table to say it keeps its decks")
+        time.sleep(3 * POLL_SECONDS)  # it looks again meanwhile (a window, not a wait): it says so only once
         assert [d["name"] for d in ask(sock)["decks"]] == ["blue"]
     finally:
         table.send_signal(signal.SIGTERM)

@@ -45,7 +45,7 @@ from tablepi.display.view import Action
 from tablepi.display.viewmodel import build_view
 from tablepi.emulator.runner import FirmwareRunner
 from tablepi.emulator.tags import Ntag213
-from tablepi.journal import read_journal
+from tablepi.journal.journal import read_journal
 from tablepi.rules import Card, Seat
 from tablepi.table.machine import Table
 
@@ -167,7 +167,7 @@ def _share(workdir: Path) -> Path:
 
 def status(guest: Guest) -> dict[str, Any]:
     """The running table's own status, asked over its control socket inside the guest."""
-    script = ("import json; from tablepi.control import ask; "
+    script = ("import json; from tablepi.service_socket import ask; "
               "print(json.dumps(ask('/run/tablepi/control.sock', 'status', wait=10)))")
     out = guest.sh(f"{VENV}/python -c {shlex.quote(script)}", timeout=60).out
     return dict(json.loads(out.strip().splitlines()[-1]))

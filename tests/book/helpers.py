@@ -6,8 +6,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table.events import Button, ButtonName, PlayersSeated, SeatingSource

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from tablepi import archive as match_archive
 from tablepi.book.export import player_csv, record_sources, write_player_records
 from tablepi.book.fill import journal_facts, rebuild, record_facts
 from tablepi.book.rating import rate_matches
 from tablepi.book.stats import ALL_TIME, Period, evening_period, leaderboard, partnership_stats, player_stats
 from tablepi.book.store import Book
 from tablepi.cli import main
+from tablepi.journal import archive as match_archive
 from tablepi.rules.seats import Seat
 from tests.book.helpers import HOSTILE, play, rotation
 
@@ -319,7 +319,7 @@ def test_the_command_line(evening: Path, tmp_path: Path, capsys: pytest.CaptureF
 
 def test_a_match_won_just_before_the_table_stopped_is_added_at_the_next_start(tmp_path: Path) -> None:
     from tablepi.book.fill import BookKeeper
-    from tablepi.journal import JournaledTable
+    from tablepi.journal.journal import JournaledTable
 
     table = play(tmp_path, [{Seat.N: "Jang", Seat.S: "Marie"}], seed=3)  # won, the keeper not running
     table.close()

@@ -14,8 +14,9 @@ from tablepi.book.store import Book
 from tablepi.feed.broker import SERVER_USER, Mosquitto
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, SeatingSource
-from tablepi.tournament.simulate import SimulatedTable
-from tests.tournament.conftest import table_feed, wait_for
+from tests.tournament.conftest import table_feed
+from tests.tournament.simulate import SimulatedTable
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -54,7 +55,7 @@ min_deals = 1
         for table in tables:
             table.play()
             table.finish_deal()
-        wait_for(lambda: book.match_count() == 2, 60, "both tables' matches in the book")
+        wait_until(lambda: book.match_count() == 2, "both tables' matches in the book", 60)
         jang = book.player("Jang")
         assert jang is not None
         stats = player_stats(book, jang, ALL_TIME)

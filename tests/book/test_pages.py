@@ -18,17 +18,17 @@ from typing import Any
 
 import pytest
 
+from tablepi import changes
 from tablepi.book.config import BookConfig
 from tablepi.book.fill import BookKeeper, rebuild, record_facts
 from tablepi.book.pages import Pages, make_pages
 from tablepi.book.store import Book
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table.events import CardPlaced, PlayersSeated, SeatingSource
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
-from tablepi.web import changes
 from tablepi.web.serve import WebServer
 from tests.book.helpers import HOSTILE, play, rotation
 

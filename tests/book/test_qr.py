@@ -18,6 +18,7 @@ from tablepi.config import load_config
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TablePhase
 from tests.app.test_commands import sim_config
+from tests.waits import wait_until
 
 
 def _free_port() -> int:
@@ -114,8 +115,6 @@ def test_the_menu_of_a_table_without_pages_has_no_phone_entry(tmp_path: Path) ->
 
 def test_a_player_opts_in_with_a_touch_as_he_names_himself(tmp_path: Path) -> None:
     """With the pages on, the name keyboard has "My name on the phones" (off by default); on, the book names him."""
-    import time
-
     from tablepi.app.console import KEY, MENU
     from tablepi.book.store import Book
 
@@ -137,13 +136,13 @@ def test_a_player_opts_in_with_a_touch_as_he_names_himself(tmp_path: Path) -> No
         app.step(0.2)
         assert dict(app.table.state.names).get(next(iter(dict(app.table.state.names)))) == "Jang"
         path = tmp_path / "players.sqlite3"
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+
+        def public() -> bool:
             with Book(path) as book:
                 jang = book.player("Jang")
-                if jang is not None and jang.public:
-                    break
-            time.sleep(0.1)
+                return jang is not None and jang.public
+
+        wait_until(public, "Jang's opt-in in the book", every=0.1)
         with Book(path) as book:
             jang, marie = book.player("Jang"), book.player("Marie")
             assert jang is not None and jang.public

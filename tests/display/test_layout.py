@@ -7,12 +7,12 @@ import pytest
 
 from tablepi.display.i18n import translator
 from tablepi.display.layout import BOTTOM, LEFT, RIGHT, TOP, Rect, action_at, layout_for, screen_sides
-from tablepi.display.samples import sample
 from tablepi.display.texts import trump_buttons
 from tablepi.display.touch import action_for_event, event_position
 from tablepi.display.view import Action, Button, ScreenKind, View
 from tablepi.errors import ConfigError
 from tablepi.rules.seats import Seat
+from tests.display.samples import sample
 
 SIZES = [(800, 480), (480, 320), (1280, 720), (720, 1280)]
 

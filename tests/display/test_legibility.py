@@ -16,10 +16,10 @@ from tablepi.display import texts as tx
 from tablepi.display.i18n import LANGUAGES, translator
 from tablepi.display.layout import layout_for
 from tablepi.display.render import RED, Renderer, render_surface
-from tablepi.display.samples import sample
 from tablepi.display.view import Action, LearnerView, View, WarningBanner, trump_order
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.seats import Seat
+from tests.display.samples import sample
 
 SIZES = ((480, 320), (800, 480), (1280, 720), (720, 1280))
 CODES = (*tx.WARNING_TEMPLATES, *tx.WARNING_VARIANTS)

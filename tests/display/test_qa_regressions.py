@@ -27,7 +27,6 @@ from tablepi.display.render import (
     render_surface,
     render_to_png,
 )
-from tablepi.display.samples import sample
 from tablepi.display.scene import Scene
 from tablepi.display.view import Action, DisplaySettings, ScreenKind, SlateView
 from tablepi.display.viewmodel import build_view, warning_sentence
@@ -38,6 +37,7 @@ from tablepi.rules.seats import Seat
 from tablepi.table.events import CardPlaced, ReaderState, ReaderStatus
 from tablepi.table.machine import Table
 from tablepi.table.warnings import TableWarning, WarningCode
+from tests.display.samples import sample
 from tests.display.test_viewmodel import ORDER, TRICKS, Clock, lay, name_trumps, sweep
 
 
@@ -275,8 +275,10 @@ def test_a_long_team_label_keeps_its_line_beside_the_open_count(renderer: Render
     view = sample("slate", "en")
     slate = view.slate
     assert slate is not None
-    long = replace(view, slate=replace(slate, top=replace(slate.top, label="Marie-Thérèse+Maximilian")))
-    label_w = layout.table.w - 2 * layout.gap - renderer.font(layout.fonts.slate_count).size(slate.top.open_label)[0]
+    # the row with a one-digit count, as when this was found (beside "12 open" the name shrinks to 13 px here)
+    long = replace(view, slate=replace(slate, bottom=replace(slate.bottom, label="Marie-Thérèse+Maximilian")))
+    label_w = layout.table.w - 2 * layout.gap - renderer.font(layout.fonts.slate_count).size(
+        slate.bottom.open_label)[0]
     size_used, _ = renderer.fit("Marie-Thérèse+Maximilian", layout.fonts.slate_label,
                                 type(layout.table)(0, 0, label_w - 2 * layout.gap, 40))
     assert size_used >= layout.fonts.slate_label * 7 // 10

@@ -22,7 +22,7 @@ import pygame
 import pytest
 
 from tablepi.display.render import Renderer, render_surface
-from tablepi.display.samples import sample
+from tests.display.samples import sample
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 SCREENS = ("idle", "match_start", "trump_chosen", "choose_seat", "mid_trick", "warning", "deal_result", "slate",

@@ -12,10 +12,10 @@ from tablepi.display import fonts
 from tablepi.display.fonts import FontNotFound, find_font
 from tablepi.display.layout import layout_for
 from tablepi.display.render import RED, YELLOW, Display, Renderer, render_surface, render_to_png
-from tablepi.display.samples import SAMPLES, sample
 from tablepi.display.view import ScreenKind, View
 from tablepi.errors import TablepiError
 from tablepi.rules.seats import Seat
+from tests.display.samples import SAMPLES, sample
 
 SIZES = [(800, 480), (480, 320), (1024, 600), (320, 240)]
 
@@ -88,7 +88,7 @@ def test_display_pixels_change_with_the_view(renderer: Renderer) -> None:
     display = Display(surface, renderer)
     display.show(sample("idle"))
     before = pygame.image.tobytes(surface, "RGB")
-    display.show(View(ScreenKind.IDLE, title="Konter a Matt", prompt="Waiting for the card readers"))
+    display.show(View(ScreenKind.IDLE, title="Konter a Matt", prompt="Lay any card on a zone to start a match"))
     assert pygame.image.tobytes(surface, "RGB") != before
 
 

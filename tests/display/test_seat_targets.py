@@ -16,9 +16,9 @@ from tablepi.display import texts as tx
 from tablepi.display.i18n import LANGUAGES, translator
 from tablepi.display.layout import PANELS, Rect, button_at, layout_for
 from tablepi.display.render import GOLD, Renderer, render_surface
-from tablepi.display.samples import sample
 from tablepi.display.view import Action, SeatView, View
 from tablepi.rules import Seat
+from tests.display.samples import sample
 
 
 def _overlap(a: Rect, b: Rect) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from tablepi.display.i18n import LANGUAGES
 from tablepi.display.render import Renderer
-from tablepi.display.samples import SHEET_SAMPLES
+from tests.display.samples import SHEET_SAMPLES
 
 from . import test_reference
 from .test_reference import SIZES

@@ -8,9 +8,9 @@ import pygame
 import pytest
 
 from tablepi.display.layout import ROTATIONS, layout_for, to_logical
-from tablepi.display.samples import sample
 from tablepi.display.touch import PressTracker
 from tablepi.display.view import Action, Button
+from tests.display.samples import sample
 
 PANELS = [(800, 480), (720, 1280), (480, 320)]
 

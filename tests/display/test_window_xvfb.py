@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,8 +31,7 @@ from tablepi.display.render import Renderer, render_surface
 from tablepi.display.scene import Scene
 from tablepi.display.view import Action
 from tablepi.display.viewmodel import build_view
-from tablepi.journal import read_journal
-from tablepi.table.machine import Table
+from tests.waits import UNREADABLE, journal_count, journal_state, wait_until
 
 from .test_reference import MAX_MEAN_DIFF, difference
 
@@ -54,17 +51,6 @@ CASES = [
 ]
 
 
-def _wait(what: str, check, timeout: float = 45.0):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
-
-
 @pytest.fixture
 def xvfb(request: pytest.FixtureRequest) -> Iterator[tuple[str, tuple[int, int]]]:
     """An X server on a display number the server picks itself (-displayfd), the size of the panel."""
@@ -82,20 +68,6 @@ def xvfb(request: pytest.FixtureRequest) -> Iterator[tuple[str, tuple[int, int]]
     finally:
         proc.kill()
         proc.wait(10)
-
-
-def _events(journal: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
-            return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
-def _state(journal: Path):  # type: ignore[no-untyped-def]
-    j = read_journal(journal)  # read only, no lock: the running table writes it
-    h = j.header
-    return Table.replay(j.events(), h.house_rules, h.dealer, h.table).state
 
 
 def _grab(display: str, window: str, out: Path) -> pygame.Surface | None:
@@ -132,19 +104,19 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
     try:
         def started() -> bool:
             assert proc.poll() is None, log.read_text()
-            return _events(journal) >= 4
+            return journal_count(journal) >= 4
 
-        _wait("the readers and the first frame", started)
-        window = _wait("the window", lambda: subprocess.run(
+        wait_until(started, "the readers and the first frame", 90, every=0.1)
+        window = wait_until(lambda: subprocess.run(
             ["xdotool", "search", "--pid", str(proc.pid)], capture_output=True, text=True, timeout=5, env=env
-        ).stdout.split()[:1])[0]
+        ).stdout.split()[:1], "the window", 45, every=0.1)[0]
         assert "video driver x11" in log.read_text()  # the fallback order got to x11, and said so
         renderer = Renderer()
         console = Console(lambda gesture: None, lang)
         drawing = (panel[1], panel[0]) if rotation in (90, 270) else panel
 
         def matches(name: str) -> float | None:
-            state = _state(journal)
+            state = journal_state(journal)
             # as the app's screen makes it: the view, then the console's menu button (or its open sheet) over it
             view = build_view(Scene(state, config.display, console=console.scene(state, config.display)))
             expected = pygame.transform.rotate(render_surface(view, drawing, renderer), -rotation)
@@ -154,7 +126,8 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
             diff, _ = difference(shot, expected)
             return diff if diff < MAX_MEAN_DIFF else None
 
-        _wait("the window to show the rendered frame", lambda: matches("before") is not None)
+        wait_until(lambda: matches("before") is not None, "the window to show the rendered frame", 45, every=0.1,
+                   ignore=UNREADABLE)
         # Touch the hearts button where the panel shows it (turned with the picture).
         rect = layout_for(drawing).button_slots[Action.TRUMP_HEARTS]
         cx, cy = rect.center
@@ -162,9 +135,11 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
         px, py = {0: (cx, cy), 90: (w - cy, cx), 180: (w - cx, h - cy), 270: (cy, h - cx)}[rotation]
         subprocess.run(["xdotool", "mousemove", "--window", window, str(px), str(py), "click", "1"],
                        env=env, check=True, timeout=10)
-        state = _wait("the touch to reach the table", lambda: (s := _state(journal)).trump is not None and s)
+        state = wait_until(lambda: (s := journal_state(journal)).trump is not None and s,
+                           "the touch to reach the table", 45, every=0.1, ignore=UNREADABLE)
         assert state.trump.symbol == "♥"
-        _wait("the window to show hearts as trumps", lambda: matches("after") is not None)
+        wait_until(lambda: matches("after") is not None, "the window to show hearts as trumps", 45, every=0.1,
+                   ignore=UNREADABLE)
     finally:
         proc.terminate()
         try:

@@ -24,10 +24,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from tablepi.eventlog import copy_path
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader, event_to_line
-from tablepi.salvage import shm_path, wal_path
+from tablepi.journal.eventlog import copy_path
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader, event_to_line
+from tablepi.journal.salvage import shm_path, wal_path
 from tablepi.table import Table, TableEvent
 from tablepi.table.simulate import simulate_match
 

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from tablepi.commands.replay import format_text, replay_report
+from tablepi.commands.replay import format_text
 from tablepi.config import DEFAULT_CONFIG, load_config
 from tablepi.deck import load_deck_file, render_deck_file, virtual_deck
 from tablepi.errors import ConfigError, RecordError
+from tablepi.journal.record import load_record
 from tablepi.players import load_players_file
-from tablepi.record import load_record
 from tablepi.table import Table
+from tablepi.table.summary import replay_report
 
 RECORD = (Path(__file__).resolve().parents[1] / "records" / "full_match.jsonl").read_text().splitlines()[:80]
 

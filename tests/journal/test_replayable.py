@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tablepi.errors import RecordError
-from tablepi.journal import Journal, JournaledTable
+from tablepi.journal.journal import Journal, JournaledTable
+from tablepi.journal.record import RecordHeader, event_to_line, load_record
 from tablepi.notices import NoticeCode
 from tablepi.players import CUT_MARK, MAX_NAME
-from tablepi.record import RecordHeader, event_to_line, load_record
 from tablepi.rules import HouseRules, Seat, Team
 from tablepi.rules.entry import DealEntry
 from tablepi.table import Button, ButtonName, Table, TableEvent

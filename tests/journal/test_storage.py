@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from tablepi import archive
 from tablepi.app.core import TableApp
 from tablepi.deck import DeckRegistry
 from tablepi.display.scene import Scene
 from tablepi.display.view import DisplaySettings
-from tablepi.journal import JournalBusy, JournaledTable
+from tablepi.journal import archive
+from tablepi.journal.journal import JournalBusy, JournaledTable
+from tablepi.journal.record import RecordHeader, event_to_line, load_record
 from tablepi.notices import NoticeCode
-from tablepi.record import RecordHeader, event_to_line, load_record
 from tablepi.rules import HouseRules, Seat
 from tablepi.table import Button, ButtonName, Table
 from tablepi.table.simulate import simulate_match
@@ -172,8 +172,8 @@ def test_a_second_writer_is_refused_with_the_pid_of_the_first(tmp_path: Path) ->
     holder = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(f"""
             import sys
-            from tablepi.journal import JournaledTable
-            from tablepi.record import RecordHeader
+            from tablepi.journal.journal import JournaledTable
+            from tablepi.journal.record import RecordHeader
             with JournaledTable({str(path)!r}, RecordHeader()):
                 print("open", flush=True)
                 sys.stdin.readline()
@@ -196,7 +196,7 @@ def test_a_second_writer_is_refused_with_the_pid_of_the_first(tmp_path: Path) ->
 
 def test_a_killed_writer_leaves_no_stale_lock(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
-    code = f"from tablepi.journal import JournaledTable\nfrom tablepi.record import RecordHeader\n" \
+    code = f"from tablepi.journal.journal import JournaledTable\nfrom tablepi.journal.record import RecordHeader\n" \
            f"t = JournaledTable({str(path)!r}, RecordHeader())\nimport os, signal\nos.kill(os.getpid(), 9)\n"
     subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT)), check=False)
     with JournaledTable(path) as table:
@@ -238,7 +238,7 @@ def test_an_event_dated_before_the_last_one_is_journaled_as_standing_still(tmp_p
     """A protocol-v2 reader dates a place by the card's first answer, which may be older than a status the host
     stamped on arrival. The table treats a clock that steps back as standing still; so must the journal, or the
     record it keeps would go backwards and not read again after a restart."""
-    from tablepi.journal import read_journal
+    from tablepi.journal.journal import read_journal
     from tablepi.rules import Card
     from tablepi.table import CardPlaced, ReaderState, ReaderStatus
 

@@ -6,14 +6,16 @@ copy of the driver because the driver keeps its sockets in a global array.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.waits import wait_until
 
 DRIVER_DIRS = ("/usr/lib/pcsc/drivers/serial", "/usr/lib64/pcsc/drivers/serial", "/usr/local/lib/pcsc/drivers/serial")
 SOCKET = Path("/run/pcscd/pcscd.comm")
@@ -80,11 +82,14 @@ class Pcscd:
     def start(self) -> None:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen([self.exe, "--foreground", "-c", str(self.conf)], stdout=log, stderr=log)
-        deadline = time.monotonic() + 10
-        while not SOCKET.exists() or not _vpcd_listening():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"pcscd did not start; log:\n{self.log.read_text()[-2000:]}", pytrace=False)
-            time.sleep(0.02)
+        proc = self.proc
+
+        def started() -> bool:
+            if proc.poll() is not None:
+                pytest.fail(f"pcscd stopped; log:\n{self.log.read_text()[-2000:]}", pytrace=False)
+            return SOCKET.exists() and _vpcd_listening()
+
+        wait_until(started, lambda: f"pcscd to start; log:\n{self.log.read_text()[-2000:]}")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -95,9 +100,8 @@ class Pcscd:
                 self.proc.kill()
                 self.proc.wait(5)
         self.proc = None
-        deadline = time.monotonic() + 5
-        while SOCKET.exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        with contextlib.suppress(AssertionError):  # (a pcscd killed leaves it behind)
+            wait_until(lambda: not SOCKET.exists(), f"pcscd to remove {SOCKET}", 5)
 
 
 def _vpcd_listening() -> bool:

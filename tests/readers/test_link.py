@@ -16,6 +16,7 @@ import pytest
 from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers.events import ReaderEvent, ZoneEvent, ZoneState, ZoneStatus
 from tablepi.readers.link import LinkedReader
+from tests.waits import stack_of, wait_until
 
 UID = "04A1B2C3D4E5F6"
 
@@ -176,7 +177,8 @@ def test_close_wakes_a_recv_waiting_for_the_next_attempt() -> None:
 
     thread = threading.Thread(target=wait, daemon=True)
     thread.start()
-    time.sleep(0.1)
+    wait_until(lambda: stack_of(thread)[:1] == ["wait"] and "_recv_internal" in stack_of(thread),
+               "the recv to wait for the next attempt")
     reader.close()
     thread.join(5.0)
     assert not thread.is_alive(), "close() did not wake the waiting recv"

@@ -9,6 +9,7 @@ import pytest
 from tablepi.errors import ConfigError, ReaderError
 from tablepi.readers import ZoneState, open_reader
 from tablepi.readers.base import Reader
+from tests.waits import stack_of, wait_until
 
 from .conftest import card_events, collect, settle, status_events
 from .pcscd import SLOT_READERS, Pcscd
@@ -40,22 +41,19 @@ def remove(cards: dict[int, object], slot: int) -> None:
     cards.pop(slot).remove()  # type: ignore[attr-defined]
 
 
-def wait_present(names: list[str], timeout: float = 5.0) -> None:
+def wait_present(names: list[str], timeout: float = 30.0) -> None:
     """Wait (through a separate PC/SC context) until pcscd sees a card on each reader in ``names``."""
-    import time
-
     from smartcard import scard
 
     hresult, ctx = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
     assert hresult == scard.SCARD_S_SUCCESS
+
+    def present() -> bool:
+        hresult, states = scard.SCardGetStatusChange(ctx, 0, [(n, scard.SCARD_STATE_UNAWARE) for n in names])
+        return hresult == scard.SCARD_S_SUCCESS and all(s & scard.SCARD_STATE_PRESENT for _, s, _ in states)
+
     try:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            hresult, states = scard.SCardGetStatusChange(ctx, 0, [(n, scard.SCARD_STATE_UNAWARE) for n in names])
-            if hresult == scard.SCARD_S_SUCCESS and all(s & scard.SCARD_STATE_PRESENT for _, s, _ in states):
-                return
-            time.sleep(0.05)
-        pytest.fail(f"pcscd did not see cards on {names}")
+        wait_until(present, f"pcscd to see cards on {names}", timeout, every=0.05)
     finally:
         scard.SCardReleaseContext(ctx)
 
@@ -156,8 +154,9 @@ def test_close_wakes_a_blocked_wait(pcscd: Pcscd) -> None:
             raised.append(err)
         done.set()
 
-    threading.Thread(target=block, daemon=True).start()
-    time.sleep(0.2)
+    thread = threading.Thread(target=block, daemon=True)
+    thread.start()
+    wait_until(lambda: "_wait_for_change" in stack_of(thread), "the recv to wait for pcscd")
     start = time.monotonic()
     reader.close()
     assert done.wait(2)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from tablepi.readers import open_reader
 from tablepi.readers.emulator import DeviceEmulator
 from tablepi.readers.serial import SerialReader
+from tests.waits import wait_until
 
 from .conftest import card_events, collect, settle, status_events
 
@@ -44,11 +44,13 @@ class SocatCable:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 5
-        while not (self.host.exists() and self.device_path.exists()):
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                pytest.fail("socat did not create its pty links")
-            time.sleep(0.01)
+        proc = self.proc
+
+        def linked() -> bool:
+            assert proc.poll() is None, "socat stopped"
+            return self.host.exists() and self.device_path.exists()
+
+        wait_until(linked, "socat to create its pty links", every=0.01)
         emulator.attach(os.open(self.device_path, os.O_RDWR | os.O_NOCTTY))
 
     def unplug(self, emulator: DeviceEmulator) -> None:

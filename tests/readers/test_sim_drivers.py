@@ -24,6 +24,7 @@ from tablepi.errors import ConfigError, ParseError
 from tablepi.readers import Reader, ZoneEvent
 from tablepi.readers.sim import SimReader
 from tablepi.rules.cards import DECK, Card
+from tests.waits import wait_until
 
 HEADER_UID = "04AABBCCDDEEFF"
 KEPT_UID = "04112233445566"
@@ -217,10 +218,7 @@ def test_stdin_pipe_drives_unplug_replug_and_stops_at_end_of_input(
         write_end.write("place 0 AD\nunplug 0\nlift 0\n")
         write_end.flush()
         assert card_events(reader, 1) == [(0, virtual_uid("AD"), True)]
-        deadline = time.monotonic() + 5
-        while reader.truth[0] is not None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert reader.truth[0] is None
+        wait_until(lambda: reader.truth[0] is None, "the lift on zone 0 to be read", every=0.01)
         assert card_events(reader, 1, timeout=0.2) == []  # lifted while unplugged: nothing yet
         write_end.write("replug\nmulti 3\n")
         write_end.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tablepi.record import RecordHeader, write_record
+from tablepi.journal.record import RecordHeader, write_record
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table.events import Button, ButtonName

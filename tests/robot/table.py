@@ -21,7 +21,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -33,26 +32,18 @@ from typing import Any
 from tablepi.app.demo import ZONES, demo_deck
 from tablepi.deck import write_deck_file
 from tablepi.emulator.runner import FirmwareRunner
-from tablepi.errors import RecordError
-from tablepi.journal import read_journal
 from tablepi.rules import Card, Deal, Seat, Suit, Team
 from tablepi.rules.cards import DECK
-from tablepi.table.machine import Table
 from tablepi.table.state import TablePhase, TableState
+from tests.waits import UNREADABLE, journal_state, wait_until
 
 SEAT_ZONE = {seat: zone for zone, seat in ZONES.items()}
 PACE = 0.8  # seconds between two touches: more than tablepi.display.touch.SETTLE, with the app's own delay
 
 
 def wait(what: str, check: Callable[[], Any], timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+    """:func:`tests.waits.wait_until`, named as the robot's steps read: what, then the check."""
+    return wait_until(check, what, timeout, every=0.05)
 
 
 @dataclass
@@ -151,24 +142,15 @@ class Robot:
         self.board.close()
 
     def state(self) -> TableState:
-        for _ in range(50):
-            try:
-                j = read_journal(self.journal)  # read only: the running table writes it
-                h = j.header
-                return Table.replay(j.events(), h.house_rules, h.dealer, h.table).state
-            except (sqlite3.Error, OSError, RecordError):  # (a new match: the journal is being archived)
-                time.sleep(0.1)
-        raise AssertionError("the journal could not be read")
+        # (read only: the running table writes it; as a new match begins, it is being archived)
+        return wait_until(lambda: journal_state(self.journal), "the journal to be readable", 10, every=0.1,
+                          ignore=UNREADABLE)
 
     # --- the screen ---------------------------------------------------------------------------------------------
 
     def frame(self) -> dict[str, Any]:
-        for _ in range(50):
-            try:
-                return json.loads(self.hitmap_path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-            except (OSError, ValueError):
-                time.sleep(0.05)
-        raise AssertionError("no hit-map")
+        return wait_until(lambda: json.loads(self.hitmap_path.read_text(encoding="utf-8")),  # type: ignore[no-any-return]
+                          "a hit-map", 10, every=0.05, ignore=(OSError, ValueError))
 
     def control(self, name: str, seat: Seat | None = None) -> dict[str, Any] | None:
         for control in self.frame()["controls"]:

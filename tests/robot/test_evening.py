@@ -27,7 +27,6 @@ from pathlib import Path
 
 import pytest
 
-from tablepi.app.console import possible_cards
 from tablepi.rules import Seat, Team
 from tablepi.rules.deal import Announcement
 from tablepi.table.events import ReaderState
@@ -144,7 +143,7 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
             assert seat is not None
             card = rng.choice(deal.legal_plays(seat))
             if dead is not None and seat is dead_seat and dead[0] <= trick < dead[1]:
-                possible = len(possible_cards(robot.state(), seat))
+                possible = len(robot.state().possible.cards_for(seat))
                 before = robot.touches
                 robot.touch(f"zone:{seat.value}")
                 wait("the card picker", lambda: robot.live("key:cancel"))

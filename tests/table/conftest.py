@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tablepi.record import read_record
+from tablepi.journal.record import read_record
 from tablepi.table.machine import Table
 from tablepi.table.state import TableState
 

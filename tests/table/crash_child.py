@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sys
 
-from tablepi.journal import JournaledTable
-from tablepi.record import load_record
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import load_record
 
 
 def main(journal: str, record_path: str, paced: bool = False) -> int:

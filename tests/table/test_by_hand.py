@@ -3,12 +3,14 @@ accept, players seated by name. Every gesture is a journaled event, replays exac
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
 
-from tablepi.record import read_record, write_record
-from tablepi.rules import Announcement, Card, Seat, Slate, Team
+from tablepi.errors import RulesCode
+from tablepi.journal.record import read_record, write_record
+from tablepi.rules import Announcement, Card, HouseRules, Seat, Slate, Suit, Team
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.slate import Match
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, ReaderState, ReaderStatus, Table, TableEvent
@@ -20,6 +22,7 @@ from tablepi.table.events import (
     DealerChosen,
     PlayersSeated,
     SeatingSource,
+    TrumpsEntered,
 )
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TablePhase
@@ -51,9 +54,10 @@ def test_a_reader_dies_at_trick_2_of_deal_3_and_the_match_ends_by_hand(seed: int
     assert Table.replay(events, script.rules, script.dealer, script.config).state == state
 
 
-def kill_reader(events: list[TableEvent], script: object, seat: Seat) -> list[TableEvent]:
+def kill_reader(events: list[TableEvent], script: object, seat: Seat, screen: bool = False) -> list[TableEvent]:
     """``events`` of a played match with ``seat``'s reader dying once trick 1 of deal 3 is swept: from then on
-    his cards are entered by hand, his taps are the buttons (trumps, Matt) and Confirm begins a deal for him."""
+    his cards are entered by hand, his taps are the buttons (trumps, Matt) and Confirm begins a deal for him; with
+    ``screen`` he names trumps on the screen instead (one :class:`TrumpsEntered`, beginning the deal too)."""
     out: list[TableEvent] = []
     table = Table(script.rules, script.dealer, script.config)  # type: ignore[attr-defined]
     dead = False
@@ -71,20 +75,23 @@ def kill_reader(events: list[TableEvent], script: object, seat: Seat) -> list[Ta
                 tap = isinstance(nxt, CardLifted) and nxt.seat is seat and nxt.card == event.card \
                     and nxt.time - event.time < 1.0
                 made: TableEvent | None
-                if tap and state.phase is TablePhase.DEAL_OVER:
-                    # His card would have begun the deal: by touch, Confirm does (after acknowledging warnings).
-                    while table.state.phase is TablePhase.DEAL_OVER:
-                        out.append(Button(event.time, ButtonName.CONFIRM))
-                        table.apply(out[-1])
-                    state = table.state
-                if tap and state.phase is TablePhase.TRUMPS:
-                    made = Button(event.time, ButtonName.trump(event.card.suit))
-                elif tap and event.card == MATT:
-                    made = Button(event.time, ButtonName.ANNOUNCE_MATT, seat)
-                elif tap:
-                    made = None
+                if tap and screen and state.phase in (TablePhase.TRUMPS, TablePhase.DEAL_OVER):
+                    made = TrumpsEntered(event.time, seat, event.card.suit)
                 else:
-                    made = CardEntered(event.time, seat, event.card)
+                    if tap and state.phase is TablePhase.DEAL_OVER:
+                        # His card would have begun the deal: by touch, Confirm does (after acknowledging warnings).
+                        while table.state.phase is TablePhase.DEAL_OVER:
+                            out.append(Button(event.time, ButtonName.CONFIRM))
+                            table.apply(out[-1])
+                        state = table.state
+                    if tap and state.phase is TablePhase.TRUMPS:
+                        made = Button(event.time, ButtonName.trump(event.card.suit))
+                    elif tap and event.card == MATT:
+                        made = Button(event.time, ButtonName.ANNOUNCE_MATT, seat)
+                    elif tap:
+                        made = None
+                    else:
+                        made = CardEntered(event.time, seat, event.card)
                 if made is not None:
                     out.append(made)
                     table.apply(made)
@@ -92,6 +99,49 @@ def kill_reader(events: list[TableEvent], script: object, seat: Seat) -> list[Ta
         out.append(event)
         table.apply(event)
     return out
+
+
+@pytest.mark.parametrize("seed", [3, 11, 19])
+def test_trumps_named_on_the_screen_are_one_event_that_does_what_confirm_and_the_trump_button_did(seed: int) -> None:
+    """Forehand with a dead reader names trumps on the screen: one ``TrumpsEntered`` (no Confirm presses made up
+    for him), which between deals begins the deal too; the match and every state after it are as with Confirm
+    and the trump button, and the record and the journal read it back."""
+    script = simulate_match(seed, claims=False)
+    buttons = kill_reader(script.events, script, Seat.E)
+    screen = kill_reader(script.events, script, Seat.E, screen=True)
+    named = [e for e in screen if isinstance(e, TrumpsEntered)]
+    assert named and all(e.seat is Seat.E for e in named)
+    assert sum(1 for e in screen if isinstance(e, Button) and e.name is ButtonName.CONFIRM) < \
+        sum(1 for e in buttons if isinstance(e, Button) and e.name is ButtonName.CONFIRM)
+    by_buttons = Table.replay(buttons, script.rules, script.dealer, script.config)
+    by_screen = Table.replay(screen, script.rules, script.dealer, script.config)
+    assert results(by_screen.matches[0].slate) == results(by_buttons.matches[0].slate)
+    assert by_screen.state.history == by_buttons.state.history
+    assert by_screen.warning_log == by_buttons.warning_log
+    assert dataclasses.replace(by_screen.state, events=0) == dataclasses.replace(by_buttons.state, events=0)
+    from tablepi.journal.record import RecordHeader
+
+    out = io.StringIO()
+    write_record(out, RecordHeader(script.rules, script.dealer, script.config), screen)
+    assert '"type": "hand_trumps"' in out.getvalue()
+    assert list(read_record(out.getvalue().splitlines()).events) == screen
+
+
+def test_trumps_by_hand_from_another_seat_or_after_trumps_change_nothing() -> None:
+    table = Table(HouseRules(), Seat.N)
+    forehand = table.state.next_forehand
+    other = next(seat for seat in Seat if seat is not forehand)
+    before = table.state
+    state = table.apply(TrumpsEntered(1.0, other, Suit.CLUBS))
+    assert state.trump is None and state.warning_codes() == ("hand_refused",)
+    assert state.warnings[-1].refusal is RulesCode.NOT_FOREHAND
+    state = table.apply(TrumpsEntered(2.0, forehand, Suit.CLUBS))
+    assert state.trump is Suit.CLUBS and state.phase is TablePhase.PLAY
+    state = table.apply(TrumpsEntered(3.0, forehand, Suit.HEARTS))
+    assert state.trump is Suit.CLUBS
+    table.apply(Button(4.0, ButtonName.UNDO))
+    table.apply(Button(4.5, ButtonName.UNDO))
+    assert table.state.trump is None and table.state.phase is before.phase
 
 
 def entries_of(match: Match) -> list[DealEntry]:
@@ -176,13 +226,14 @@ def test_a_card_by_hand_is_refereed_like_a_laid_one() -> None:
 
 
 def test_records_of_version_2_round_trip_and_version_1_still_reads() -> None:
-    from tablepi.record import RecordHeader
+    from tablepi.journal.record import RecordHeader
 
     events: list[TableEvent] = [
         PlayersSeated(0.5, ((Seat.N, "Jang"), (Seat.W, "Anna")), SeatingSource.TOURNAMENT),
         DealerChosen(0.8, Seat.S),
         Button(1.0, ButtonName.TRUMP_CLUBS),
         CardEntered(2.0, Seat.E, Card.parse("9C")),
+        TrumpsEntered(2.5, Seat.N, Suit.HEARTS),
         DealEntered(3.0, DealEntry(Seat.E, Team.EW, kapo=True, announcements=((Seat.W, Announcement.KONTER),))),
         CorrectionProposed(4.0, 1, DealEntry(Seat.E, None), Team.NS),
         CorrectionAnswered(5.0, Team.NS, True),
@@ -204,7 +255,7 @@ def test_replay_export_and_screenshot_handle_a_record_played_by_hand(tmp_path, c
     import json
 
     from tablepi.cli import main
-    from tablepi.record import RecordHeader
+    from tablepi.journal.record import RecordHeader
 
     script = simulate_match(3, claims=False)
     events = kill_reader(script.events, script, Seat.E)
@@ -238,7 +289,7 @@ def test_version_1_records_read_unchanged(name: str, capsys) -> None:  # type: i
     from pathlib import Path
 
     from tablepi.cli import main
-    from tablepi.record import load_record
+    from tablepi.journal.record import load_record
 
     path = Path(__file__).parents[1] / "records" / name
     record = load_record(path)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tablepi.journal import Journal
-from tablepi.record import RecordHeader, write_record
+from tablepi.journal.journal import Journal
+from tablepi.journal.record import RecordHeader, write_record
 from tablepi.table import Table, TableEvent
 from tablepi.table.simulate import simulate_match
 

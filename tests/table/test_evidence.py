@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablepi.commands.replay import format_text, replay_report
+from tablepi.commands.replay import format_text
 from tablepi.display.i18n import translator
 from tablepi.display.scene import Scene
 from tablepi.display.view import Action, DisplaySettings
@@ -16,6 +16,7 @@ from tablepi.display.viewmodel import build_view, warning_sentence
 from tablepi.errors import RulesCode
 from tablepi.rules import Announcement, Card, Deal, Seat, Suit, parse_cards
 from tablepi.table import ButtonName, PromptCode, Table, TablePhase, WarningCode
+from tablepi.table.summary import replay_report
 
 from .conftest import DEAL, Rec, log_codes
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tablepi.errors import RecordError
-from tablepi.journal import Journal, JournaledTable, JournalError
-from tablepi.record import RecordHeader
+from tablepi.journal.journal import Journal, JournaledTable, JournalError
+from tablepi.journal.record import RecordHeader
 from tablepi.rules import Card, HouseRules, Seat
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, Table, TableConfig, Tick, ZoneCardStatus
 

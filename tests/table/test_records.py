@@ -11,8 +11,8 @@ import pytest
 
 from tablepi.cli import main
 from tablepi.errors import RecordError
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader, load_record, read_record, record_lines, write_record
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader, load_record, read_record, record_lines, write_record
 from tablepi.rules import Card, Seat, Team
 from tablepi.table import Table, TableConfig
 from tablepi.table.simulate import simulate_match

@@ -41,6 +41,7 @@ from tablepi.rules import (
     RevokePenalty,
     Seat,
     Slate,
+    Suit,
     Team,
     settle,
     trick_winner,
@@ -69,6 +70,7 @@ from tablepi.table.events import (
     DealEntered,
     DealerChosen,
     PlayersSeated,
+    TrumpsEntered,
 )
 from tablepi.table.game import (
     Announce,
@@ -454,6 +456,16 @@ class TableAtTheBar(RuleBasedStateMachine):
         deal = len(self.table.matches[-1].deals) - 1
         self.feed(CardEntered(self.later(delay), seat, card))
         self.by_hand.add((match, deal, seat, card))
+
+    @rule(data=st.data(), suit=st.sampled_from(list(Suit)), delay=delays)
+    def trumps_by_hand(self, data: st.DataObject, suit: Suit, delay: float) -> None:
+        """Trumps named on the screen, by forehand (most often) or another seat, at any moment: between deals it
+        begins the deal; refused (a warning, nothing changes) from another seat or once trumps are named."""
+        state = self.table.state
+        seat = data.draw(st.sampled_from([state.next_forehand] * 3 + list(Seat)))
+        if state.phase in (TablePhase.TRUMPS, TablePhase.DEAL_OVER) and seat is state.next_forehand:
+            self.hands = {seat: set() for seat in Seat}  # a new deal's hands, as when trumps are named by a card
+        self.feed(TrumpsEntered(self.later(delay), seat, suit))
 
     @precondition(lambda self: self.table.state.phase is not TablePhase.MATCH_OVER)
     @rule(entry=entries, delay=delays)

@@ -1,7 +1,7 @@
 """Whatever the table accepts and journals, it replays: random gestures of every event type through the journal,
 and a restart from the journal after every step (issues 20 and 21).
 
-A hypothesis state machine drives :class:`~tablepi.journal.JournaledTable` as the app runs it (one match per
+A hypothesis state machine drives :class:`~tablepi.journal.journal.JournaledTable` as the app runs it (one match per
 journal, finished matches archived) with every kind of event a record holds: cards laid and lifted (of the deck,
 of another deck, a stranger's tag), every button with or without a seat (claims, announcements, revanche, new
 match, undo, confirm), readers dying and coming back, crosstalk, time passing, cards and whole deals by hand,
@@ -30,10 +30,10 @@ from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from tablepi.journal import JournaledTable
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader
 from tablepi.players import MAX_NAME
-from tablepi.record import RecordHeader
-from tablepi.rules import DECK, Card, HouseRules, Seat, Team
+from tablepi.rules import DECK, Card, HouseRules, Seat, Suit, Team
 from tablepi.rules.deal import Deal, DealResult
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import TieRule
@@ -48,6 +48,7 @@ from tablepi.table.events import (
     ReaderCrosstalk,
     SeatingSource,
     TableEvent,
+    TrumpsEntered,
 )
 from tablepi.table.state import TableConfig, TablePhase
 from tests.table.test_stateful import entries, replay_deal, result_of, strip_clock
@@ -176,6 +177,12 @@ class JournaledTableAtTheBar(RuleBasedStateMachine):
             card = data.draw(st.sampled_from([c for c in DECK if c not in played]))
             self.feed(CardEntered(self.later(0.2), state.to_play, card))
 
+    @rule(data=st.data(), suit=st.sampled_from(list(Suit)), delay=delays)
+    def trumps_by_hand(self, data: st.DataObject, suit: Suit, delay: float) -> None:
+        """Forehand (most often) or another seat names trumps on the screen: between deals it begins the deal."""
+        seat = data.draw(st.sampled_from([self.state.next_forehand] * 4 + list(Seat)))
+        self.feed(TrumpsEntered(self.later(delay), seat, suit))
+
     @rule(entry=entries, delay=delays)
     def a_deal_by_hand(self, entry: DealEntry, delay: float) -> None:
         self.feed(DealEntered(self.later(delay), entry))
@@ -264,10 +271,11 @@ test_journaled_table_at_the_bar = JournaledTableAtTheBar.TestCase
 
 def test_every_event_type_is_in_the_machine() -> None:
     """A new event type must be added to the machine above (the record's types, docs/records.md)."""
-    from tablepi.record import _EVENT_TYPES
+    from tablepi.journal.record import _EVENT_TYPES
 
     rules = {"place": "lay", "lift": "lift", "button": "press", "reader": "reader", "crosstalk": "crosstalk",
-             "tick": "time_passes", "hand_card": "a_card_by_hand", "deal_entry": "a_deal_by_hand",
+             "tick": "time_passes", "hand_card": "a_card_by_hand",
+             "hand_trumps": "trumps_by_hand", "deal_entry": "a_deal_by_hand",
              "correction": "a_correction_proposed", "answer": "an_answer", "seat": "players_sit_down",
              "dealer": "the_first_dealer_is_chosen"}
     assert set(_EVENT_TYPES) == set(rules)

@@ -265,7 +265,7 @@ def test_crosstalk_events_round_trip_through_records() -> None:
     import pytest
 
     from tablepi.errors import RecordError
-    from tablepi.record import RecordHeader, event_to_json, parse_event
+    from tablepi.journal.record import RecordHeader, event_to_json, parse_event
     from tablepi.table import ReaderCrosstalk
 
     for event in (
@@ -289,7 +289,7 @@ def test_a_misread_lift_is_no_show_and_takes_back_what_the_placement_did(rec: Re
 
 
 def test_misread_lifts_round_trip_through_records() -> None:
-    from tablepi.record import RecordHeader, event_to_json, parse_event
+    from tablepi.journal.record import RecordHeader, event_to_json, parse_event
     from tablepi.table import CardLifted
 
     event = CardLifted(3.0, Seat.W, Card.parse("QS"), "04D30BA1B2C3D4", "", misread=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,7 +11,8 @@ from tablepi.feed.broker import SERVER_USER, Mosquitto, table_user
 from tablepi.feed.config import FeedConfig
 from tablepi.tournament.config import TournamentConfig, parse_tournament_config
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import SimulatedTable
+from tests.tournament.simulate import SimulatedTable
+from tests.waits import wait_until
 
 TABLES = ("1", "2", "3", "4")
 
@@ -42,15 +42,6 @@ overlay_delay = 2.0
     return parse_tournament_config(text, tmp / "tournament.toml")
 
 
-def wait_for(what: Callable[[], bool], timeout: float = 20.0, why: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if what():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {why}")
-
-
 class Tournament:
     """Simulated tables, the server, and the helpers to play rounds."""
 
@@ -66,8 +57,8 @@ class Tournament:
         self.server.start_next_round("test")
         number = len(self.server.rounds)
         for table in self.tables.values():
-            wait_for(lambda t=table: (t.drain() or True) and t.app.seating is not None  # type: ignore[misc]
-                     and t.app.seating.round == number, why=f"table {table.name}'s seating")
+            wait_until(lambda t=table: (t.drain() or True) and t.app.seating is not None  # type: ignore[misc]
+                       and t.app.seating.round == number, f"table {table.name}'s seating")
             table.new_match(seed * 100 + int(table.name))
         return number
 
@@ -88,7 +79,7 @@ class Tournament:
                     if latest is None or latest.applied != len(table.journaled.journal):
                         return False
                 return True
-        wait_for(applied, timeout, "the server to apply every event")
+        wait_until(applied, "the server to apply every event", timeout)
 
     def close(self) -> None:
         for table in self.tables.values():

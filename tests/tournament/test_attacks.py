@@ -9,7 +9,6 @@ import contextlib
 import json
 import os
 import signal
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -22,17 +21,18 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from tablepi.errors import ConfigError
 from tablepi.feed.broker import Mosquitto, table_user
 from tablepi.feed.messages import MAX_PAYLOAD, Seating
+from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.players import MAX_NAME, check_name
-from tablepi.record import RecordHeader, event_to_line
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.tournament.config import parse_tournament_config
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import SimulatedTable, standings_from_journals
-from tests.tournament.conftest import Tournament, table_feed, wait_for
+from tests.tournament.conftest import Tournament, table_feed
 from tests.tournament.mqttproxy import MqttProxy
+from tests.tournament.simulate import SimulatedTable, standings_from_journals
+from tests.waits import wait_until
 
 CUP = """
 [tournament]
@@ -66,21 +66,20 @@ class Attacker:
         self.client.username_pw_set(table_user(table), broker.passwords[table_user(table)])
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
-        wait_for(self.client.is_connected, 10, "the attacker to connect")
+        wait_until(self.client.is_connected, "the attacker to connect")
 
     def send(self, payload: bytes, kind: str = "events") -> None:
         """Publish until the broker has it (the broker drops this client whenever table 1 itself reconnects:
         one password, one session; both come back)."""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.client.is_connected():
-                info = self.client.publish(f"tablepi/v1/tables/{self.table}/{kind}", payload, qos=1)
-                with contextlib.suppress(RuntimeError, ValueError):
-                    info.wait_for_publish(5)
-                    if info.is_published():
-                        return
-            time.sleep(0.05)
-        raise AssertionError("the attacker could not publish")
+        def published() -> bool:
+            if not self.client.is_connected():
+                return False
+            info = self.client.publish(f"tablepi/v1/tables/{self.table}/{kind}", payload, qos=1)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(5)
+            return info.is_published()
+
+        wait_until(published, "the attacker's message to reach the broker", every=0.05)
 
     def send_json(self, obj: dict[str, Any], kind: str = "events") -> None:
         self.send(json.dumps(obj).encode(), kind)
@@ -185,8 +184,10 @@ def test_a_message_bigger_than_the_limit_is_refused_by_the_broker(
     t = make_tournament(CUP)
     t.start_round(1)
     mischief = attacker()
+    dropped: list[object] = []
+    mischief.client.on_disconnect = lambda *args: dropped.append(args)
     info = mischief.client.publish("tablepi/v1/tables/1/events", b"x" * (MAX_PAYLOAD * 4), qos=1)
-    time.sleep(1.0)
+    wait_until(lambda: dropped, "the broker to drop the client that sent it")
     t.play_all()
     check(t)
     assert t.server.quarantined == 0 or all(q["size"] <= MAX_PAYLOAD for q in dashboard(t)["quarantine"])
@@ -222,9 +223,11 @@ def test_a_tables_password_cannot_make_another_table_flap(
     t = make_tournament(CUP)
     t.start_round(1)
     thief = attacker("tablepi-table-2")  # table 2's client id with table 1's password
-    for _ in range(3):
+    connected: list[object] = []
+    thief.client.on_connect = lambda *args: connected.append(args)
+    for n in range(1, 4):
         thief.client.reconnect()
-        time.sleep(0.2)
+        wait_until(lambda n=n: len(connected) >= n, "the thief to be connected again")  # type: ignore[misc]
     t.play_all()
     feed = t.tables["2"].feed
     assert feed is not None and feed.connected
@@ -255,7 +258,7 @@ def test_a_forged_journal_is_held_for_the_director_never_counted(
     real = t.tables["1"].journaled.journal.id
     mischief.send_json({"v": 1, "kind": "event", "table": "1", "journal": real, "seq": 3, "round": 2,
                         "event": {"type": "button", "t": 1.0, "name": "undo"}})
-    wait_for(lambda: len(t.server.held()) >= 3, 20, "the forged journals to be held")
+    wait_until(lambda: len(t.server.held()) >= 3, "the forged journals to be held")
     check(t)
     held = {h["journal"][:1]: h for h in t.server.held()}
     assert "has not started" in held["e"]["reason"]
@@ -326,5 +329,5 @@ def test_a_lost_cursor_file_resends_the_archive_too(make_tournament: Callable[..
         proxy.close()
     (table.directory / "feed-cursor.json").unlink()
     t.tables["1"] = SimulatedTable("1", table.directory, table_feed(broker, "1")).connect()
-    wait_for(lambda: scores(t.server.standings()) == reference, 30, "the archived match to reach the server")
+    wait_until(lambda: scores(t.server.standings()) == reference, "the archived match to reach the server")
     assert any(row[3] > 0 for row in reference)

@@ -14,7 +14,8 @@ import pytest
 
 from tablepi.feed.messages import Notice
 from tablepi.web.serve import WebServer
-from tests.tournament.conftest import Tournament, wait_for
+from tests.tournament.conftest import Tournament
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -110,14 +111,15 @@ def test_director_runs_the_tournament(cup: Tournament, web: WebServer) -> None:
     cookie = login(web, "Carla")
     assert post(web, cookie, "next-round", {}) == (200, "round 1 started: 2 tables seated")
     for table in cup.tables.values():
-        wait_for(lambda t=table: (t.drain() or True) and t.app.seating is not None)  # type: ignore[misc]
+        wait_until(lambda t=table: (t.drain() or True) and t.app.seating is not None,  # type: ignore[misc]
+                   f"table {table.name}'s seating")
         table.new_match(int(table.name))
     status, message = post(web, cookie, "next-round", {})
     assert status == 400 and "not finished" in message
     assert post(web, cookie, "announce", {"text": "Coffee is ready"})[0] == 200
     for table in cup.tables.values():
-        wait_for(lambda t=table: (t.drain() or True) and any(  # type: ignore[misc]
-            isinstance(n, Notice) and n.text == "Coffee is ready" for n in t.app.notices), why="the announcement")
+        wait_until(lambda t=table: (t.drain() or True) and any(  # type: ignore[misc]
+            isinstance(n, Notice) and n.text == "Coffee is ready" for n in t.app.notices), "the announcement")
     # Play the round; then the dashboard's attention marks.
     for table in cup.tables.values():
         while table.playing and len(table.journaled.state.slate) < 2:
@@ -140,8 +142,8 @@ def test_director_runs_the_tournament(cup: Tournament, web: WebServer) -> None:
     assert set(rows) == {"1", "2"}
     warned = [r for r in rows.values() if r["warnings"]]
     assert all("warning" in r["attention"] for r in warned)
-    wait_for(lambda: all("slow" in r["attention"] or r["phase"] == "match_over"
-                         for r in cup.server.dashboard()["tables"]), timeout=5, why="slow marks")
+    wait_until(lambda: all("slow" in r["attention"] or r["phase"] == "match_over"
+                           for r in cup.server.dashboard()["tables"]), "slow marks")
     # Start round 2 (the round is complete everywhere now) and restart the server: the audit trail stays.
     assert post(web, cookie, "next-round", {})[0] == 200
     assert [a["what"] for a in cup.server.store.audit_log()] == ["round", "announce", "adjust", "round"]

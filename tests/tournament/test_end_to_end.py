@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from tablepi.tournament.simulate import standings_from_journals
 from tests.tournament.conftest import Tournament
+from tests.tournament.simulate import standings_from_journals
 
 pytestmark = pytest.mark.slow
 

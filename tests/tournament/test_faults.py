@@ -11,9 +11,10 @@ import pytest
 
 from tablepi.feed.broker import Mosquitto
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import SimulatedTable, standings_from_journals
-from tests.tournament.conftest import Tournament, table_feed, wait_for
+from tests.tournament.conftest import Tournament, table_feed
 from tests.tournament.mqttproxy import MqttProxy
+from tests.tournament.simulate import SimulatedTable, standings_from_journals
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -61,8 +62,8 @@ def test_table_offline_ten_minutes_then_back(make_tournament: Callable[[str], To
     table = t.tables["1"]
     table.play(until=table.clock.now + 60)
     table.disconnect()  # the network goes; the table plays on
-    wait_for(lambda: "offline" in next(r for r in t.server.dashboard()["tables"] if r["table"] == "1")["attention"],
-             why="the dashboard to show table 1 offline")
+    wait_until(lambda: "offline" in next(r for r in t.server.dashboard()["tables"] if r["table"] == "1")["attention"],
+               "the dashboard to show table 1 offline")
     start = table.clock.now
     table.play(until=start + 600)
     assert table.clock.now - start > 500, "ten simulated minutes of play while offline"

@@ -12,8 +12,9 @@ from tablepi.config import Config
 from tablepi.feed.broker import Mosquitto
 from tablepi.feed.messages import Notice
 from tablepi.feed.outbox import Cursor
-from tablepi.tournament.simulate import SimulatedTable
-from tests.tournament.conftest import table_feed, wait_for
+from tests.tournament.conftest import table_feed
+from tests.tournament.simulate import SimulatedTable
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +29,7 @@ def test_a_publish_the_acl_refuses_is_not_acknowledged_and_the_table_is_told(bro
         for _ in range(20):
             table.step()
         assert table.feed is not None
-        wait_for(lambda: table.feed is not None and table.feed.refused > 0, why="a refusal")
+        wait_until(lambda: table.feed is not None and table.feed.refused > 0, "a refusal")
         assert "Not authorized" in table.feed.problem
         table.drain()
         assert any(isinstance(n, Notice) and n.source == "feed" for n in table.app.notices)

@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from tablepi.web.serve import WebServer
-from tests.tournament.conftest import Tournament, wait_for
+from tests.tournament.conftest import Tournament
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -107,7 +108,8 @@ def test_dashboard_needs_the_password(cup: Tournament, web: WebServer, browser: 
     browser.find_element(By.ID, "next-round").click()  # type: ignore[attr-defined]
     WebDriverWait(browser, 20).until(lambda d: "Round 1 of 2" in _text(d, "#round"))
     assert cup.server.audit[-1]["who"] == "director"
-    wait_for(lambda: all((t.drain() or True) and t.app.seating is not None for t in cup.tables.values()))
+    wait_until(lambda: all((t.drain() or True) and t.app.seating is not None for t in cup.tables.values()),
+               "every table's seating")
 
 
 def test_overlay_needs_its_token_and_keeps_its_delay(cup: Tournament, web: WebServer, browser: object) -> None:
@@ -129,8 +131,8 @@ def test_overlay_needs_its_token_and_keeps_its_delay(cup: Tournament, web: WebSe
         table.step()
     played = time.monotonic()
     card = str(table.journaled.state.tricks[-1].plays[0][1])
-    time.sleep(1.0)  # half the 2 s delay: the stream must not show it yet
-    assert not browser.find_elements(By.CSS_SELECTOR, f'#trick [data-card="{card}"]')  # type: ignore[attr-defined]
-    WebDriverWait(browser, 20).until(
+    # Watched closely from the play on: the page shows the card once the 2 s delay has passed, never earlier (a
+    # loaded machine may only see it later).
+    WebDriverWait(browser, 20, poll_frequency=0.02).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, f'#trick [data-card="{card}"]'))
     assert time.monotonic() - played >= 2.0

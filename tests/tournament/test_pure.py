@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tablepi.errors import ConfigError
-from tablepi.record import RecordHeader, event_to_line
+from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 from tablepi.table import Table
@@ -162,7 +162,7 @@ def test_the_incremental_replay_sees_what_the_whole_snapshot_says_after_every_ev
     feed = TableFeed("1")
     reference = Table()
     header = RecordHeader(HouseRules(), Seat.N, TableConfig())
-    from tablepi.record import parse_event
+    from tablepi.journal.record import parse_event
 
     previous = 0.0
     feed.receive(messages[0], 0.0)

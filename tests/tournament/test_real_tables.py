@@ -15,18 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from tablepi import archive
 from tablepi.deck import virtual_deck, write_deck_file
 from tablepi.feed.broker import Mosquitto, table_user
-from tablepi.record import RecordHeader, event_to_line
+from tablepi.journal import archive
+from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.tournament.server import TournamentServer
-from tablepi.tournament.simulate import standings_from_journals
-from tests.tournament.conftest import tournament_config, wait_for
+from tests.tournament.conftest import tournament_config
+from tests.tournament.simulate import standings_from_journals
 from tests.tournament.test_attacks import Attacker, forged_journal, scores
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -92,7 +93,7 @@ password_file = "{directory / 'feed-password'}"
 
     def deals(self) -> int:
         from tablepi.feed.outbox import read_journal_file
-        from tablepi.record import parse_event, parse_header
+        from tablepi.journal.record import parse_event, parse_header
         from tablepi.table import Table
 
         found = read_journal_file(self.directory / "journal.sqlite3", 0)
@@ -137,8 +138,8 @@ def test_real_tables_attacked_with_a_tables_password(broker: Mosquitto, tmp_path
     try:
         server.start_next_round("director")  # seatings are retained: the tables get them as they connect
         playing = [tables(name, broker, seed) for name, seed in (("1", 31), ("2", 32))]
-        wait_for(lambda: all(t.deals() >= 1 or t.process.poll() is not None for t in playing), 300,
-                 "the tables to play their round's deal")
+        wait_until(lambda: all(t.deals() >= 1 or t.process.poll() is not None for t in playing),
+                   "the tables to play their round's deal", 300)
         deep = b'{"v":1,"table":"1","journal":"x","seq":1,"event":' + b"[" * 20000 + b"]" * 20000 + b"}"
         for _ in range(150):
             mischief.send(deep)
@@ -147,7 +148,7 @@ def test_real_tables_attacked_with_a_tables_password(broker: Mosquitto, tmp_path
         assert all(t.process.poll() is None for t in playing), [t.directory.joinpath("stderr").read_text()[-2000:]
                                                                  for t in playing]
         expected = scores(standings_from_journals(config, server.rounds, playing, server.byes))  # type: ignore[arg-type]
-        wait_for(lambda: scores(server.standings()) == expected, 60, "the standings to equal the tables' journals")
+        wait_until(lambda: scores(server.standings()) == expected, "the standings to equal the tables' journals", 60)
         assert any(row[3] > 0 for row in expected)
         with server.lock:
             board = server.dashboard()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -21,8 +20,9 @@ from tablepi.config import Config
 from tablepi.feed.broker import Mosquitto, TlsListener, free_port
 from tablepi.feed.config import FeedConfig
 from tablepi.feed.messages import Notice
-from tablepi.tournament.simulate import SimulatedTable, standings_from_journals
-from tests.tournament.conftest import TABLES, Tournament, table_feed, tournament_config, wait_for
+from tests.tournament.conftest import TABLES, Tournament, table_feed, tournament_config
+from tests.tournament.simulate import SimulatedTable, standings_from_journals
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -121,9 +121,13 @@ def test_a_table_with_another_ca_is_refused_in_one_clear_line(
             for _ in range(20):
                 table.step()
             assert table.feed is not None
-            wait_for(lambda: table.feed is not None and "not trusted" in table.feed.problem, why="the TLS refusal")
-            wait_for(lambda: False if table.feed is None else table.feed.backlog > 0, why="a backlog")
-            time.sleep(2.5)  # paho retries every second meanwhile: the line is not repeated
+            wait_until(lambda: table.feed is not None and "not trusted" in table.feed.problem, "the TLS refusal")
+            wait_until(lambda: False if table.feed is None else table.feed.backlog > 0, "a backlog")
+            failed: list[object] = []  # paho retries every second meanwhile: the line is not repeated
+            client = table.feed.client
+            report = client.on_connect_fail
+            client.on_connect_fail = lambda *args: (failed.append(args), report(*args))
+            wait_until(lambda: len(failed) >= 2, "paho to try twice more")
             assert table.feed.acknowledged == 0 and not table.feed.connected
             table.drain()
             assert any(isinstance(n, Notice) and n.source == "feed" and "not trusted" in n.text

@@ -17,7 +17,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -28,8 +27,8 @@ import pytest
 
 from tablepi.feed.broker import free_port
 from tablepi.feed.config import FeedConfig
-from tablepi.tournament.simulate import SimulatedTable
-from tests.tournament.conftest import wait_for
+from tests.tournament.simulate import SimulatedTable
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -163,7 +162,7 @@ def test_the_organisers_walkthrough_works_as_written(runner: Runner) -> None:
         with urllib.request.urlopen(f"{url}/standings.json", timeout=5) as response:
             return str(response.read().decode())
 
-    wait_for(lambda: _answers(url), 60, "the pages")
+    wait_until(lambda: _answers(url), "the pages", 60, every=0.2, ignore=(OSError,))
     # the director logs in and starts round 1; table 1 plays with its generated password file
     opener = urllib.request.build_opener(_NoRedirect)
     body = urllib.parse.urlencode({"password": "change me", "who": "walk"}).encode()
@@ -181,23 +180,19 @@ def test_the_organisers_walkthrough_works_as_written(runner: Runner) -> None:
                       password_file=broker / "passwords" / "table-1")
     table = SimulatedTable("1", runner.home / "table-1", feed).connect()
     try:
-        wait_for(lambda: (table.drain() or True) and table.app.seating is not None, 30, "table 1's seating")
+        wait_until(lambda: (table.drain() or True) and table.app.seating is not None, "table 1's seating")
         table.new_match(7)
         table.play(until=table.clock.now + 200)
         assert table.feed is not None and table.feed.wait_sent(30)
-        wait_for(lambda: json.loads(standings())["tables"].get("1", {}).get("deals", 0) > 0, 30,
-                 "the standings to count table 1's deals")
+        wait_until(lambda: json.loads(standings())["tables"].get("1", {}).get("deals", 0) > 0,
+                   "the standings to count table 1's deals")
     finally:
         table.close()
 
 
 def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/standings", timeout=2):
-            return True
-    except OSError:
-        time.sleep(0.2)
-        return False
+    with urllib.request.urlopen(f"{url}/standings", timeout=2):
+        return True
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

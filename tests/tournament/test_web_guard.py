@@ -20,15 +20,16 @@ from pathlib import Path
 
 import pytest
 
+from tablepi import changes
 from tablepi.tournament.config import parse_tournament_config
 from tablepi.tournament.server import TournamentServer
-from tablepi.web import changes
 from tablepi.web.auth import LOCK_AFTER
 from tablepi.web.guard import MAX_BODY
 from tablepi.web.serve import WebServer
 from tests.tournament.conftest import Tournament
 from tests.tournament.test_director import NoRedirect, csrf_of, get, login, post
 from tests.tournament.test_tls import make_broker_cert, make_ca
+from tests.waits import wait_until
 
 CUP = """
 [tournament]
@@ -186,13 +187,8 @@ def test_open_streams_are_limited_with_a_polite_refusal(web: WebServer) -> None:
     finally:
         for sock in held:
             sock.close()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if raw(web, b"GET /standings/events HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 200"):
-            break
-        time.sleep(0.2)
-    else:
-        raise AssertionError("the slots were not given back")
+    wait_until(lambda: raw(web, b"GET /standings/events HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 200"),
+               "the slots to be given back", every=0.2)
 
 
 @pytest.mark.slow

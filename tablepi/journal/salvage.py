@@ -1,13 +1,13 @@
 """Reading a journal however damaged it is, and keeping what was damaged.
 
 :func:`inspect_journal` reads the SQLite file (with and without its ``-wal``) and the second copy
-(:mod:`tablepi.eventlog`) **without changing any of them**: SQLite opens scratch copies in a private folder in
+(:mod:`tablepi.journal.eventlog`) **without changing any of them**: SQLite opens scratch copies in a private folder in
 RAM, so neither a foreign ``-wal`` nor a damaged page is ever written back. It returns a :class:`Recovery`: the
 intact events in order, the run ``1, 2, ... n`` that at least one of the two copies holds intact, never an event
 invented, reordered or taken from after a gap, and what state each copy is in.
 
 :func:`quarantine` keeps damaged files together, with a note, in ``quarantine/`` beside the journal. The journal
-(tablepi.journal) rebuilds what is damaged from the recovered events. docs/journal.md tells the whole design.
+(tablepi.journal.journal) rebuilds what is damaged from the recovered events. docs/journal.md tells the whole design.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablepi.eventlog import CopyScan, checksum, copy_path, fsync_dir, read_copy
+from tablepi.journal.eventlog import CopyScan, checksum, copy_path, fsync_dir, read_copy
 
 
 class Store(enum.Enum):

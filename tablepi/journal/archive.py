@@ -14,8 +14,8 @@ import os
 import time
 from pathlib import Path
 
-from tablepi.eventlog import fsync_dir
-from tablepi.record import RecordHeader, record_lines
+from tablepi.journal.eventlog import fsync_dir
+from tablepi.journal.record import RecordHeader, record_lines
 
 #: How many finished matches are kept unless ``[table] keep_matches`` says otherwise.
 DEFAULT_KEEP = 1000

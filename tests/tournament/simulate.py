@@ -21,8 +21,8 @@ from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.feed.config import FeedConfig
 from tablepi.feed.outbox import Cursor, read_journal_file
 from tablepi.feed.publisher import FeedPublisher
-from tablepi.journal import JournaledTable
-from tablepi.record import RecordHeader, parse_event, parse_header
+from tablepi.journal.journal import JournaledTable
+from tablepi.journal.record import RecordHeader, parse_event, parse_header
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, Table, TableEvent, TablePhase, Tick
@@ -157,7 +157,7 @@ class SimulatedTable:
     # --- the table's own files -------------------------------------------------------------------------------
 
     def journal_files(self) -> list[Path]:
-        from tablepi import archive
+        from tablepi.journal import archive
 
         return [*archive.matches(self.directory / "archive"), self.directory / "journal.sqlite3"]
 

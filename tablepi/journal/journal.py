@@ -2,13 +2,13 @@
 
 Two copies of every event, written one after the other and failing independently (docs/journal.md):
 
-1. the checksummed append-only text copy ``journal.sqlite3.events`` (:mod:`tablepi.eventlog`), written and
+1. the checksummed append-only text copy ``journal.sqlite3.events`` (:mod:`tablepi.journal.eventlog`), written and
    fsynced first;
 2. the SQLite database in WAL mode with ``synchronous=FULL``: one committed transaction per event, each row with
    the same checksum, keyed by the journal's random identity (so a row of another journal's ``-wal`` is known).
 
-On start :func:`tablepi.salvage.inspect_journal` reads both without changing them; whatever is damaged is kept in
-``quarantine/`` with a note and rebuilt from the intact events, a ``-wal`` that does not belong to its database is
+On start :func:`tablepi.journal.salvage.inspect_journal` reads both without changing them; whatever is damaged is kept
+in ``quarantine/`` with a note and rebuilt from the intact events, a ``-wal`` that does not belong to its database is
 never applied, and the match resumes. Each event is stored as its game-record line (docs/records.md), so
 ``tablepi export`` writes the journal as a record without translation.
 
@@ -34,19 +34,28 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol, TextIO
 
-from tablepi import archive as match_archive
 from tablepi.errors import ConfigError, RecordError, TablepiError
-from tablepi.evening import EveningBook
-from tablepi.eventlog import CopyWriter, checksum, copy_path, fsync_dir, write_copy
-from tablepi.journal_lock import JournalBusy, JournalLock
+from tablepi.journal import archive as match_archive
+from tablepi.journal.evening import EveningBook
+from tablepi.journal.eventlog import CopyWriter, checksum, copy_path, fsync_dir, write_copy
+from tablepi.journal.lock import JournalBusy, JournalLock
+from tablepi.journal.record import VERSION, RecordHeader, checked_line, parse_event, parse_header, record_lines
+from tablepi.journal.salvage import (
+    Recovery,
+    Store,
+    inspect_journal,
+    keep,
+    quarantine_dir,
+    shm_path,
+    wal_path,
+    write_note,
+)
 from tablepi.notices import Notice, NoticeCode
 from tablepi.players import fit_name
-from tablepi.record import VERSION, RecordHeader, checked_line, parse_event, parse_header, record_lines
 from tablepi.safeinput import clean_text, load_json
-from tablepi.salvage import Recovery, Store, inspect_journal, keep, quarantine_dir, shm_path, wal_path, write_note
 from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent, Tick
 from tablepi.table.machine import Table
-from tablepi.table.state import TablePhase, TableState
+from tablepi.table.state import TableState
 
 __all__ = ["DEFAULT_JOURNAL", "Journal", "JournalBusy", "JournalError", "JournalListener", "JournaledTable",
            "read_journal"]
@@ -287,7 +296,7 @@ class Journal:
         refuses, the event waits in memory (:attr:`fault`, :attr:`unsaved`) and is written by the next append or
         :meth:`retry`.
 
-        The line is first read back by the record reader that replays it (:func:`tablepi.record.checked_line`):
+        The line is first read back by the record reader that replays it (:func:`tablepi.journal.record.checked_line`):
         an event that would not read back as itself raises RecordError and nothing is stored, so a journal always
         replays."""
         self._check_open()
@@ -342,7 +351,8 @@ class Journal:
 
     def events(self, salvage: list[str] | None = None) -> list[TableEvent]:
         """Every event in order. A line that does not read raises RecordError naming its sequence number
-        (``salvage``: a seating an earlier tablepi wrote is made to read, see :func:`tablepi.record.parse_event`)."""
+        (``salvage``: a seating an earlier tablepi wrote is made to read, see
+        :func:`tablepi.journal.record.parse_event`)."""
         return _parse_lines(self.path, self.header, self.lines(), salvage)
 
     @property
@@ -505,15 +515,8 @@ def _finish_rotation(path: Path) -> None:
 
 
 def _new_match_begins(state: TableState) -> bool:
-    """A match is about to start: first deal, trumps not named, no trick, nothing on the zones, nothing to warn."""
-    return (
-        state.phase is TablePhase.TRUMPS
-        and state.deal_number == 1
-        and not state.tricks
-        and not state.slate
-        and not state.warnings
-        and all(zone.is_clear for zone in state.zones)
-    )
+    """A match is about to start (the table says so), with nothing on the zones and nothing to warn."""
+    return state.possible.choose_dealer and not state.warnings and all(zone.is_clear for zone in state.zones)
 
 
 class JournalListener(Protocol):
@@ -532,12 +535,12 @@ class JournaledTable:
 
     On open, the journal is replayed into a fresh table, so the state after a restart equals the state before the
     power cut. A :class:`~tablepi.table.events.Tick` that changes nothing is not journaled. One process at a time
-    writes a journal (:class:`~tablepi.journal_lock.JournalBusy` names the other one).
+    writes a journal (:class:`~tablepi.journal.lock.JournalBusy` names the other one).
 
     With an ``archive`` folder the journal holds one match at a time: when a new match begins (after a revanche or
     a new match, before its trumps are named, the zones clear) the finished matches are written to the archive as a
-    compressed game record (:mod:`tablepi.archive`, at most ``keep`` of them are kept) and the table carries on in a
-    fresh journal whose header names the new match's dealer. Start-up replay then costs one match, however long the
+    compressed game record (:mod:`tablepi.journal.archive`, at most ``keep`` of them are kept) and the table carries on
+    in a fresh journal whose header names the new match's dealer. Start-up replay then costs one match, however long the
     table has been in service. The move is crash-safe: a power cut at any point leaves either the old journal or
     the new one in place (see :func:`_finish_rotation`). Undo reaches back to the start of the current journal:
     once a new match has begun, the finished one is history.

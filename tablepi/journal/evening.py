@@ -16,9 +16,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from tablepi import archive
 from tablepi.errors import RecordError
-from tablepi.record import load_record
+from tablepi.journal import archive
+from tablepi.journal.record import load_record
 from tablepi.table.machine import Table
 from tablepi.table.state import Evening
 

@@ -1,5 +1,6 @@
 """The running table's control channel: a Unix socket through which ``tablepi enroll`` and ``tablepi doctor`` talk to
-the service, so that nothing but the service ever opens the reader.
+the service, so that nothing but the service ever opens the reader. (The table's physical buttons, LEDs and buzzer
+are :mod:`tablepi.controls`.)
 
 The socket lives in the service's runtime directory (``table.control``, by default ``/run/tablepi/control.sock``;
 systemd makes ``/run/tablepi`` with ``RuntimeDirectory=``). It is made ``0660``: only the service's user and

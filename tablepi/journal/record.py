@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tablepi.errors import ConfigError, ParseError, RecordError
-from tablepi.rules.cards import Card
+from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import Announcement
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules
@@ -47,6 +47,7 @@ from tablepi.table.events import (
     SeatingSource,
     TableEvent,
     Tick,
+    TrumpsEntered,
 )
 from tablepi.table.state import TableConfig
 
@@ -56,7 +57,7 @@ VERSION = 2
 VERSIONS = (1, 2)
 
 #: Event types of version 2: the gestures by hand (docs/records.md).
-_HAND_TYPES = ("hand_card", "deal_entry", "correction", "answer", "seat", "dealer")
+_HAND_TYPES = ("hand_card", "hand_trumps", "deal_entry", "correction", "answer", "seat", "dealer")
 _EVENT_TYPES = ("place", "lift", "button", "reader", "crosstalk", "tick", *_HAND_TYPES)
 
 
@@ -400,6 +401,13 @@ def _card(value: object, key: str, where: str) -> Card:
         raise RecordError(f"{where}: {err}") from None
 
 
+def _suit(value: object, where: str) -> Suit:
+    try:
+        return Suit.parse(_text(value, "suit", where))
+    except ParseError as err:
+        raise RecordError(f"{where}: {err}") from None
+
+
 def _event_seat(obj: Mapping[str, Any], header: RecordHeader, where: str) -> Seat:
     if obj.get("seat") is not None:
         return _seat(obj["seat"], where)
@@ -431,6 +439,8 @@ def entry_to_json(entry: DealEntry) -> dict[str, Any]:
 def hand_event_to_json(event: HandEvent) -> dict[str, Any]:
     if isinstance(event, CardEntered):
         return {"type": "hand_card", "t": event.time, "seat": event.seat.value, "card": str(event.card)}
+    if isinstance(event, TrumpsEntered):
+        return {"type": "hand_trumps", "t": event.time, "seat": event.seat.value, "suit": event.suit.value}
     if isinstance(event, DealEntered):
         return {"type": "deal_entry", "t": event.time, **entry_to_json(event.entry)}
     if isinstance(event, CorrectionProposed):
@@ -452,6 +462,7 @@ def hand_event_to_json(event: HandEvent) -> dict[str, Any]:
 _ENTRY_KEYS = {"trumps", "winner", "points", "kapo", "claimed_by", "announcements"}
 _HAND_KEYS = {
     "hand_card": {"seat", "card"},
+    "hand_trumps": {"seat", "suit"},
     "deal_entry": _ENTRY_KEYS,
     "correction": {"deal", "team", *_ENTRY_KEYS},
     "answer": {"team", "accept"},
@@ -467,6 +478,8 @@ def parse_hand_event(obj: Mapping[str, Any], kind: str, time: float, where: str)
         raise RecordError(f"{where}: unknown key {shown(unknown[0])} in a {kind} event")
     if kind == "hand_card":
         return CardEntered(time, _seat(obj.get("seat"), where), _card(obj.get("card"), "card", where))
+    if kind == "hand_trumps":
+        return TrumpsEntered(time, _seat(obj.get("seat"), where), _suit(obj.get("suit"), where))
     if kind == "deal_entry":
         return DealEntered(time, _entry(obj, where))
     if kind == "correction":
