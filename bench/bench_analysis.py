@@ -38,7 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal, single
 from tablepi.analysis.kernel import new_search
-from tablepi.analysis.reference import PlainSearch
 from tablepi.analysis.single import Judge
 from tablepi.analysis.solver import mtdf
 from tablepi.analysis.tables import fast_winner, tables
@@ -47,6 +46,7 @@ from tablepi.display.scene import Scene
 from tablepi.rules import DECK, Deal, Direction, Seat, Suit
 from tablepi.table import CardPlaced, Table
 from tablepi.table.simulate import simulate_match
+from tests.analysis.reference import PlainSearch
 
 
 def random_deal(rng: random.Random) -> Deal:

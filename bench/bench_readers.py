@@ -18,10 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the device emulator is the tests' harness
+
 from tablepi.readers import ReaderPump, ZoneEvent, open_reader
 from tablepi.readers import protocol as p
-from tablepi.readers.emulator import DeviceEmulator
 from tablepi.readers.events import ReaderEvent
+from tests.readers.device import DeviceEmulator
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -17,14 +17,23 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.book.config import BookConfig, WebConfig
+from tablepi.display.i18n import check_language
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.feed.config import FeedConfig
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
-from tablepi.safeinput import clean_text, load_toml, shown
+from tablepi.safeinput import clean_text, line_of, load_toml, shown
+from tablepi.table.state import check_tap_window
 
 #: The commented default configuration file, installed as /etc/tablepi/tablepi.toml (systemd/install.sh).
 DEFAULT_CONFIG = resources.files("tablepi").joinpath("default-config.toml").read_text(encoding="utf-8")
+
+
+#: Where the table keeps its files when the configuration names none: the one place these defaults are written.
+DEFAULT_JOURNAL = Path("/var/lib/tablepi/journal.sqlite3")
+DEFAULT_DECKS = (Path("/var/lib/tablepi/decks.toml"),)
+DEFAULT_PLAYERS = Path("/var/lib/tablepi/players.toml")
+DEFAULT_CONTROL = Path("/run/tablepi/control.sock")
 
 
 @dataclass(frozen=True)
@@ -56,10 +65,10 @@ class DisplayConfig:
 class Config:
     """Everything the app needs to build a table. ``source`` names the file it came from (None: defaults)."""
 
-    journal: Path = Path("/var/lib/tablepi/journal.sqlite3")
-    decks: tuple[Path, ...] = (Path("/var/lib/tablepi/decks.toml"),)
-    players: Path = Path("/var/lib/tablepi/players.toml")
-    control: Path = Path("/run/tablepi/control.sock")
+    journal: Path = DEFAULT_JOURNAL
+    decks: tuple[Path, ...] = DEFAULT_DECKS
+    players: Path = DEFAULT_PLAYERS
+    control: Path = DEFAULT_CONTROL
     tap_seconds: float = 1.0
     hand_scan: bool = False
     keep_matches: int = 1000
@@ -80,11 +89,11 @@ def load_config(path: str | Path) -> Config:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
+        raise ConfigError(f"{path}: no such configuration file", path=str(path)) from None
     except UnicodeDecodeError as error:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start}: {error.reason})") from None
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start}: {error.reason})", path=str(path)) from None
     except OSError as error:
-        raise ConfigError(f"{path}: cannot read the configuration file: {error}") from None
+        raise ConfigError(f"{path}: cannot read the configuration file: {error}", path=str(path)) from None
     return parse_config(text, path)
 
 
@@ -94,27 +103,28 @@ def parse_config(text: str, source: Path | None = None) -> Config:
     try:
         data = load_toml(text)  # a BOM is accepted; deep nesting, huge numbers, bad text are one-line errors
     except ValueError as error:
-        raise ConfigError(clean_text(f"{where}: {error}")) from None
+        raise ConfigError(clean_text(f"{where}: {error}"), path=where) from None
     try:
         return _build(data, source)
+    except ConfigError as error:
+        found = error.located(where, _line_of_setting(text, error.key))
+        raise ConfigError(clean_text(str(found)), key=found.key, path=found.path, line=found.line) from None
     except TablepiError as error:
-        raise ConfigError(clean_text(f"{where}: {_with_line(text, str(error))}")) from None
+        raise ConfigError(clean_text(f"{where}: {error}"), path=where) from None
 
 
-def _with_line(text: str, message: str) -> str:
-    """``message`` (``section.key: problem``) with the line of that key in ``text`` in front, when it is found."""
-    from tablepi.deck import _line_of
-
-    head = message.split(":", 1)[0].strip().strip("[]")
+def _line_of_setting(text: str, key: str | None) -> int | None:
+    """The line of the setting ``key`` (``section.key``, ``section.key[2]``, ``[section]``) in ``text``, if found."""
+    head = (key or "").strip("[]")
     if not head or " " in head:
-        return message
+        return None
     parts = [part.split("[")[0] for part in head.split(".")]
     candidates = [(None, parts[0])] if len(parts) == 1 else [(".".join(parts[:-1]), parts[-1]), (parts[0], parts[1])]
-    for table, key in candidates:
-        line = _line_of(text, table, key)
-        if line.isdigit():
-            return f"line {line}: {message}"
-    return message
+    for table, name in candidates:
+        line = line_of(text, table, name)
+        if line is not None:
+            return line
+    return None
 
 
 #: A Unix socket's path fits in sun_path (108 bytes on Linux, the terminating zero included).
@@ -129,22 +139,22 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     table = _section(data, "table")
     _no_unknown(table, {"journal", "decks", "players", "control", "tap_seconds", "hand_scan",
                         "keep_matches"}, "table")
-    journal = _path(table.get("journal", "/var/lib/tablepi/journal.sqlite3"), "table.journal", base)
-    decks_value = table.get("decks", ["/var/lib/tablepi/decks.toml"])
+    journal = _path(table.get("journal", str(DEFAULT_JOURNAL)), "table.journal", base)
+    decks_value = table.get("decks", [str(p) for p in DEFAULT_DECKS])
     if not isinstance(decks_value, list):
-        raise ConfigError(f"table.decks: expected a list of file names, got {shown(decks_value)}")
+        raise ConfigError.setting("table.decks", f"expected a list of file names, got {shown(decks_value)}")
     decks = tuple(_path(item, f"table.decks[{i}]", base) for i, item in enumerate(decks_value))
-    players = _path(table.get("players", "/var/lib/tablepi/players.toml"), "table.players", base)
-    control = _path(table.get("control", "/run/tablepi/control.sock"), "table.control", base)
+    players = _path(table.get("players", str(DEFAULT_PLAYERS)), "table.players", base)
+    control = _path(table.get("control", str(DEFAULT_CONTROL)), "table.control", base)
     if len(os.fsencode(control)) > _SOCKET_PATH_MAX:
-        raise ConfigError(f"table.control: {control} is longer than a socket path may be ({_SOCKET_PATH_MAX} bytes)")
-    tap = table.get("tap_seconds", 1.0)
-    if isinstance(tap, bool) or not isinstance(tap, int | float) or not 0.2 <= tap <= 5:
-        raise ConfigError(f"table.tap_seconds: expected seconds between 0.2 and 5, got {shown(tap)}")
+        raise ConfigError.setting("table.control",
+                                  f"{control} is longer than a socket path may be ({_SOCKET_PATH_MAX} bytes)")
+    tap = check_tap_window(table.get("tap_seconds", 1.0), "table.tap_seconds")
     hand_scan = _bool(table, "hand_scan", False, "table")
     keep = table.get("keep_matches", 1000)
     if isinstance(keep, bool) or not isinstance(keep, int) or not 1 <= keep <= 1_000_000:
-        raise ConfigError(f"table.keep_matches: expected a number of matches from 1 to 1000000, got {shown(keep)}")
+        raise ConfigError.setting("table.keep_matches",
+                                  f"expected a number of matches from 1 to 1000000, got {shown(keep)}")
 
     house_rules = HouseRules.from_mapping(_section(data, "house_rules"), "house_rules")
 
@@ -152,11 +162,11 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     _no_unknown(readers, {"backend", "zones", "options"}, "readers")
     backend = readers.get("backend", "serial")
     if not isinstance(backend, str):
-        raise ConfigError(f"readers.backend: expected a backend name, got {shown(backend)}")
+        raise ConfigError.setting("readers.backend", f"expected a backend name, got {shown(backend)}")
     zones = _zones(readers.get("zones", {"N": 0, "E": 1, "S": 2, "W": 3}))
     options = readers.get("options", {"port": "/dev/tablepi-reader"} if backend == "serial" else {})
     if not isinstance(options, Mapping):
-        raise ConfigError(f"readers.options: expected a table, got {shown(options)}")
+        raise ConfigError.setting("readers.options", f"expected a table, got {shown(options)}")
 
     display = _section(data, "display")
     _no_unknown(
@@ -165,25 +175,24 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
          "video_drivers"},
         "display",
     )
-    language = display.get("language", "lb")
-    if language not in ("lb", "de", "fr", "en"):
-        raise ConfigError(f"display.language: {shown(language)} is not one of 'lb', 'de', 'fr', 'en'")
+    language = check_language(display.get("language", "lb"), "display.language")
     size = display.get("size", [800, 480])
     if (
         not isinstance(size, list)
         or len(size) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) and 160 <= v <= 4096 for v in size)
     ):
-        raise ConfigError(f"display.size: expected [width, height] in pixels, got {shown(size)}")
+        raise ConfigError.setting("display.size", f"expected [width, height] in pixels, got {shown(size)}")
     names = display.get("names", {})
     if not isinstance(names, Mapping) or not all(isinstance(v, str) for v in names.values()):
-        raise ConfigError(f"display.names: expected a table of seat = \"name\", got {shown(names)}")
+        raise ConfigError.setting("display.names", f"expected a table of seat = \"name\", got {shown(names)}")
     rotation = display.get("rotation", 0)
     if isinstance(rotation, bool) or rotation not in (0, 90, 180, 270):
-        raise ConfigError(f"display.rotation: expected 0, 90, 180 or 270 (degrees clockwise), got {shown(rotation)}")
+        raise ConfigError.setting("display.rotation",
+                                  f"expected 0, 90, 180 or 270 (degrees clockwise), got {shown(rotation)}")
     drivers = display.get("video_drivers", ["kmsdrm", "wayland", "x11"])
     if not isinstance(drivers, list) or not drivers or not all(isinstance(d, str) and d for d in drivers):
-        raise ConfigError(f"display.video_drivers: expected a list of SDL video drivers such as "
+        raise ConfigError.setting("display.video_drivers", f"expected a list of SDL video drivers such as "
                           f"[\"kmsdrm\", \"x11\"], got {shown(drivers)}")
     display_config = DisplayConfig(
         language=language,
@@ -200,7 +209,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
     controls = dict(_section(data, "controls"))
     enabled = controls.pop("enabled", True)
     if not isinstance(enabled, bool):
-        raise ConfigError(f"controls.enabled: expected true or false, got {shown(enabled)}")
+        raise ConfigError.setting("controls.enabled", f"expected true or false, got {shown(enabled)}")
     if enabled:
         from tablepi.controls.pins import ControlPins  # checks pins now, not when the table starts
 
@@ -211,7 +220,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         decks=decks,
         players=players,
         control=control,
-        tap_seconds=float(tap),
+        tap_seconds=tap,
         hand_scan=hand_scan,
         keep_matches=keep,
         house_rules=house_rules,
@@ -229,7 +238,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
 def _section(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     value = data.get(name, {})
     if not isinstance(value, Mapping):
-        raise ConfigError(f"[{name}]: expected a table of settings, got {shown(value)}")
+        raise ConfigError.setting(f"[{name}]", f"expected a table of settings, got {shown(value)}")
     return value
 
 
@@ -237,19 +246,19 @@ def _no_unknown(mapping: Mapping[str, Any], known: set[str], section: str) -> No
     unknown = sorted(set(mapping) - known)
     if unknown:
         where = f"{section}." if section else ""
-        raise ConfigError(f"{where}{unknown[0]}: unknown setting (known: {', '.join(sorted(known))})")
+        raise ConfigError.setting(f"{where}{unknown[0]}", f"unknown setting (known: {', '.join(sorted(known))})")
 
 
 def _bool(mapping: Mapping[str, Any], key: str, default: bool, section: str) -> bool:
     value = mapping.get(key, default)
     if not isinstance(value, bool):
-        raise ConfigError(f"{section}.{key}: expected true or false, got {shown(value)}")
+        raise ConfigError.setting(f"{section}.{key}", f"expected true or false, got {shown(value)}")
     return value
 
 
 def _path(value: object, key: str, base: Path) -> Path:
     if not isinstance(value, str) or not value or "\x00" in value or len(value) > 4096:
-        raise ConfigError(f"{key}: expected a file name, got {shown(value)}")
+        raise ConfigError.setting(key, f"expected a file name, got {shown(value)}")
     path = Path(value).expanduser()
     return path if path.is_absolute() else base / path
 
@@ -258,28 +267,29 @@ def _seat(value: object, key: str) -> Seat:
     try:
         return Seat.parse(str(value))
     except TablepiError:
-        raise ConfigError(f"{key}: {shown(value)} is not a seat (N, E, S or W)") from None
+        raise ConfigError.setting(key, f"{shown(value)} is not a seat (N, E, S or W)") from None
 
 
 def _team(value: object, key: str) -> Team:
     try:
         return Team.parse(str(value))
     except TablepiError:
-        raise ConfigError(f"{key}: {shown(value)} is not a team (NS or EW)") from None
+        raise ConfigError.setting(key, f"{shown(value)} is not a team (NS or EW)") from None
 
 
 def _zones(value: object) -> dict[int, Seat]:
     if not isinstance(value, Mapping):
-        raise ConfigError(f"readers.zones: expected a table like {{ N = 0, E = 1, S = 2, W = 3 }}, got {shown(value)}")
+        raise ConfigError.setting("readers.zones",
+                                  f"expected a table like {{ N = 0, E = 1, S = 2, W = 3 }}, got {shown(value)}")
     zones: dict[int, Seat] = {}
     for key, zone in value.items():
         seat = _seat(key, f"readers.zones.{key}")
         if isinstance(zone, bool) or not isinstance(zone, int) or not 0 <= zone <= 15:
-            raise ConfigError(f"readers.zones.{key}: expected a zone number 0-15, got {shown(zone)}")
+            raise ConfigError.setting(f"readers.zones.{key}", f"expected a zone number 0-15, got {shown(zone)}")
         if zone in zones:
-            raise ConfigError(f"readers.zones.{key}: zone {zone} is already the zone of {zones[zone]}")
+            raise ConfigError.setting(f"readers.zones.{key}", f"zone {zone} is already the zone of {zones[zone]}")
         zones[zone] = seat
     if set(zones.values()) != set(Seat):
         missing = ", ".join(str(s) for s in Seat if s not in zones.values())
-        raise ConfigError(f"readers.zones: every seat needs a zone; missing {missing}")
+        raise ConfigError.setting("readers.zones", f"every seat needs a zone; missing {missing}")
     return zones

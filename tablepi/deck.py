@@ -40,7 +40,7 @@ from types import MappingProxyType
 from tablepi.errors import ConfigError, ParseError
 from tablepi.readers.events import normalise_uid
 from tablepi.rules.cards import DECK, Card
-from tablepi.safeinput import clean_text, load_toml, shown
+from tablepi.safeinput import clean_text, line_of, load_toml, shown
 
 #: Version of the deck file format written here.
 FORMAT = 1
@@ -156,15 +156,15 @@ def load_deck_file(path: str | Path) -> list[Deck]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"{path}: deck file not found (enrol a deck with `tablepi enroll`)") from None
+        raise ConfigError(f"{path}: deck file not found (enrol a deck with `tablepi enroll`)", path=str(path)) from None
     except UnicodeDecodeError as err:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})") from None
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})", path=str(path)) from None
     except OSError as err:
-        raise ConfigError(f"{path}: cannot read deck file: {err}") from None
+        raise ConfigError(f"{path}: cannot read deck file: {err}", path=str(path)) from None
     try:
         data = load_toml(text)  # a BOM is accepted
     except ValueError as err:
-        raise ConfigError(clean_text(f"{path}: not a valid deck file: {err}")) from None
+        raise ConfigError(clean_text(f"{path}: not a valid deck file: {err}"), path=str(path)) from None
     try:
         return _parse_decks(path, text, data)
     except ConfigError as err:
@@ -174,14 +174,15 @@ def load_deck_file(path: str | Path) -> list[Deck]:
 def _parse_decks(path: Path, text: str, data: dict[str, object]) -> list[Deck]:
     unknown = sorted(set(data) - {"format", "decks"})
     if unknown:
-        raise ConfigError(f"{path}:{_line_of(text, None, unknown[0])}: unknown key {shown(unknown[0])}")
+        raise ConfigError(f"{path}:{_line_of(text, None, unknown[0])}: unknown key {shown(unknown[0])}", path=str(path))
     fmt = data.get("format", FORMAT)
     if type(fmt) is not int or fmt != FORMAT:  # `format = true` is not format 1
         where = _line_of(text, None, "format")
-        raise ConfigError(f"{path}:{where}: deck file format {shown(fmt)} (this tablepi reads {FORMAT})")
+        raise ConfigError(f"{path}:{where}: deck file format {shown(fmt)} (this tablepi reads {FORMAT})",
+                          path=str(path))
     tables = data.get("decks", {})
     if not isinstance(tables, dict) or not tables:
-        raise ConfigError(f"{path}: no decks (expected tables such as [decks.red])")
+        raise ConfigError(f"{path}: no decks (expected tables such as [decks.red])", path=str(path))
     decks = []
     for name, entries in tables.items():
         decks.append(_parse_deck(path, text, name, entries))
@@ -191,7 +192,8 @@ def _parse_decks(path: Path, text: str, data: dict[str, object]) -> list[Deck]:
 
 def _parse_deck(path: Path, text: str, name: str, entries: object) -> Deck:
     if not isinstance(entries, dict):
-        raise ConfigError(f"{path}:{_line_of(text, 'decks', name)}: decks.{name} must be a table of card = \"UID\"")
+        raise ConfigError(f"{path}:{_line_of(text, 'decks', name)}: decks.{name} must be a table of card = \"UID\"",
+                          path=str(path))
     cards: dict[str, Card] = {}
     key_of: dict[Card, str] = {}
     for key, value in entries.items():
@@ -199,7 +201,8 @@ def _parse_deck(path: Path, text: str, name: str, entries: object) -> Deck:
         try:
             card = Card.parse(key)
         except ParseError as err:
-            raise ConfigError(f"{path}:{line}: decks.{name}.{key}: {err}") from None
+            raise ConfigError(f"{path}:{line}: decks.{name}.{key}: {err}",
+                              key=f"decks.{name}.{key}", path=str(path)) from None
         if card in key_of:
             raise ConfigError(
                 f"{path}:{line}: decks.{name}: card {card} given twice ({shown(key_of[card])} and {shown(key)})")
@@ -208,7 +211,8 @@ def _parse_deck(path: Path, text: str, name: str, entries: object) -> Deck:
         try:
             uid = normalise_uid(value)
         except ParseError as err:
-            raise ConfigError(f"{path}:{line}: decks.{name}.{key}: {err}") from None
+            raise ConfigError(f"{path}:{line}: decks.{name}.{key}: {err}",
+                              key=f"decks.{name}.{key}", path=str(path)) from None
         if uid in cards:
             raise ConfigError(
                 f"{path}:{line}: decks.{name}.{key}: tag {uid} is already card {cards[uid]} of this deck"
@@ -219,24 +223,14 @@ def _parse_deck(path: Path, text: str, name: str, entries: object) -> Deck:
     if deck.missing:
         missing = " ".join(str(c) for c in deck.missing)
         where = _line_of(text, "decks", name)
-        raise ConfigError(f"{path}:{where}: deck {name!r} lacks {len(deck.missing)} card(s): {missing}")
+        raise ConfigError(f"{path}:{where}: deck {name!r} lacks {len(deck.missing)} card(s): {missing}", path=str(path))
     return deck
 
 
 def _line_of(text: str, table: str | None, key: str) -> str:
-    """Best-effort line number of ``key`` in ``[table]`` (``None``: top level), for error messages."""
-    current: str | None = None
-    header = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
-    for number, raw in enumerate(text.splitlines(), start=1):
-        m = header.match(raw)
-        if m:
-            current = ".".join(part.strip().strip("\"'") for part in m.group(1).split("."))
-            if table == "decks" and current == f"decks.{key}":
-                return str(number)
-            continue
-        if current == table and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", raw):
-            return str(number)
-    return f"key {table + '.' if table else ''}{key}"
+    """The line of ``key`` in ``[table]`` for a message: its number, or the key's name when it is not found."""
+    line = line_of(text, table, key)
+    return str(line) if line is not None else f"key {table + '.' if table else ''}{key}"
 
 
 # --- writing --------------------------------------------------------------------------------------------------

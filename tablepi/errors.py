@@ -3,108 +3,99 @@
 Every error raised on purpose by tablepi derives from :class:`TablepiError` and also from the built-in
 exception a caller would naturally catch (``ValueError`` for bad input, ``OSError`` for hardware), so code
 that knows nothing of tablepi still handles it sensibly.
+
+The root and the rules' own errors live in :mod:`tablepi.rules.errors` (the rules import nothing outside
+themselves); this module names them with the rest. Every error carries its fields (the key, line, path, code it
+is about), so code decides by them and never by reading the message; the message is the one line a person reads.
 """
 
 from __future__ import annotations
 
-import enum
-from typing import TYPE_CHECKING
+from pathlib import Path
 
-if TYPE_CHECKING:  # for the annotations only: the rules build on this module, never the reverse
-    from tablepi.rules.cards import Card
-    from tablepi.rules.seats import Seat
+from tablepi.rules.errors import (
+    ConfigError,
+    IllegalPlay,
+    ParseError,
+    RulesCode,
+    RulesError,
+    TablepiError,
+)
 
-
-class TablepiError(Exception):
-    """Base of every error tablepi raises on purpose."""
-
-
-class ParseError(TablepiError, ValueError):
-    """Text (a card, a seat, a record line, a config value) could not be understood."""
-
-
-class RulesCode(enum.Enum):
-    """Why the rules refused something: what callers decide on, never the message (STYLE.md 16)."""
-
-    TRUMPS_NAMED = "trumps_named"  # rule 9: trumps are named once per deal
-    NOT_FOREHAND = "not_forehand"  # rule 9: only forehand names trumps
-    NOT_PLAYING = "not_playing"  # no deal is being played now (before trumps, after the deal)
-    TOO_LATE = "too_late"  # rule 10: an announcement after one's first card
-    ALREADY_ANNOUNCED = "already_announced"  # rule 10: Matt and Konter count once per deal
-    HELD_ELSEWHERE = "held_elsewhere"  # rule 10: a queen known to be in another hand
-    NOT_SHOWN = "not_shown"  # rules 10-11: an announcement checked against shown cards
-    NOT_IN_HAND = "not_in_hand"  # a card that is not in the (known) hand
-    ALREADY_PLAYED = "already_played"  # rule 3: each card once per deal
-    OUT_OF_TURN = "out_of_turn"  # rule 12
-    REVOKE = "revoke"  # rules 13, 15, 18
-    SCANNED_BY_OTHER = "scanned_by_other"  # rule 8: one card, one hand
-    SEVENTH_CARD = "seventh_card"  # rule 8: six cards a hand
-    BAD_HANDS = "bad_hands"  # rule 8: hands given to a deal are not four hands of six different cards
-    NO_SCAN = "no_scan"  # hand-scan mode: no scan now
-    CLAIMS_OFF = "claims_off"  # house rule claims = false
-    CLAIM_MID_TRICK = "claim_mid_trick"  # rule 21: a claim comes between tricks
-    CLAIM_POINTS = "claim_points"  # rule 21: a claim needs 21 points
-    DEAL_IN_PROGRESS = "deal_in_progress"  # a deal is already being played
-    MATCH_OVER = "match_over"  # rules 28-29: the match is over
-    MATCH_NOT_OVER = "match_not_over"  # rule 29: a revanche follows a finished match
-    NOT_OVER = "not_over"  # a result before the deal is over
-    BAD_ENTRY = "bad_entry"  # rules 10, 19-21: a deal told by hand that no deal can be
-    NO_SUCH_DEAL = "no_such_deal"  # a correction of a deal that was not scored
-    NO_PROPOSAL = "no_proposal"  # an answer with no correction proposed
-    NOT_BEFORE_PLAY = "not_before_play"  # the first dealer is chosen before the match's first trumps
-    NAME_TWICE = "name_twice"  # one seating names the same player at two seats
-
-
-class RulesError(TablepiError, ValueError):
-    """Something contradicts the rules of Konter a Matt (RULES.md).
-
-    It carries its fields, so that a caller decides by ``code`` and reads ``seat``, ``card``, ``trick`` and
-    ``rule`` (the RULES.md number) instead of parsing the English message:
-
-    >>> err = RulesError("N plays ♠Q out of turn", code=RulesCode.OUT_OF_TURN, rule=12)
-    >>> err.code, err.rule, str(err)
-    (<RulesCode.OUT_OF_TURN: 'out_of_turn'>, 12, 'N plays ♠Q out of turn')
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: RulesCode | None = None,
-        seat: Seat | None = None,
-        card: Card | None = None,
-        trick: int | None = None,
-        rule: int | None = None,
-        holder: Seat | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.seat = seat
-        self.card = card
-        self.trick = trick
-        self.rule = rule
-        self.holder = holder  # where a card is known to be, when that is why (HELD_ELSEWHERE, SCANNED_BY_OTHER)
-
-
-class IllegalPlay(RulesError):
-    """A card was played that the rules forbid at this moment."""
-
-
-class ConfigError(TablepiError, ValueError):
-    """A configuration file or house-rule setting is wrong; the message names the key (and file)."""
+__all__ = [
+    "ConfigError",
+    "FeedError",
+    "IllegalPlay",
+    "OutputError",
+    "ParseError",
+    "ProtocolError",
+    "ReaderError",
+    "RecordError",
+    "RulesCode",
+    "RulesError",
+    "TablepiError",
+]
 
 
 class RecordError(TablepiError, ValueError):
-    """A game record or journal line is malformed; the message names the line."""
+    """A game record or journal line is malformed. ``problem`` says what is wrong with it, ``line`` names the
+    record's line (or the journal's event), ``path`` the file; the message says all three, as known.
+
+    >>> err = RecordError.at(3, "time goes backwards (2.0 after 5.0)")
+    >>> str(err), err.line, err.problem
+    ('line 3: time goes backwards (2.0 after 5.0)', 3, 'time goes backwards (2.0 after 5.0)')
+    >>> str(err.located("match.jsonl"))
+    'match.jsonl: line 3: time goes backwards (2.0 after 5.0)'
+    """
+
+    def __init__(self, message: str, *, problem: str | None = None, line: int | None = None,
+                 path: str | Path | None = None) -> None:
+        super().__init__(message)
+        self.problem = message if problem is None else problem
+        self.line = line
+        self.path = None if path is None else str(path)
+
+    @classmethod
+    def at(cls, line: int, problem: str) -> RecordError:
+        """Line ``line`` of a record does not read: ``line N: problem``."""
+        return cls(f"line {line}: {problem}", problem=problem, line=line)
+
+    def located(self, path: str | Path, message: str | None = None) -> RecordError:
+        """This error as found in the file ``path``: ``path: message`` (``message``: this error's own)."""
+        return RecordError(f"{path}: {self if message is None else message}", problem=self.problem, line=self.line,
+                           path=path)
 
 
 class ReaderError(TablepiError, OSError):
-    """A reader backend failed (unplugged, no such port, driver missing)."""
+    """A reader backend failed (unplugged, no such port, driver missing). ``backend`` names it when known."""
+
+    def __init__(self, message: str, *, backend: str | None = None) -> None:
+        super().__init__(message)
+        self.backend = backend
 
 
 class ProtocolError(TablepiError, ValueError):
-    """A line on the reader link broke the protocol (bad checksum, unknown message)."""
+    """A line on the reader link broke the protocol (bad checksum, unknown message). ``reason`` is the NAK reason
+    the link answers with (tablepi.readers.protocol), ``seq`` the line's sequence number if known."""
+
+    def __init__(self, message: str, reason: str = "SYNTAX", seq: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.seq = seq
 
 
 class OutputError(TablepiError, OSError):
-    """A file tablepi was asked to write (a record, a frame, a deck) could not be written; names the path."""
+    """A file tablepi was asked to write (a record, a frame, a deck) could not be written. ``path`` names it."""
+
+    def __init__(self, message: str, *, path: str | Path | None = None) -> None:
+        super().__init__(message)
+        self.path = None if path is None else str(path)
+
+
+class FeedError(TablepiError, ValueError):
+    """A feed message (docs/feed.md) that cannot be used: too big, not JSON, a field missing or malformed.
+    ``field`` names the message's field that is wrong (None: the message as a whole)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field

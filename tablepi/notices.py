@@ -1,8 +1,9 @@
-"""What the table tells the players about itself, beside the game's warnings: typed codes with parameters.
+"""What the table tells the players beside the game's warnings: typed codes with parameters, the one Notice.
 
-The journal raises these (a recovery after damage, a storage fault, a gesture it refused, a name it cut); the
-screen translates them (tablepi.display.texts ``NOTICE_TEMPLATES``) and shows them in the warning bar whenever no
-game warning needs it.
+The journal raises notices about the table itself (a recovery after damage, a storage fault, a gesture it refused,
+a name it cut); the screen translates them (tablepi.display.texts ``NOTICE_TEMPLATES``). The feed hands over the
+tournament director's announcements and its own problems (``ANNOUNCEMENT``, ``FEED_PROBLEM``: their ``text`` is
+shown as it came). All of them go to the warning bar whenever no game warning needs it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ class NoticeCode(enum.Enum):
     NAME_CUT = "name_cut"
     #: A seating refused: a name on two lines, or holding a control character. ``seat``.
     NAME_REFUSED = "name_refused"
+    #: The tournament director's announcement to every table, from the feed. ``text``: as the director wrote it.
+    ANNOUNCEMENT = "announcement"
+    #: The feed's own problem the players should know of (the broker refused a publish, its certificate is not
+    #: trusted). ``text``: the problem, in English, as the log says it.
+    FEED_PROBLEM = "feed_problem"
 
 
 @dataclass(frozen=True, slots=True)

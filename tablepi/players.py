@@ -148,13 +148,13 @@ def load_players_file(path: str | Path) -> PlayerRegistry:
     except FileNotFoundError:
         return PlayerRegistry(source=path)
     except UnicodeDecodeError as err:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})") from None
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})", path=str(path)) from None
     except OSError as err:
-        raise ConfigError(f"{path}: cannot read the player file: {err}") from None
+        raise ConfigError(f"{path}: cannot read the player file: {err}", path=str(path)) from None
     try:
         data = load_toml(text)  # a BOM is accepted; hostile nesting, numbers and text are one-line errors
     except ValueError as err:
-        raise ConfigError(clean_text(f"{path}: not a valid player file: {err}")) from None
+        raise ConfigError(clean_text(f"{path}: not a valid player file: {err}"), path=str(path)) from None
     try:
         return _parse_players(path, data)
     except ConfigError as err:
@@ -164,28 +164,30 @@ def load_players_file(path: str | Path) -> PlayerRegistry:
 def _parse_players(path: Path, data: dict[str, object]) -> PlayerRegistry:
     unknown = sorted(set(data) - {"format", "players"})
     if unknown:
-        raise ConfigError(f"{path}: unknown key {shown(unknown[0])}")
+        raise ConfigError(f"{path}: unknown key {shown(unknown[0])}", path=str(path))
     fmt = data.get("format", FORMAT)
     if type(fmt) is not int or fmt != FORMAT:
-        raise ConfigError(f"{path}: player file format {shown(fmt)} (this tablepi reads {FORMAT})")
+        raise ConfigError(f"{path}: player file format {shown(fmt)} (this tablepi reads {FORMAT})", path=str(path))
     players = data.get("players", {})
     if not isinstance(players, dict):
-        raise ConfigError(f"{path}: [players] must be a table of name = \"UID\"")
+        raise ConfigError(f"{path}: [players] must be a table of name = \"UID\"", path=str(path))
     tags: dict[str, str] = {}
     for name, uid in players.items():
         if not isinstance(uid, str):
-            raise ConfigError(f"{path}: players.{name}: expected a tag UID in quotes, got {shown(uid)}")
+            raise ConfigError(f"{path}: players.{name}: expected a tag UID in quotes, got {shown(uid)}",
+                              key=f"players.{name}", path=str(path))
         try:
             normal = normalise_uid(uid)
         except ParseError as err:
-            raise ConfigError(f"{path}: players.{name}: {err}") from None
+            raise ConfigError(f"{path}: players.{name}: {err}", key=f"players.{name}", path=str(path)) from None
         if normal in tags:
-            raise ConfigError(f"{path}: players.{name}: tag {normal} is already {shown(tags[normal])}'s")
+            raise ConfigError(f"{path}: players.{name}: tag {normal} is already {shown(tags[normal])}'s",
+                              key=f"players.{name}", path=str(path))
         tags[normal] = name
     try:
         return PlayerRegistry(tags, source=path)
     except ConfigError as err:
-        raise ConfigError(f"{path}: {err}") from None
+        raise ConfigError(f"{path}: {err}", path=str(path)) from None
 
 
 def render_players_file(registry: PlayerRegistry) -> str:

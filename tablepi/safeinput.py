@@ -16,6 +16,7 @@ ValueError: a number too large (31 digits)
 from __future__ import annotations
 
 import json
+import re
 import reprlib
 import tomllib
 from typing import Any
@@ -129,3 +130,24 @@ def load_toml(text: str) -> dict[str, Any]:
         raise ValueError(f"not valid TOML: {clean_text(str(err))}") from None
     check_json(data)
     return data
+
+
+def line_of(text: str, table: str | None, key: str) -> int | None:
+    """Best-effort line number of ``key`` in the TOML table ``[table]`` (``None``: top level) of ``text``, for
+    error messages; None when it is not found. A key of ``decks`` is also found as its own ``[decks.key]`` table.
+
+    >>> line_of("a = 1\\n[table]\\n# c\\njournal = 'j'\\n", "table", "journal")
+    4
+    """
+    current: str | None = None
+    header = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
+    for number, raw in enumerate(text.splitlines(), start=1):
+        m = header.match(raw)
+        if m:
+            current = ".".join(part.strip().strip("\"'") for part in m.group(1).split("."))
+            if table == "decks" and current == f"decks.{key}":
+                return number
+            continue
+        if current == table and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", raw):
+            return number
+    return None

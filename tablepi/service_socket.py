@@ -215,7 +215,7 @@ def _claim(path: Path) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)  # left by a table that died: nobody listens on it
         return
-    raise ConfigError(f"table.control: another table already runs on {path}; one reader, one table")
+    raise ConfigError.setting("table.control", f"another table already runs on {path}; one reader, one table")
 
 
 def _peer_allowed(conn: socket.socket) -> bool:

@@ -26,21 +26,21 @@ PACKAGE = Path(tablepi.__file__).parent
 
 #: Bottom layer first: each unit with the units it may import. Keep each list to what the unit needs.
 LAYERS: tuple[tuple[str, dict[str, frozenset[str]]], ...] = (
+    ("rules: Konter a Matt itself, pure; its own errors are the root of the error tree", {
+        "rules": frozenset(),
+    }),
     ("foundation: the error vocabulary and small stdlib-only helpers", {
         "tablepi": frozenset(),
-        "errors": frozenset(),
+        "errors": frozenset({"rules"}),
         "safeinput": frozenset({"errors"}),
         "notices": frozenset(),
         "sdnotify": frozenset({"errors"}),
         "changes": frozenset(),
         "service_socket": frozenset({"errors"}),
     }),
-    ("rules: Konter a Matt itself, pure", {
-        "rules": frozenset({"errors"}),
-    }),
     ("game: the table's state machine and the best-play analysis, on the rules only", {
-        "table": frozenset({"rules", "errors"}),
-        "analysis": frozenset({"rules", "errors"}),
+        "table": frozenset({"rules", "errors", "safeinput"}),
+        "analysis": frozenset({"rules"}),
     }),
     ("devices and identities: readers, the reader board's emulator, buttons, decks, players, enrolment", {
         "readers": frozenset({"errors"}),
@@ -52,17 +52,18 @@ LAYERS: tuple[tuple[str, dict[str, frozenset[str]]], ...] = (
     }),
     ("records and outputs: the journal, the screen's drawing, the MQTT feed", {
         "journal": frozenset({"table", "rules", "players", "notices", "errors", "safeinput"}),
-        "display": frozenset({"table", "rules", "players", "notices", "errors"}),
-        "feed": frozenset({"journal", "table", "rules", "players", "errors", "safeinput"}),
+        "display": frozenset({"table", "rules", "players", "notices", "errors", "safeinput"}),
+        "feed": frozenset({"journal", "table", "rules", "players", "notices", "errors", "safeinput"}),
     }),
     ("tournament and pages: the tournament server, its web pages, the players' book", {
-        "tournament": frozenset({"feed", "journal", "table", "rules", "players", "changes", "errors", "safeinput"}),
+        "tournament": frozenset({"feed", "journal", "display", "table", "rules", "players", "changes", "errors",
+                                 "safeinput"}),
         "web": frozenset({"tournament", "display", "rules", "changes", "errors", "safeinput"}),
         "book": frozenset({"web", "tournament", "feed", "journal", "display", "analysis", "table", "rules", "changes",
                            "errors", "safeinput"}),
     }),
     ("the table's program: its configuration and the app that wires everything", {
-        "config": frozenset({"book", "feed", "deck", "controls", "rules", "errors", "safeinput"}),
+        "config": frozenset({"book", "feed", "display", "deck", "controls", "table", "rules", "errors", "safeinput"}),
         "app": frozenset({"config", "book", "feed", "journal", "display", "enroll", "players", "deck", "controls",
                           "emulator", "readers", "analysis", "table", "rules", "service_socket", "sdnotify",
                           "notices", "errors"}),

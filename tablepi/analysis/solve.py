@@ -21,9 +21,9 @@ from functools import cache
 from tablepi.analysis.kernel import new_search
 from tablepi.analysis.solver import Search, mtdf
 from tablepi.analysis.tables import Tables, tables
-from tablepi.errors import RulesError
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS
+from tablepi.rules.errors import RulesError
 from tablepi.rules.seats import Direction, Seat, Team
 
 TOTAL_POINTS = 40  # the card points of the pack (RULES.md 3, 19)

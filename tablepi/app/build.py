@@ -70,7 +70,7 @@ def open_table(
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ConfigError(f"table.journal: cannot create {path.parent}: {error}") from None
+        raise ConfigError.setting("table.journal", f"cannot create {path.parent}: {error}") from None
     # One match per journal file; finished matches go to archive/ beside it (start-up replays one match).
     table = JournaledTable(path, journal_header(config), archive=path.parent / "archive", keep=config.keep_matches)
     if table.journal.recovery.damaged:
@@ -93,7 +93,7 @@ def open_table(
         try:
             reader = open_configured_reader(config.readers.backend, config.readers.options)
         except ConfigError as error:
-            raise ConfigError(f"readers: {error}") from None
+            raise ConfigError.setting("readers", str(error)) from None
         reader.known = files.knows  # an unknown UID where a known card lies is a garbled read
         parts.append(ReaderPump(reader, inbox.put, close_reader=True))
         lights = _open_controls(config, inbox) if config.controls_enabled else None
@@ -128,7 +128,7 @@ def open_feed(config: Config, table: JournaledTable, inbox: Inbox) -> Any:
     try:
         from tablepi.feed.publisher import FeedPublisher
     except ImportError as error:
-        raise ConfigError(f"feed: enabled, but the MQTT client is missing ({error}): "
+        raise ConfigError.setting("feed", f"enabled, but the MQTT client is missing ({error}): "
                           "pip install 'tablepi[feed]'") from None
     feed = FeedPublisher(config.feed, table, on_message=inbox.put)
     feed.show(table.state)

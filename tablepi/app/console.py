@@ -52,6 +52,7 @@ from tablepi.display.panels import (
 )
 from tablepi.display.scene import ConsoleScene
 from tablepi.display.view import PhoneCode
+from tablepi.rules.deal import WINNING_POINTS
 from tablepi.rules.entry import TIE_POINTS
 from tablepi.rules.seats import Seat
 from tablepi.table.events import (
@@ -312,7 +313,7 @@ def correction_form(state: TableState, number: int) -> DealForm:
     konter = next((seat for seat, said in result.announcements if "konter" in said.parts), None)
     if result.winner is None:
         return DealForm(trumps, None, TIE_POINTS, matt=matt, konter=konter, correct=number, last=last)
-    return DealForm(trumps, result.winner, max(21, result.points[result.winner]), kapo=result.kapo,
+    return DealForm(trumps, result.winner, max(WINNING_POINTS, result.points[result.winner]), kapo=result.kapo,
                     claimed=result.claimed_by is not None, matt=matt, konter=konter, correct=number, last=last)
 
 

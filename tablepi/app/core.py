@@ -47,8 +47,9 @@ from tablepi.app.ports import (
 from tablepi.controls.events import ControlEvent
 from tablepi.display.scene import Announcement, Scene, SeatingLine
 from tablepi.errors import ConfigError
-from tablepi.feed.messages import Notice, Seating
+from tablepi.feed.messages import Seating
 from tablepi.journal.journal import JournaledTable
+from tablepi.notices import Notice, NoticeCode
 from tablepi.players import PlayerRegistry, fit_name
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
 from tablepi.rules.deal import Deal
@@ -527,8 +528,9 @@ class TableApp:
                 self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
         else:
             self._feed.notices = [*self._feed.notices[-9:], item]
-            self._feed.announcement = Announcement(item.text, self.clock() + ANNOUNCE_SECONDS)
-            log.log(logging.WARNING if item.source == "feed" else logging.INFO, "notice: %s", item.text)
+            text = str(item.param("text", ""))
+            self._feed.announcement = Announcement(text, self.clock() + ANNOUNCE_SECONDS)
+            log.log(logging.WARNING if item.code is NoticeCode.FEED_PROBLEM else logging.INFO, "notice: %s", text)
         self._draw()
 
     def _announcement_expiry(self) -> None:

@@ -16,7 +16,8 @@ import queue
 from dataclasses import dataclass
 
 from tablepi.controls.events import ControlEvent
-from tablepi.feed.messages import Notice, Seating
+from tablepi.feed.messages import Seating
+from tablepi.notices import Notice
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus
 from tablepi.rules.seats import Seat
 from tablepi.service_socket import ControlCancel, ControlRequest

@@ -48,9 +48,10 @@ class FrameSaver:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise OutputError(f"{self.directory}: cannot keep frames there: {err.strerror or err}") from None
+            raise OutputError(f"{self.directory}: cannot keep frames there: {err.strerror or err}",
+                              path=self.directory) from None
         if not self.directory.is_dir():
-            raise OutputError(f"{self.directory}: not a folder, cannot keep frames there")
+            raise OutputError(f"{self.directory}: not a folder, cannot keep frames there", path=self.directory)
 
     def wants(self, state: TableState) -> str | None:
         """A file label if ``state`` is a key frame, else None."""
@@ -90,7 +91,7 @@ class FrameSaver:
         try:
             pygame.image.save(surface, str(path))
         except (pygame.error, OSError) as err:
-            raise OutputError(f"{path}: cannot write the frame: {err}") from None
+            raise OutputError(f"{path}: cannot write the frame: {err}", path=path) from None
         self.saved.append(path)
         return path
 
@@ -202,7 +203,8 @@ class PygameScreen:
             partial.write_text(json.dumps(frame), encoding="utf-8")
             partial.replace(self.hitmap)
         except OSError as err:
-            raise OutputError(f"{self.hitmap}: cannot write the hit-map: {err.strerror or err}") from None
+            raise OutputError(f"{self.hitmap}: cannot write the hit-map: {err.strerror or err}",
+                              path=self.hitmap) from None
 
     def events(self) -> list[Any]:
         """The window's events since the last call (none headless); raises WindowClosed on a window close."""

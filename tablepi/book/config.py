@@ -32,27 +32,28 @@ class BookConfig:
 
         unknown = sorted(set(data) - _BOOK_KEYS)
         if unknown:
-            raise ConfigError(f"players.{unknown[0]}: unknown setting (known: {', '.join(sorted(_BOOK_KEYS))})")
+            raise ConfigError.setting(f"players.{unknown[0]}",
+                                      f"unknown setting (known: {', '.join(sorted(_BOOK_KEYS))})")
         path = data.get("book")
         if path is not None and not isinstance(path, str):
-            raise ConfigError(f"players.book: expected a file name, got {shown(path)}")
+            raise ConfigError.setting("players.book", f"expected a file name, got {shown(path)}")
         seasons_in = data.get("seasons", {})
         if not isinstance(seasons_in, Mapping):
-            raise ConfigError(f"players.seasons: expected a table of name = [\"first day\", \"last day\"], "
+            raise ConfigError.setting("players.seasons", f"expected a table of name = [\"first day\", \"last day\"], "
                               f"got {shown(seasons_in)}")
         seasons: dict[str, tuple[str, str]] = {}
         for name, span in seasons_in.items():
             if not isinstance(span, list) or len(span) != 2:
-                raise ConfigError(f"players.seasons.{name}: expected [\"YYYY-MM-DD\", \"YYYY-MM-DD\"], "
+                raise ConfigError.setting(f"players.seasons.{name}", f"expected [\"YYYY-MM-DD\", \"YYYY-MM-DD\"], "
                                   f"got {shown(span)}")
             first = check_date(span[0], f"players.seasons.{name}")
             last = check_date(span[1], f"players.seasons.{name}")
             if last < first:
-                raise ConfigError(f"players.seasons.{name}: ends ({last}) before it begins ({first})")
+                raise ConfigError.setting(f"players.seasons.{name}", f"ends ({last}) before it begins ({first})")
             seasons[str(name)] = (first, last)
         review = data.get("review", True)
         if not isinstance(review, bool):
-            raise ConfigError(f"players.review: expected true or false, got {shown(review)}")
+            raise ConfigError.setting("players.review", f"expected true or false, got {shown(review)}")
         return cls(
             path=None if path is None else (base / path),
             min_deals=_number(data, "min_deals", 60, 0, 100_000),
@@ -76,18 +77,18 @@ class WebConfig:
     def from_mapping(cls, data: Mapping[str, Any]) -> WebConfig:
         unknown = sorted(set(data) - _WEB_KEYS)
         if unknown:
-            raise ConfigError(f"web.{unknown[0]}: unknown setting (known: {', '.join(sorted(_WEB_KEYS))})")
+            raise ConfigError.setting(f"web.{unknown[0]}", f"unknown setting (known: {', '.join(sorted(_WEB_KEYS))})")
         enabled = data.get("enabled", False)
         if not isinstance(enabled, bool):
-            raise ConfigError(f"web.enabled: expected true or false, got {shown(enabled)}")
+            raise ConfigError.setting("web.enabled", f"expected true or false, got {shown(enabled)}")
         host = data.get("host", "0.0.0.0")
         try:
             ipaddress.ip_address(host)
         except ValueError:
-            raise ConfigError(f"web.host: expected an IP address to listen on, got {shown(host)}") from None
+            raise ConfigError.setting("web.host", f"expected an IP address to listen on, got {shown(host)}") from None
         address = data.get("address", "")
         if not isinstance(address, str) or (address and not address.startswith(("http://", "https://"))):
-            raise ConfigError(f"web.address: expected an address such as \"http://table7.local:8080/\", "
+            raise ConfigError.setting("web.address", f"expected an address such as \"http://table7.local:8080/\", "
                               f"got {shown(address)}")
         return cls(enabled=enabled, host=str(host), port=_number(data, "port", 8080, 1, 65535), address=address)
 
@@ -96,7 +97,8 @@ def _number(data: Mapping[str, Any], key: str, default: int, low: int, high: int
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         section = "web" if key == "port" else "players"
-        raise ConfigError(f"{section}.{key}: expected a whole number from {low} to {high}, got {shown(value)}")
+        raise ConfigError.setting(f"{section}.{key}",
+                                  f"expected a whole number from {low} to {high}, got {shown(value)}")
     return value
 
 

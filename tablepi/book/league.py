@@ -39,6 +39,7 @@ from tablepi.book.config import BookConfig
 from tablepi.book.facts import match_facts
 from tablepi.book.fill import CHANNEL
 from tablepi.book.store import Book
+from tablepi.display.i18n import check_language
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.feed.broker import SERVER_USER
 from tablepi.feed.config import NAME, FeedConfig
@@ -59,46 +60,45 @@ def load_league_config(path: Path) -> LeagueConfig:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read the league's configuration: {error}") from None
+        raise ConfigError(f"{path}: cannot read the league's configuration: {error}", path=str(path)) from None
     try:
         return parse_league_config(load_toml(text), path)
-    except ValueError as error:
-        raise ConfigError(clean_text(f"{path}: {error}")) from None
-    except TablepiError as error:
-        raise ConfigError(clean_text(f"{path}: {error}")) from None
+    except ConfigError as error:
+        raise ConfigError(clean_text(f"{path}: {error}"), key=error.key, path=str(path)) from None
+    except (ValueError, TablepiError) as error:
+        raise ConfigError(clean_text(f"{path}: {error}"), path=str(path)) from None
 
 
 def parse_league_config(data: dict[str, Any], source: Path) -> LeagueConfig:
     base = source.resolve().parent
     unknown = sorted(set(data) - {"league", "broker", "web", "players"})
     if unknown:
-        raise ConfigError(f"[{unknown[0]}]: unknown section (known: league, broker, web, players)")
+        raise ConfigError.setting(f"[{unknown[0]}]", "unknown section (known: league, broker, web, players)")
     league = _section(data, "league")
     extra = sorted(set(league) - {"name", "tables", "store", "book"})
     if extra:
-        raise ConfigError(f"league.{extra[0]}: unknown setting (known: book, name, store, tables)")
+        raise ConfigError.setting(f"league.{extra[0]}", "unknown setting (known: book, name, store, tables)")
     tables = league.get("tables", [])
     if not isinstance(tables, list) or not tables or not all(isinstance(t, str) and NAME.fullmatch(t)
                                                              for t in tables):
-        raise ConfigError(f"league.tables: expected the bar's table ids, such as [\"1\", \"2\"], got {shown(tables)}")
+        raise ConfigError.setting("league.tables",
+                                  f"expected the bar's table ids, such as [\"1\", \"2\"], got {shown(tables)}")
     files = {}
     for key, default in (("store", "league.sqlite3"), ("book", "players.sqlite3")):
         value = league.get(key, default)
         if not isinstance(value, str) or not value:
-            raise ConfigError(f"league.{key}: expected a file name, got {shown(value)}")
+            raise ConfigError.setting(f"league.{key}", f"expected a file name, got {shown(value)}")
         files[key] = base / Path(value).expanduser()
     broker = dict(_section(data, "broker"))
     broker.setdefault("username", SERVER_USER)
     web = dict(_section(data, "web"))
     extra = sorted(set(web) - {"host", "port", "language"})
     if extra:
-        raise ConfigError(f"web.{extra[0]}: unknown setting (known: host, language, port)")
-    language = web.get("language", "lb")
-    if language not in ("lb", "de", "fr", "en"):
-        raise ConfigError(f"web.language: {shown(language)} is not one of 'lb', 'de', 'fr', 'en'")
+        raise ConfigError.setting(f"web.{extra[0]}", "unknown setting (known: host, language, port)")
+    language = check_language(web.get("language", "lb"), "web.language")
     port = web.get("port", 8080)
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ConfigError(f"web.port: expected a port number, got {shown(port)}")
+        raise ConfigError.setting("web.port", f"expected a port number, got {shown(port)}")
     name = league.get("name", "Konter a Matt")
     server = TournamentConfig(name=str(name), store=files["store"], tables=tuple(tables),
                               broker=FeedConfig.from_mapping(broker, base, "broker"),
@@ -110,7 +110,7 @@ def parse_league_config(data: dict[str, Any], source: Path) -> LeagueConfig:
 def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     value = data.get(name, {})
     if not isinstance(value, dict):
-        raise ConfigError(f"[{name}]: expected a table of settings, got {shown(value)}")
+        raise ConfigError.setting(f"[{name}]", f"expected a table of settings, got {shown(value)}")
     return value
 
 

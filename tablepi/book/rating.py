@@ -78,10 +78,3 @@ def _current(rater: Any, table: Mapping[int, Rating], player: int | None) -> Any
         return rater.rating()
     mu, sigma, _, _ = table[player]
     return rater.rating(mu=mu, sigma=sigma)
-
-
-def win_probability(table: Mapping[int, Rating], seats: Mapping[str, int | None]) -> float:
-    """The chance that N-S win a match between these seats, by the rating (0.5 when nothing is known)."""
-    rater = model()
-    teams = [[_current(rater, table, seats.get(seat.value)) for seat in team.seats] for team in Team]
-    return float(rater.predict_win(teams)[0])

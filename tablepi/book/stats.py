@@ -61,11 +61,11 @@ def check_date(text: object, where: str) -> str:
     from tablepi.errors import ConfigError
 
     if not isinstance(text, str):
-        raise ConfigError(f"{where}: expected a date such as \"2026-09-01\", got {text!r}")
+        raise ConfigError.setting(where, f"expected a date such as \"2026-09-01\", got {text!r}")
     try:
         datetime.date.fromisoformat(text)
     except ValueError:
-        raise ConfigError(f"{where}: {text!r} is not a date (YYYY-MM-DD)") from None
+        raise ConfigError.setting(where, f"{text!r} is not a date (YYYY-MM-DD)") from None
     return text
 
 

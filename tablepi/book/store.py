@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.book.facts import MatchFacts
+from tablepi.errors import TablepiError
 from tablepi.rules.seats import Seat
 
 #: The book's schema version (``PRAGMA user_version``); a book of another version is rebuilt from the journal.
@@ -79,7 +80,7 @@ CREATE TABLE IF NOT EXISTS forgotten (digest TEXT NOT NULL, until REAL NOT NULL)
 _PLAYER_COLUMNS = ("player", "partner", "opp1", "opp2")
 
 
-class BookError(Exception):
+class BookError(TablepiError, ValueError):
     """A request the book cannot do (an unknown player): one line for the command line."""
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from tablepi.display.i18n import translator
-from tablepi.web.texts import CONTEXT, check_language, pgettext
+from tablepi.display.i18n import check_language, translator
+from tablepi.web.texts import CONTEXT, pgettext
 from tablepi.web.texts import texts as web_texts
 
 TEXTS: dict[str, str] = {

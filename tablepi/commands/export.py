@@ -47,13 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablepi.journal.journal import DEFAULT_JOURNAL
+    from tablepi.config import DEFAULT_JOURNAL, load_config
 
     if args.journal:
         path = Path(args.journal)
     elif args.config.exists():
-        from tablepi.config import load_config
-
         path = load_config(args.config).journal
     else:
         path = DEFAULT_JOURNAL
@@ -154,7 +152,7 @@ def _finish(args: argparse.Namespace, journal: _Exportable, damaged: str) -> int
         try:
             count = _write(journal, out)
         except OSError as err:
-            raise OutputError(f"{out}: cannot write the record: {err.strerror or err}") from None
+            raise OutputError(f"{out}: cannot write the record: {err.strerror or err}", path=out) from None
         print(f"tablepi export: {count} events written to {out}", file=sys.stderr)
     if damaged:
         print(f"tablepi export: warning: the journal is damaged: {damaged} (every intact event was exported)",

@@ -57,15 +57,11 @@ def _paths(args: argparse.Namespace) -> tuple[Any, Path, Path, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablepi.book.store import Book, BookError
-    from tablepi.errors import ConfigError
+    from tablepi.book.store import Book
 
     config, journal, path, archive = _paths(args)
     with Book(path, day_starts=config.book.day_starts) as book:
-        try:
-            return _act(args, config, book, journal, archive)
-        except BookError as err:
-            raise ConfigError(str(err)) from None
+        return _act(args, config, book, journal, archive)  # a BookError is one line, as every TablepiError
 
 
 def _act(args: argparse.Namespace, config: Any, book: Any, journal: Path, archive: Path) -> int:

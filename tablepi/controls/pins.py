@@ -46,19 +46,19 @@ class ControlPins:
         used: dict[int, str] = {}
         for role, pin in self.assignments().items():
             if isinstance(pin, bool) or not isinstance(pin, int) or pin not in HEADER_GPIOS:
-                raise ConfigError(f"controls.{role}: {pin!r} is not a GPIO number 0-27 (BCM numbering)")
+                raise ConfigError.setting(f"controls.{role}", f"{pin!r} is not a GPIO number 0-27 (BCM numbering)")
             if pin in used:
-                raise ConfigError(f"controls.{role}: GPIO{pin} is already used by controls.{used[pin]}")
+                raise ConfigError.setting(f"controls.{role}", f"GPIO{pin} is already used by controls.{used[pin]}")
             used[pin] = role
         for key in self.leds:
             if not isinstance(key, Seat):
-                raise ConfigError(f"controls.leds: {key!r} is not a seat (N E S W)")
+                raise ConfigError.setting("controls.leds", f"{key!r} is not a seat (N E S W)")
         if not 0 < self.bounce_seconds < 1:
-            raise ConfigError(f"controls.bounce_seconds: {self.bounce_seconds!r} is not between 0 and 1")
+            raise ConfigError.setting("controls.bounce_seconds", f"{self.bounce_seconds!r} is not between 0 and 1")
         if not 0.3 <= self.hold_seconds <= 10:
-            raise ConfigError(f"controls.hold_seconds: {self.hold_seconds!r} is not between 0.3 and 10")
+            raise ConfigError.setting("controls.hold_seconds", f"{self.hold_seconds!r} is not between 0.3 and 10")
         if not 0 < self.led_brightness <= 1:
-            raise ConfigError(f"controls.led_brightness: {self.led_brightness!r} is not in (0, 1]")
+            raise ConfigError.setting("controls.led_brightness", f"{self.led_brightness!r} is not in (0, 1]")
 
     def assignments(self) -> dict[str, int]:
         """Every fitted control as ``{"undo": 5, "leds.N": 12, ...}`` (for checks and for the docs)."""
@@ -76,7 +76,8 @@ class ControlPins:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ConfigError(f"controls: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+            raise ConfigError.setting("controls",
+                                      f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
             if key == "leds":
@@ -85,24 +86,24 @@ class ControlPins:
                 kwargs[key] = None if value is False else value
             elif key == "buzzer_tonal":
                 if not isinstance(value, bool):
-                    raise ConfigError(f"controls.buzzer_tonal: {value!r} is not true or false")
+                    raise ConfigError.setting("controls.buzzer_tonal", f"{value!r} is not true or false")
                 kwargs[key] = value
             else:
                 if isinstance(value, bool) or not isinstance(value, int | float):
-                    raise ConfigError(f"controls.{key}: {value!r} is not a number")
+                    raise ConfigError.setting(f"controls.{key}", f"{value!r} is not a number")
                 kwargs[key] = float(value)
         return cls(**kwargs)
 
 
 def _parse_leds(value: object) -> dict[Seat, int]:
     if not isinstance(value, Mapping):
-        raise ConfigError(f"controls.leds: {value!r} is not a table of seat = pin")
+        raise ConfigError.setting("controls.leds", f"{value!r} is not a table of seat = pin")
     leds: dict[Seat, int] = {}
     for key, pin in value.items():
         try:
             seat = Seat.parse(str(key))
         except ParseError as exc:
-            raise ConfigError(f"controls.leds: {exc}") from None
+            raise ConfigError.setting("controls.leds", str(exc)) from None
         if pin is not False:
             leds[seat] = pin
     return leds

@@ -15,12 +15,27 @@ from functools import cache
 from pathlib import Path
 
 from tablepi.errors import ConfigError
+from tablepi.safeinput import shown
 
 DOMAIN = "tablepi"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
-#: Languages the screen speaks, in the order a settings menu lists them.
+#: Languages the screen speaks, in the order a settings menu lists them: the one list every setting of a language
+#: (the table's screen, the pages, the tournament's and the league's) is checked against.
 LANGUAGES: tuple[str, ...] = ("lb", "de", "fr", "en")
+
+
+def check_language(language: object, key: str = "web.language") -> str:
+    """``language`` when it is one of :data:`LANGUAGES`; else a ConfigError naming the setting ``key``.
+
+    >>> check_language("nl", "display.language")
+    Traceback (most recent call last):
+    ...
+    tablepi.rules.errors.ConfigError: display.language: 'nl' is not one of 'lb', 'de', 'fr', 'en'
+    """
+    if not isinstance(language, str) or language not in LANGUAGES:
+        raise ConfigError.setting(key, f"{shown(language)} is not one of {', '.join(repr(x) for x in LANGUAGES)}")
+    return language
 
 
 def N_(message: str) -> str:

@@ -10,7 +10,8 @@ Four layouts are designed, each for a panel players really put on a table (:data
 The one for the surface is chosen by its size (:func:`family_for`) and scaled to it, so 1024x600 or 320x240
 still work. The text players must read from the far chair (the prompt, the warning headline, the trick's winner,
 each team's open lines) is set at ``fonts.bar``, whose capital height is 12 arcminutes at 1.5 m on the panel the
-layout is designed for (5.2 mm; 0.8 m on the 3.5" panel, which cannot do more): see :attr:`Panel.reads_from`.
+layout is designed for (5.2 mm; 0.8 m on the 3.5" panel, which cannot do more): measured on the drawn frames by
+tests/display/test_cap_height.py.
 
 Buttons have **fixed slots** (:attr:`Layout.button_slots`): every action has its own place on each layout, and a
 button that does nothing now is drawn disabled there, never removed or replaced by another, so a finger never
@@ -118,15 +119,9 @@ class SeatSlot:
     chip: Rect  # where an announcement chip goes
 
 
-#: Capital height of DejaVu Sans Bold per pixel of font size (1493 of 2048 units).
-CAP_RATIO = 0.729
-#: What reading at a glance needs: capitals of 12 arcminutes (tan 0.2 degrees) at the reading distance.
-GLANCE = 0.0034907
-
-
 @dataclass(frozen=True, slots=True)
 class Panel:
-    """The physical panel a layout is designed for: its pixels and its size, to compute how far text reads."""
+    """The physical panel a layout is designed for: its pixels and its size (how many millimetres a pixel is)."""
 
     name: str
     size: tuple[int, int]
@@ -135,13 +130,6 @@ class Panel:
     @property
     def mm_per_px(self) -> float:
         return self.mm[0] / self.size[0]
-
-    def cap_mm(self, cap_px: float) -> float:
-        return cap_px * self.mm_per_px
-
-    def reads_from(self, cap_px: float) -> float:
-        """The distance in metres at which capitals ``cap_px`` high subtend 12 arcminutes."""
-        return self.cap_mm(cap_px) / GLANCE / 1000
 
 
 #: The panels the four layouts are designed for (active areas from the makers' data sheets).

@@ -34,7 +34,7 @@ from tablepi.display.view import PhoneCode
 from tablepi.errors import RulesError
 from tablepi.players import MAX_NAME
 from tablepi.rules.cards import Card, Suit
-from tablepi.rules.deal import Announcement, announcement_of_parts
+from tablepi.rules.deal import WINNING_POINTS, Announcement, announcement_of_parts
 from tablepi.rules.entry import TIE_POINTS, TOTAL_POINTS, DealEntry
 from tablepi.rules.seats import Seat, Team
 
@@ -239,7 +239,7 @@ class DealForm:
 
     trumps: Seat
     winner: Team | None = Team.NS
-    points: int = 21
+    points: int = WINNING_POINTS
     kapo: bool = False
     claimed: bool = False
     matt: Seat | None = None
@@ -497,7 +497,7 @@ def _form(panel: DealForm, key: str) -> Step:
         return Step(replace(panel, trumps=Seat.parse(value)))
     if kind == "winner":
         winner = None if value == "tie" else Team.parse(value)
-        points = TIE_POINTS if winner is None else max(panel.points, 21)
+        points = TIE_POINTS if winner is None else max(panel.points, WINNING_POINTS)
         # The winners chosen, their points are asked at once (the number pad; ✕ keeps them as they were).
         return Step(replace(panel, winner=winner, points=points, kapo=panel.kapo and winner is not None,
                             claimed=panel.claimed and winner is not None,
@@ -507,7 +507,7 @@ def _form(panel: DealForm, key: str) -> Step:
     if kind == "digit":
         assert panel.typing is not None
         typed = panel.typing + value
-        if len(typed) == 2 and 21 <= int(typed) <= TOTAL_POINTS:
+        if len(typed) == 2 and WINNING_POINTS <= int(typed) <= TOTAL_POINTS:
             return Step(replace(panel, points=int(typed), typing=None))
         return Step(replace(panel, typing=typed))
     if key == "pad:back":  # a digit back; with none, back to the form as it was

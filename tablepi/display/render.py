@@ -949,9 +949,3 @@ def render_to_png(view: View, path: str | os.PathLike[str], size: tuple[int, int
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise RenderError(f"{target}: cannot write the PNG: {why}") from err
     return target
-
-
-def render_all(views: Iterable[tuple[str, View]], directory: Path, size: tuple[int, int]) -> list[Path]:
-    """Render several named views into ``directory`` as ``<name>.png``."""
-    renderer = Renderer()
-    return [render_to_png(view, directory / f"{name}.png", size, renderer) for name, view in views]

@@ -1,8 +1,9 @@
 """A hand-entry panel as the screen shows it: a sheet over the table with a title, a few lines and rows of keys.
 
 :func:`sheet_for` turns a panel (:mod:`tablepi.display.panels`) into a :class:`SheetView` of final, translated
-text; :func:`key_rects` says where each key is on a layout, for the renderer and for :func:`key_at` alike, so a
-finger lands on the key that was drawn. Pure, like the rest of the view model: no pygame here.
+text; :func:`key_rects` says where each key is on a layout, for the renderer and for the touches
+(:mod:`tablepi.display.touch`) alike, so a finger lands on the key that was drawn. Pure, like the rest of the
+view model: no pygame here.
 
 Keys sit in rows of equal height in the layout's table-and-panel area, under the header (the sheet's title) and a
 few lines of text, above the bar (the prompt). Each row fills the width; a key's ``weight`` is its share.
@@ -35,6 +36,8 @@ from tablepi.display.panels import (
 )
 from tablepi.display.view import KeyView, SheetView
 from tablepi.rules.cards import Suit
+from tablepi.rules.deal import WINNING_POINTS
+from tablepi.rules.entry import TOTAL_POINTS
 from tablepi.rules.seats import Seat, Team
 
 
@@ -162,7 +165,8 @@ def _enrolling(panel: Enrolling, tr: Translator) -> SheetView:
 
 
 def _pad(panel: DealForm, tr: Translator, title: str, cancel: KeyView) -> SheetView:
-    """The number pad for the winners' points (21 to 40): two digits and the form is back."""
+    """The number pad for the winners' points (``WINNING_POINTS`` to ``TOTAL_POINTS``, 21 to 40): two digits and
+    the form is back."""
     assert panel.typing is not None
     live = panel.key_ids()
 
@@ -172,7 +176,7 @@ def _pad(panel: DealForm, tr: Translator, title: str, cancel: KeyView) -> SheetV
     line = tr.gettext("{points} points").format(points=(panel.typing or "") + "_")
     rows = (tuple(digit(d) for d in "123"), tuple(digit(d) for d in "456"), tuple(digit(d) for d in "789"),
             (KeyView("pad:back", "⌫"), digit("0"), KeyView("pad:cancel", cancel.label)))
-    return SheetView(title, (line, "21 – 40"), rows)
+    return SheetView(title, (line, f"{WINNING_POINTS} – {TOTAL_POINTS}"), rows)
 
 
 def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: KeyView) -> SheetView:
@@ -269,14 +273,6 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
             out.append((key, Rect(round(x), y, width, row_h)))
             x += unit * key.weight + g
     return tuple(out)
-
-
-def key_at(sheet: SheetView, size: tuple[int, int], pos: tuple[float, float]) -> str | None:
-    """The id of the live key under ``pos``, or None."""
-    for key, rect in key_rects(sheet, size):
-        if key.live and key.id and rect.contains(*pos):
-            return key.id
-    return None
 
 
 def _result_words(tr: Translator, entry: object, names: Mapping[Seat, str]) -> str:

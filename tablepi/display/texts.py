@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from tablepi.display.i18n import N_, Translator
 from tablepi.display.view import Action, Button, CardView, SeatView
 from tablepi.rules.cards import Card, Suit
+from tablepi.rules.deal import TRICKS_PER_DEAL
 from tablepi.rules.seats import Seat, Team
 
 if TYPE_CHECKING:
@@ -196,17 +197,7 @@ def trumps_label(tr: Translator) -> str:
     return tr.gettext("Trumps")
 
 
-def suit_name(tr: Translator, suit: Suit) -> str:
-    names = {
-        Suit.SPADES: tr.gettext("Spades"),
-        Suit.HEARTS: tr.gettext("Hearts"),
-        Suit.DIAMONDS: tr.gettext("Diamonds"),
-        Suit.CLUBS: tr.gettext("Clubs"),
-    }
-    return names[suit]
-
-
-def trick_label(tr: Translator, number: int, total: int = 6) -> str:
+def trick_label(tr: Translator, number: int, total: int = TRICKS_PER_DEAL) -> str:
     """``Trick 3/6``."""
     return tr.gettext("Trick {n}/{total}").format(n=number, total=total)
 

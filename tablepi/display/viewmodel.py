@@ -41,7 +41,7 @@ from tablepi.display.view import (
 )
 from tablepi.errors import RulesCode
 from tablepi.notices import Notice, NoticeCode
-from tablepi.rules.cards import Card
+from tablepi.rules.cards import DECK, Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.house import RevokePenalty
 from tablepi.rules.seats import Seat, Team
@@ -359,7 +359,7 @@ def _learner(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> Le
         points_label=tx.points_label(tr, {tx.team_label(tr, t, names): points.get(t, 0) for t in Team}),
         trumps_out_label=tx.trumps_out_label(tr),
         trumps_out=out,
-        in_play_label=tx.in_play_label(tr, 24 - len(played)),
+        in_play_label=tx.in_play_label(tr, len(DECK) - len(played)),
     )
 
 

@@ -109,7 +109,7 @@ class EmulatedSpiBus:
     def _cs_changed(self, device: SpiDevice, value: int) -> None:
         if value == 0:
             if self._selected is not None and self._selected is not device:
-                raise EmulatorError("two chips selected at once on the shared SPI bus")
+                raise EmulatorError("two chips selected at once on the shared SPI bus", backend="emulator")
             self._selected = device
             self._bytes_in_transaction = 0
             device.begin()
@@ -157,6 +157,3 @@ class EmulatedSpiBus:
 
     def init(self, *args: object, **kwargs: object) -> None:
         """machine.SPI.init: nothing to configure on an emulated bus."""
-
-    def deinit(self) -> None:
-        """machine.SPI.deinit."""

@@ -10,6 +10,6 @@ talk to a broker.
 """
 
 from tablepi.feed.config import FeedConfig
-from tablepi.feed.messages import Notice, Seating
+from tablepi.feed.messages import Seating
 
-__all__ = ["FeedConfig", "Notice", "Seating"]
+__all__ = ["FeedConfig", "Seating"]

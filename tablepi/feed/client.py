@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import socket
 import ssl
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from paho.mqtt.client import Client
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
@@ -42,7 +42,7 @@ def tls_context(config: FeedConfig) -> ssl.SSLContext:
     try:
         return ssl.create_default_context(cafile=None if config.ca_file is None else str(config.ca_file))
     except (OSError, ssl.SSLError) as error:
-        raise ConfigError(f"feed.ca_file: cannot read {config.ca_file}: {error}") from None
+        raise ConfigError.setting("feed.ca_file", f"cannot read {config.ca_file}: {error}") from None
 
 
 class TlsProblem(NamedTuple):
@@ -79,8 +79,3 @@ def session_properties(expiry_seconds: int) -> Properties:
     properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
     properties.SessionExpiryInterval = expiry_seconds
     return properties
-
-
-def reason_failed(reason: Any) -> bool:
-    """Whether a paho ReasonCode (v5) is a failure; 16 "no matching subscribers" is a success."""
-    return bool(getattr(reason, "is_failure", False))

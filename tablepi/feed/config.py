@@ -51,45 +51,47 @@ class FeedConfig:
             try:
                 return self.password_file.read_text(encoding="utf-8").splitlines()[0].strip()
             except (OSError, IndexError, UnicodeDecodeError) as error:
-                raise ConfigError(f"{self.section}.password_file: cannot read {self.password_file}: {error}") from None
+                raise ConfigError.setting(f"{self.section}.password_file",
+                                          f"cannot read {self.password_file}: {error}") from None
         return self.password
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any], base: Path, where: str = "feed") -> FeedConfig:
         unknown = sorted(set(mapping) - _KNOWN)
         if unknown:
-            raise ConfigError(f"{where}.{unknown[0]}: unknown setting (known: {', '.join(sorted(_KNOWN))})")
+            raise ConfigError.setting(f"{where}.{unknown[0]}", f"unknown setting (known: {', '.join(sorted(_KNOWN))})")
         enabled = mapping.get("enabled", False)
         if not isinstance(enabled, bool):
-            raise ConfigError(f"{where}.enabled: expected true or false, got {enabled!r}")
+            raise ConfigError.setting(f"{where}.enabled", f"expected true or false, got {enabled!r}")
         tls = mapping.get("tls", False)
         if not isinstance(tls, bool):
-            raise ConfigError(f"{where}.tls: expected true or false, got {tls!r}")
+            raise ConfigError.setting(f"{where}.tls", f"expected true or false, got {tls!r}")
         host = mapping.get("host", "localhost")
         if not isinstance(host, str) or not host or any(c.isspace() for c in host):
-            raise ConfigError(f"{where}.host: expected a host name or address, got {host!r}")
+            raise ConfigError.setting(f"{where}.host", f"expected a host name or address, got {host!r}")
         port = mapping.get("port", 8883 if tls else 1883)
         if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
-            raise ConfigError(f"{where}.port: expected a port number 1-65535, got {port!r}")
+            raise ConfigError.setting(f"{where}.port", f"expected a port number 1-65535, got {port!r}")
         keepalive = mapping.get("keepalive", 30)
         if isinstance(keepalive, bool) or not isinstance(keepalive, int) or not 5 <= keepalive <= 3600:
-            raise ConfigError(f"{where}.keepalive: expected seconds between 5 and 3600, got {keepalive!r}")
+            raise ConfigError.setting(f"{where}.keepalive", f"expected seconds between 5 and 3600, got {keepalive!r}")
         table = mapping.get("table", "")
         if not isinstance(table, str) or (table and not NAME.fullmatch(table)):
-            raise ConfigError(f"{where}.table: expected a table id of letters, digits, - or _ (at most 32), "
+            raise ConfigError.setting(f"{where}.table", f"expected a table id of letters, digits, - or _ (at most 32), "
                               f"got {table!r}")
         if enabled and not table:
-            raise ConfigError(f"{where}.table: the feed needs this table's id (e.g. table = \"7\")")
+            raise ConfigError.setting(f"{where}.table", "the feed needs this table's id (e.g. table = \"7\")")
         username = mapping.get("username", "")
         if not isinstance(username, str) or (username and not NAME.fullmatch(username)):
-            raise ConfigError(f"{where}.username: expected letters, digits, - or _, got {username!r}")
+            raise ConfigError.setting(f"{where}.username", f"expected letters, digits, - or _, got {username!r}")
         password = mapping.get("password", "")
         if not isinstance(password, str):
-            raise ConfigError(f"{where}.password: expected text, got {password!r}")
+            raise ConfigError.setting(f"{where}.password", f"expected text, got {password!r}")
         prefix = mapping.get("prefix", DEFAULT_PREFIX)
         if (not isinstance(prefix, str) or not prefix or prefix.startswith("/") or prefix.endswith("/")
                 or any(c in prefix for c in "#+ ")):
-            raise ConfigError(f"{where}.prefix: expected a topic prefix like {DEFAULT_PREFIX!r}, got {prefix!r}")
+            raise ConfigError.setting(f"{where}.prefix",
+                                      f"expected a topic prefix like {DEFAULT_PREFIX!r}, got {prefix!r}")
         return cls(
             enabled=enabled, host=host, port=port, table=table, username=username, password=password,
             password_file=_path(mapping.get("password_file"), f"{where}.password_file", base),
@@ -102,6 +104,6 @@ def _path(value: object, key: str, base: Path) -> Path | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value:
-        raise ConfigError(f"{key}: expected a file name, got {value!r}")
+        raise ConfigError.setting(key, f"expected a file name, got {value!r}")
     path = Path(value).expanduser()
     return path if path.is_absolute() else base / path

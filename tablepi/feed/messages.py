@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tablepi.errors import ConfigError, TablepiError
+from tablepi.errors import ConfigError, FeedError
 from tablepi.players import fit_name
 from tablepi.rules.seats import Seat, Team
 from tablepi.safeinput import load_json
@@ -26,10 +26,6 @@ VERSION = 1
 #: The largest payload anyone reads (the broker's ``message_size_limit`` too, docs/feed.md): a journal line is a
 #: few hundred bytes, a header with its deck a few kilobytes.
 MAX_PAYLOAD = 65536
-
-
-class FeedError(TablepiError, ValueError):
-    """A feed message that is not what docs/feed.md says (wrong version, missing field)."""
 
 
 def events_topic(prefix: str, table: str) -> str:
@@ -119,10 +115,10 @@ class Seating:
             names = tuple((seat, seat_name(seats[seat.value])) for seat in Seat if seat.value in seats)
             number = obj["round"]
             if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-                raise FeedError(f"seating: round must be a number from 1, got {number!r}")
+                raise FeedError(f"seating: round must be a number from 1, got {number!r}", field="round")
             roster = obj.get("roster", [])
             if not isinstance(roster, list):
-                raise FeedError(f"seating: roster must be a list of names, got {roster!r}")
+                raise FeedError(f"seating: roster must be a list of names, got {roster!r}", field="roster")
             return cls(number, str(obj["table"]), names, tuple(_roster(roster)))
         except (KeyError, TypeError, AttributeError) as error:
             raise FeedError(f"seating: missing or malformed field {error}") from None
@@ -136,7 +132,7 @@ def seat_name(name: object) -> str:
     try:
         return fit_name(name)[0]
     except ConfigError as error:
-        raise FeedError(f"seating: {error}") from None
+        raise FeedError(f"seating: {error}", field="seats") from None
 
 
 def _roster(names: list[Any]) -> list[str]:
@@ -148,14 +144,6 @@ def _roster(names: list[Any]) -> list[str]:
         except FeedError:
             continue
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """A line for the table's screen: the director's announcement, or the feed's own warning."""
-
-    text: str
-    source: str = "director"  # or "feed": the feed itself has a problem (the broker refused a publish)
 
 
 def summary(state: TableState) -> dict[str, Any]:

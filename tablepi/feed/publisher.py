@@ -5,7 +5,7 @@ The core thread calls :meth:`FeedPublisher.journaled` (a :class:`~tablepi.journa
 broker has not acknowledged yet, oldest journal first, at most :data:`WINDOW` messages in flight, and moves the
 cursor (:mod:`tablepi.feed.outbox`) as acknowledgements come back. A PUBACK with a failure reason code (the ACL
 refused the topic, a quota) is not an acknowledgement: the event stays in the outbox, the table logs a warning and
-its screen is told (:class:`~tablepi.feed.messages.Notice`). After a disconnect everything in flight is sent
+its screen is told (:class:`~tablepi.notices.Notice`). After a disconnect everything in flight is sent
 again; duplicates are harmless (the server keys events by table, journal and seq).
 """
 
@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablepi.errors import FeedError
 from tablepi.feed.config import FeedConfig
 from tablepi.feed.messages import (
-    FeedError,
-    Notice,
     Seating,
     announce_topic,
     decode,
@@ -38,6 +37,7 @@ from tablepi.feed.messages import (
 )
 from tablepi.feed.outbox import KEEP_DONE, Cursor, JournalCursor, find_archived, read_journal_file
 from tablepi.journal.journal import Journal, JournaledTable
+from tablepi.notices import Notice, NoticeCode
 from tablepi.table import TableState
 
 log = logging.getLogger(__name__)
@@ -382,7 +382,7 @@ class FeedPublisher:
         self.problem = tls.text if tls is not None else f"cannot connect to the broker at {where}"
         log.warning("feed: %s. The table plays on; its events wait in the journal.", self.problem)
         if tls is not None and tls.untrusted and self.on_message is not None:
-            self.on_message(Notice(f"feed: {self.problem}", source="feed"))
+            self.on_message(Notice(NoticeCode.FEED_PROBLEM, (("text", f"feed: {self.problem}"),)))
 
     def _refused(self, where: tuple[str, int], reason: str) -> None:
         self.refused += 1
@@ -391,7 +391,7 @@ class FeedPublisher:
             self._warned = True
             log.warning("feed: %s (check this table's ACL on the broker: tablepi doctor)", self.problem)
             if self.on_message is not None:
-                self.on_message(Notice(f"feed: {self.problem}", source="feed"))
+                self.on_message(Notice(NoticeCode.FEED_PROBLEM, (("text", f"feed: {self.problem}"),)))
         # Not acknowledged: it stays in the outbox and goes again after the next reconnect.
         for out in self._journals.values():
             if out.jid == where[0]:
@@ -467,7 +467,7 @@ class FeedPublisher:
             if message.topic == announce_topic(self.prefix):
                 text = str(obj.get("text", ""))
                 if text and self.on_message is not None:
-                    self.on_message(Notice(text))
+                    self.on_message(Notice(NoticeCode.ANNOUNCEMENT, (("text", text),)))
                 return
             if message.topic == resend_topic(self.prefix, self.config.table):
                 jid, first = obj.get("journal"), obj.get("from")

@@ -57,13 +57,9 @@ from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent, Tick
 from tablepi.table.machine import Table
 from tablepi.table.state import TableState
 
-__all__ = ["DEFAULT_JOURNAL", "Journal", "JournalBusy", "JournalError", "JournalListener", "JournaledTable",
-           "read_journal"]
+__all__ = ["Journal", "JournalBusy", "JournalError", "JournalListener", "JournaledTable", "read_journal"]
 
 log = logging.getLogger(__name__)
-
-#: Where the app keeps its journal unless configured otherwise.
-DEFAULT_JOURNAL = Path("/var/lib/tablepi/journal.sqlite3")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -86,7 +82,8 @@ def _header_of(rec: Recovery, fallback: RecordHeader | None, path: Path) -> Reco
         return replace(parse_header(rec.header, 0), version=VERSION)
     except RecordError as err:
         if fallback is None:
-            raise RecordError(clean_text(f"{path}: the journal's header is damaged: {err}")) from None
+            raise RecordError(clean_text(f"{path}: the journal's header is damaged: {err}"), problem=err.problem,
+                              line=0, path=path) from None
         rec.notes.append(f"the stored header does not read ({err}); today's configuration was used")
         return fallback
 
@@ -337,18 +334,6 @@ class Journal:
             return None
         return None if row is None else str(row[0])
 
-    def set_meta(self, key: str, value: str) -> None:
-        """Store ``value`` under ``key`` (not ``id`` or ``header``). Raises JournalError if storage refuses."""
-        self._check_open()
-        if key in ("id", "header"):
-            raise ValueError(f"meta key {key!r} belongs to the journal")
-        try:
-            if self._db is None:
-                self._db = self._connect()
-            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-        except _STORAGE_ERRORS as err:
-            raise JournalError(f"{self.path}: cannot write to the journal: {_why(err)}") from None
-
     def events(self, salvage: list[str] | None = None) -> list[TableEvent]:
         """Every event in order. A line that does not read raises RecordError naming its sequence number
         (``salvage``: a seating an earlier tablepi wrote is made to read, see
@@ -418,16 +403,15 @@ def _parse_lines(path: Path, header: RecordHeader, lines: Iterator[tuple[int, st
         try:
             obj = load_json(line)
         except ValueError as err:
-            raise RecordError(f"{path}: journal event {seq}: {err}") from None
+            raise RecordError(f"{path}: journal event {seq}: {err}", problem=str(err), line=seq, path=path) from None
         notes: list[str] | None = None if salvage is None else []
         try:
             event = parse_event(obj, header, seq, previous, notes)
         except RecordError as err:
-            why = str(err).removeprefix(f"line {seq}: ")
-            raise RecordError(clean_text(f"{path}: journal event {seq}: {why}")) from None
+            raise RecordError(clean_text(f"{path}: journal event {seq}: {err.problem}"), problem=err.problem,
+                              line=seq, path=path) from None
         if salvage is not None and notes:
-            salvage.extend(clean_text(f"{path}: journal event {seq}: {n.removeprefix(f'line {seq}: ')}")
-                           for n in notes)
+            salvage.extend(clean_text(f"{path}: journal event {seq}: {n}") for n in notes)
         previous = event.time
         events.append(event)
     return events
@@ -469,7 +453,7 @@ def read_journal(path: str | Path) -> JournalView:
     path = Path(path)
     rec = inspect_journal(path)
     if rec.header is None and not rec.lines and rec.db is Store.MISSING and rec.copy is Store.MISSING:
-        raise RecordError(f"{path}: no journal there")
+        raise RecordError(f"{path}: no journal there", path=path)
     header = _header_of(rec, RecordHeader(), path)
     if rec.header is None:
         rec.notes.append("the header is lost in both copies: default house rules assumed")

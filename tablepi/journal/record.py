@@ -24,8 +24,8 @@ from typing import Any, TextIO
 
 from tablepi.errors import ConfigError, ParseError, RecordError
 from tablepi.rules.cards import Card, Suit
-from tablepi.rules.deal import Announcement
-from tablepi.rules.entry import DealEntry
+from tablepi.rules.deal import WINNING_POINTS, Announcement
+from tablepi.rules.entry import TOTAL_POINTS, DealEntry
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
 from tablepi.safeinput import check_json, clean_text, load_json, shown
@@ -112,47 +112,46 @@ class Record:
 
 def parse_header(obj: object, line: int = 1) -> RecordHeader:
     """Validate a header mapping (line ``line`` of a record)."""
-    where = f"line {line}"
     if not isinstance(obj, dict):
-        raise RecordError(f"{where}: the header must be a JSON object, got {type(obj).__name__}")
+        raise RecordError.at(line, f"the header must be a JSON object, got {type(obj).__name__}")
     if obj.get("format") != FORMAT:
         got = shown(obj.get("format"))
-        raise RecordError(f"{where}: not a tablepi record (\"format\" must be {FORMAT!r}, got {got})")
+        raise RecordError.at(line, f"not a tablepi record (\"format\" must be {FORMAT!r}, got {got})")
     version = obj.get("version")
     if type(version) is not int:  # true == 1 in Python: a boolean or 1.0 is not a version number
-        raise RecordError(f"{where}: \"version\" must be a whole number, got {shown(version)}")
+        raise RecordError.at(line, f"\"version\" must be a whole number, got {shown(version)}")
     if version not in VERSIONS:
-        raise RecordError(f"{where}: record version {shown(version)} is not supported (this tablepi reads "
+        raise RecordError.at(line, f"record version {shown(version)} is not supported (this tablepi reads "
                           f"{', '.join(map(str, VERSIONS))})")
     unknown = sorted(set(obj) - {"format", "version", "house_rules", "dealer", "table", "zones", "deck"})
     if unknown:
-        raise RecordError(f"{where}: unknown header key {shown(unknown[0])}")
+        raise RecordError.at(line, f"unknown header key {shown(unknown[0])}")
     try:
         rules = HouseRules.from_mapping(obj.get("house_rules", {}))
-        dealer = Seat.parse(_text(obj.get("dealer", "N"), "dealer", where))
+        dealer = Seat.parse(_text(obj.get("dealer", "N"), "dealer", line))
         table = TableConfig.from_mapping(obj.get("table", {}))
     except (ConfigError, ParseError) as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError.at(line, f"{err}") from None
     zones: list[tuple[int, Seat]] = []
     raw_zones = obj.get("zones", {})
     if not isinstance(raw_zones, dict):
-        raise RecordError(f"{where}: \"zones\" must map zone numbers to seats")
+        raise RecordError.at(line, "\"zones\" must map zone numbers to seats")
     for key, value in raw_zones.items():
         if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3):
-            raise RecordError(f"{where}: zones: {shown(key)} is not a zone number")
+            raise RecordError.at(line, f"zones: {shown(key)} is not a zone number")
         try:
-            zones.append((int(key), Seat.parse(_text(value, f"zones.{key}", where))))
+            zones.append((int(key), Seat.parse(_text(value, f"zones.{key}", line))))
         except (ValueError, ParseError) as err:
-            raise RecordError(f"{where}: zones.{key}: {err}") from None
+            raise RecordError.at(line, f"zones.{key}: {err}") from None
     deck: list[tuple[str, Card]] = []
     deck_name = ""
     raw_deck = obj.get("deck")
     if raw_deck is not None:
         if not isinstance(raw_deck, dict) or not isinstance(raw_deck.get("cards"), dict):
-            raise RecordError(f"{where}: \"deck\" must be {{\"name\": ..., \"cards\": {{uid: card}}}}")
-        deck_name = _text(raw_deck.get("name", ""), "deck.name", where)
+            raise RecordError.at(line, "\"deck\" must be {\"name\": ..., \"cards\": {uid: card}}")
+        deck_name = _text(raw_deck.get("name", ""), "deck.name", line)
         for uid, text in raw_deck["cards"].items():
-            deck.append((uid.upper(), _card(text, f"deck card {shown(uid)}", where)))
+            deck.append((uid.upper(), _card(text, f"deck card {shown(uid)}", line)))
     return RecordHeader(rules, dealer, table, tuple(sorted(zones)), tuple(deck), deck_name, version)
 
 
@@ -206,8 +205,10 @@ def checked_line(event: TableEvent, header: RecordHeader) -> str:
     try:
         line = event_to_line(event)
         back = parse_event(load_json(line), header, 1, event.time)
-    except (RecordError, ValueError) as err:
-        raise RecordError(clean_text(str(err).removeprefix("line 1: "))) from None
+    except RecordError as err:
+        raise RecordError(clean_text(err.problem)) from None
+    except ValueError as err:
+        raise RecordError(clean_text(str(err))) from None
     if back != event:
         raise RecordError(clean_text(f"it would read back as another event ({shown(str(back))})"))
     return line
@@ -220,28 +221,27 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
     With ``salvage`` (reading a journal an earlier tablepi wrote), a seating whose names this version refuses is
     read with the names made fit (:func:`tablepi.players.fit_name`, control characters as spaces; a seat whose name
     is then empty is left out, a seating left with none is a tick) and a note saying so is appended."""
-    where = f"line {line}"
     if not isinstance(obj, dict):
-        raise RecordError(f"{where}: an event must be a JSON object, got {type(obj).__name__}")
+        raise RecordError.at(line, f"an event must be a JSON object, got {type(obj).__name__}")
     kind = obj.get("type")
     if kind not in _EVENT_TYPES:
-        raise RecordError(f"{where}: unknown event type {shown(kind)} (expected one of {', '.join(_EVENT_TYPES)})")
+        raise RecordError.at(line, f"unknown event type {shown(kind)} (expected one of {', '.join(_EVENT_TYPES)})")
     time = obj.get("t", previous_time)
     if isinstance(time, bool) or not isinstance(time, int | float) or not math.isfinite(time) or time < 0:
-        raise RecordError(f"{where}: \"t\" must be seconds since the record's start, got {shown(time)}")
+        raise RecordError.at(line, f"\"t\" must be seconds since the record's start, got {shown(time)}")
     if time < previous_time:
-        raise RecordError(f"{where}: time goes backwards ({time} after {previous_time})")
+        raise RecordError.at(line, f"time goes backwards ({time} after {previous_time})")
     time = float(time)
     if kind in _HAND_TYPES or kind == "crosstalk":
         if header.version < 2:
-            raise RecordError(f"{where}: a {kind} event needs record version 2 (the header says {header.version})")
+            raise RecordError.at(line, f"a {kind} event needs record version 2 (the header says {header.version})")
         if kind != "crosstalk":
             if salvage is not None and kind == "seat":
                 try:
-                    return parse_hand_event(obj, kind, time, where)
+                    return parse_hand_event(obj, kind, time, line)
                 except RecordError as err:
-                    return _salvaged_seating(obj, time, where, err, salvage)
-            return parse_hand_event(obj, kind, time, where)
+                    return _salvaged_seating(obj, time, line, err, salvage)
+            return parse_hand_event(obj, kind, time, line)
     allowed = {
         "place": {"type", "t", "seat", "zone", "card", "uid", "deck"},
         "lift": {"type", "t", "seat", "zone", "card", "uid", "deck", "misread"},
@@ -252,7 +252,7 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
     }[kind]
     unknown = sorted(set(obj) - allowed)
     if unknown:
-        raise RecordError(f"{where}: unknown key {shown(unknown[0])} in a {kind} event")
+        raise RecordError.at(line, f"unknown key {shown(unknown[0])} in a {kind} event")
     if kind == "tick":
         return Tick(time)
     if kind == "button":
@@ -261,42 +261,42 @@ def parse_event(obj: object, header: RecordHeader, line: int, previous_time: flo
             button = ButtonName(name)
         except ValueError:
             names = ", ".join(b.value for b in ButtonName)
-            raise RecordError(f"{where}: unknown button {shown(name)} (expected one of {names})") from None
-        seat = _seat(obj["seat"], where) if obj.get("seat") is not None else None
+            raise RecordError.at(line, f"unknown button {shown(name)} (expected one of {names})") from None
+        seat = _seat(obj["seat"], line) if obj.get("seat") is not None else None
         return Button(time, button, seat)
-    seat = _event_seat(obj, header, where)
+    seat = _event_seat(obj, header, line)
     if kind == "reader":
         state = obj.get("state")
         try:
             reader_state = ReaderState(state)
         except ValueError:
             states = ", ".join(s.value for s in ReaderState)
-            raise RecordError(f"{where}: unknown reader state {shown(state)} (expected one of {states})") from None
+            raise RecordError.at(line, f"unknown reader state {shown(state)} (expected one of {states})") from None
         detail = obj.get("detail", "")
-        return ReaderStatus(time, seat, reader_state, _text(detail, "detail", where))
+        return ReaderStatus(time, seat, reader_state, _text(detail, "detail", line))
     uid = obj.get("uid", "")
-    uid = _text(uid, "uid", where).upper() if uid else ""
+    uid = _text(uid, "uid", line).upper() if uid else ""
     if kind == "crosstalk":
-        holder = _seat(obj["holder"], where) if obj.get("holder") is not None else None
-        heard = _card(obj["card"], "card", where) if obj.get("card") is not None else header.card_of_uid(uid)
+        holder = _seat(obj["holder"], line) if obj.get("holder") is not None else None
+        heard = _card(obj["card"], "card", line) if obj.get("card") is not None else header.card_of_uid(uid)
         if heard is None and not uid:
-            raise RecordError(f"{where}: a crosstalk event needs \"card\" or \"uid\"")
+            raise RecordError.at(line, "a crosstalk event needs \"card\" or \"uid\"")
         return ReaderCrosstalk(time, seat, heard, uid, holder)
-    deck = _text(obj.get("deck", ""), "deck", where)
+    deck = _text(obj.get("deck", ""), "deck", line)
     card: Card | None = None
     if obj.get("card") is not None:
-        card = _card(obj["card"], "card", where)
+        card = _card(obj["card"], "card", line)
     elif uid:
         card = header.card_of_uid(uid)
         if card is not None and not deck:
             deck = header.deck_name
     else:
-        raise RecordError(f"{where}: a {kind} event needs \"card\" or \"uid\"")
+        raise RecordError.at(line, f"a {kind} event needs \"card\" or \"uid\"")
     if kind == "place":
         return CardPlaced(time, seat, card, uid, deck)
     misread = obj.get("misread", False)
     if not isinstance(misread, bool):
-        raise RecordError(f"{where}: \"misread\" must be true or false, got {shown(misread)}")
+        raise RecordError.at(line, f"\"misread\" must be true or false, got {shown(misread)}")
     return CardLifted(time, seat, card, uid, deck, misread)
 
 
@@ -314,15 +314,18 @@ def read_record(lines: Iterable[str], salvage: list[str] | None = None) -> Recor
         try:
             obj = load_json(text)
         except ValueError as err:
-            raise RecordError(f"line {number}: {err}") from None
+            raise RecordError.at(number, str(err)) from None
         if header is None:
             header = parse_header(obj, number)
             continue
-        event = parse_event(obj, header, number, previous, salvage)
+        notes: list[str] | None = None if salvage is None else []
+        event = parse_event(obj, header, number, previous, notes)
+        if salvage is not None and notes:
+            salvage.extend(f"line {number}: {note}" for note in notes)
         previous = event.time
         events.append(event)
     if header is None:
-        raise RecordError("line 1: the record is empty (a header line is required)")
+        raise RecordError.at(1, "the record is empty (a header line is required)")
     return Record(header, tuple(events))
 
 
@@ -340,11 +343,11 @@ def load_record(path: str | Path, salvage: list[str] | None = None) -> Record:
                 salvage.extend(clean_text(f"{path}: {note}") for note in notes)
             return record
     except RecordError as err:
-        raise RecordError(clean_text(f"{path}: {err}")) from None
+        raise err.located(path, clean_text(str(err))) from None
     except UnicodeDecodeError as err:
-        raise RecordError(f"{path}: not UTF-8 text (byte {err.start} of a line: {err.reason})") from None
+        raise RecordError(f"{path}: not UTF-8 text (byte {err.start} of a line: {err.reason})", path=path) from None
     except (OSError, EOFError, gzip.BadGzipFile) as err:
-        raise RecordError(f"{path}: cannot read the record: {err}") from None
+        raise RecordError(f"{path}: cannot read the record: {err}", path=path) from None
 
 
 def _numbered_text(handle: TextIO) -> Iterator[str]:
@@ -377,46 +380,46 @@ def write_record(out: TextIO, header: RecordHeader, events: Iterable[TableEvent]
     return lines - 1
 
 
-def _text(value: object, key: str, where: str) -> str:
+def _text(value: object, key: str, line: int) -> str:
     if not isinstance(value, str):
-        raise RecordError(f"{where}: \"{key}\" must be text, got {shown(value)}")
+        raise RecordError.at(line, f"\"{key}\" must be text, got {shown(value)}")
     try:
         check_json(value)
     except ValueError as err:
-        raise RecordError(f"{where}: \"{key}\": {err}") from None
+        raise RecordError.at(line, f"\"{key}\": {err}") from None
     return value
 
 
-def _seat(value: object, where: str) -> Seat:
+def _seat(value: object, line: int) -> Seat:
     try:
-        return Seat.parse(_text(value, "seat", where))
+        return Seat.parse(_text(value, "seat", line))
     except ParseError as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError.at(line, f"{err}") from None
 
 
-def _card(value: object, key: str, where: str) -> Card:
+def _card(value: object, key: str, line: int) -> Card:
     try:
-        return Card.parse(_text(value, key, where))
+        return Card.parse(_text(value, key, line))
     except ParseError as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError.at(line, f"{err}") from None
 
 
-def _suit(value: object, where: str) -> Suit:
+def _suit(value: object, line: int) -> Suit:
     try:
-        return Suit.parse(_text(value, "suit", where))
+        return Suit.parse(_text(value, "suit", line))
     except ParseError as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError.at(line, f"{err}") from None
 
 
-def _event_seat(obj: Mapping[str, Any], header: RecordHeader, where: str) -> Seat:
+def _event_seat(obj: Mapping[str, Any], header: RecordHeader, line: int) -> Seat:
     if obj.get("seat") is not None:
-        return _seat(obj["seat"], where)
+        return _seat(obj["seat"], line)
     zone = obj.get("zone")
     if isinstance(zone, bool) or not isinstance(zone, int):
-        raise RecordError(f"{where}: the event needs \"seat\" or a \"zone\" number")
+        raise RecordError.at(line, "the event needs \"seat\" or a \"zone\" number")
     seat = header.seat_of_zone(zone)
     if seat is None:
-        raise RecordError(f"{where}: zone {shown(zone)} is not mapped to a seat in the header's \"zones\"")
+        raise RecordError.at(line, f"zone {shown(zone)} is not mapped to a seat in the header's \"zones\"")
     return seat
 
 
@@ -471,56 +474,56 @@ _HAND_KEYS = {
 }
 
 
-def parse_hand_event(obj: Mapping[str, Any], kind: str, time: float, where: str) -> HandEvent:
+def parse_hand_event(obj: Mapping[str, Any], kind: str, time: float, line: int) -> HandEvent:
     """One version-2 event (its type and time already checked)."""
     unknown = sorted(set(obj) - {"type", "t"} - _HAND_KEYS[kind])
     if unknown:
-        raise RecordError(f"{where}: unknown key {shown(unknown[0])} in a {kind} event")
+        raise RecordError.at(line, f"unknown key {shown(unknown[0])} in a {kind} event")
     if kind == "hand_card":
-        return CardEntered(time, _seat(obj.get("seat"), where), _card(obj.get("card"), "card", where))
+        return CardEntered(time, _seat(obj.get("seat"), line), _card(obj.get("card"), "card", line))
     if kind == "hand_trumps":
-        return TrumpsEntered(time, _seat(obj.get("seat"), where), _suit(obj.get("suit"), where))
+        return TrumpsEntered(time, _seat(obj.get("seat"), line), _suit(obj.get("suit"), line))
     if kind == "deal_entry":
-        return DealEntered(time, _entry(obj, where))
+        return DealEntered(time, _entry(obj, line))
     if kind == "correction":
         number = obj.get("deal")
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise RecordError(f"{where}: \"deal\" must be the number of a scored deal, got {shown(number)}")
-        team = _team(obj["team"], where) if obj.get("team") is not None else None
-        return CorrectionProposed(time, number, _entry(obj, where), team)
+            raise RecordError.at(line, f"\"deal\" must be the number of a scored deal, got {shown(number)}")
+        team = _team(obj["team"], line) if obj.get("team") is not None else None
+        return CorrectionProposed(time, number, _entry(obj, line), team)
     if kind == "answer":
         accept = obj.get("accept")
         if not isinstance(accept, bool):
-            raise RecordError(f"{where}: \"accept\" must be true or false, got {shown(accept)}")
-        return CorrectionAnswered(time, _team(obj.get("team"), where), accept)
+            raise RecordError.at(line, f"\"accept\" must be true or false, got {shown(accept)}")
+        return CorrectionAnswered(time, _team(obj.get("team"), line), accept)
     if kind == "seat":
-        return _seating(obj, time, where)
-    return DealerChosen(time, _seat(obj.get("seat"), where))
+        return _seating(obj, time, line)
+    return DealerChosen(time, _seat(obj.get("seat"), line))
 
 
-def _seating(obj: Mapping[str, Any], time: float, where: str) -> PlayersSeated:
+def _seating(obj: Mapping[str, Any], time: float, line: int) -> PlayersSeated:
     from tablepi.players import check_name
 
     raw = obj.get("names")
     if not isinstance(raw, dict) or not raw:
-        raise RecordError(f"{where}: \"names\" must map seats to names, e.g. {{\"N\": \"Jang\"}}")
+        raise RecordError.at(line, "\"names\" must map seats to names, e.g. {\"N\": \"Jang\"}")
     names = []
     for key, name in raw.items():
         try:
             names.append((Seat.parse(str(key)), check_name(name)))
         except (ParseError, ConfigError) as err:
-            raise RecordError(f"{where}: names.{key}: {err}") from None
+            raise RecordError.at(line, f"names.{key}: {err}") from None
     try:
         source = SeatingSource(obj.get("source", "touch"))
     except ValueError:
         sources = ", ".join(s.value for s in SeatingSource)
-        raise RecordError(f"{where}: unknown seating source {shown(obj.get('source'))} (expected one of {sources})") \
+        raise RecordError.at(line, f"unknown seating source {shown(obj.get('source'))} (expected one of {sources})") \
             from None
-    uid = _text(obj.get("uid", ""), "uid", where)
+    uid = _text(obj.get("uid", ""), "uid", line)
     return PlayersSeated(time, tuple(names), source, uid)
 
 
-def _salvaged_seating(obj: Mapping[str, Any], time: float, where: str, err: RecordError,
+def _salvaged_seating(obj: Mapping[str, Any], time: float, line: int, err: RecordError,
                       notes: list[str]) -> PlayersSeated | Tick:
     """A seating an earlier tablepi journaled with a name this one refuses (too long, a line break in it): the
     names made fit, or, when nothing of it reads, a tick (the time passing is all that is left of it)."""
@@ -542,51 +545,52 @@ def _salvaged_seating(obj: Mapping[str, Any], time: float, where: str, err: Reco
                 continue
     try:
         source = SeatingSource(obj.get("source", "touch"))
-        uid = _text(obj.get("uid", ""), "uid", where).upper()
+        uid = _text(obj.get("uid", ""), "uid", line).upper()
     except (ValueError, RecordError):
         source, uid = SeatingSource.TOUCH, ""
-    why = str(err).removeprefix(f"{where}: ")
+    why = err.problem
     if not names:
-        notes.append(f"{where}: a seating that does not read was skipped ({why})")
+        notes.append(f"a seating that does not read was skipped ({why})")
         return Tick(time)
     seated = ", ".join(f"{seat} {name}" for seat, name in names)
-    notes.append(f"{where}: a seating that does not read ({why}) was read as: {seated}")
+    notes.append(f"a seating that does not read ({why}) was read as: {seated}")
     return PlayersSeated(time, tuple(names), source, uid)
 
 
-def _team(value: object, where: str) -> Team:
+def _team(value: object, line: int) -> Team:
     try:
-        return Team.parse(_text(value, "team", where))
+        return Team.parse(_text(value, "team", line))
     except ParseError as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError.at(line, f"{err}") from None
 
 
-def _entry(obj: Mapping[str, Any], where: str) -> DealEntry:
+def _entry(obj: Mapping[str, Any], line: int) -> DealEntry:
     from tablepi.errors import RulesError
 
-    winner = _team(obj["winner"], where) if obj.get("winner") is not None else None
-    claimed = _team(obj["claimed_by"], where) if obj.get("claimed_by") is not None else None
+    winner = _team(obj["winner"], line) if obj.get("winner") is not None else None
+    claimed = _team(obj["claimed_by"], line) if obj.get("claimed_by") is not None else None
     points = obj.get("points")
     if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
-        raise RecordError(f"{where}: \"points\" must be the winners' points (21-40) or null, got {shown(points)}")
+        raise RecordError.at(line, f"\"points\" must be the winners' points ({WINNING_POINTS}-{TOTAL_POINTS}) or null, "
+                                   f"got {shown(points)}")
     kapo = obj.get("kapo", False)
     if not isinstance(kapo, bool):
-        raise RecordError(f"{where}: \"kapo\" must be true or false, got {shown(kapo)}")
+        raise RecordError.at(line, f"\"kapo\" must be true or false, got {shown(kapo)}")
     raw = obj.get("announcements", [])
     if not isinstance(raw, list):
-        raise RecordError(f"{where}: \"announcements\" must be a list of {{\"seat\", \"announcement\"}}")
+        raise RecordError.at(line, "\"announcements\" must be a list of {\"seat\", \"announcement\"}")
     announcements = []
     for item in raw:
         if not isinstance(item, dict) or set(item) != {"seat", "announcement"}:
-            raise RecordError(f"{where}: an announcement is {{\"seat\": \"E\", \"announcement\": \"matt\"}}")
+            raise RecordError.at(line, "an announcement is {\"seat\": \"E\", \"announcement\": \"matt\"}")
         try:
             announcement = Announcement(item["announcement"])
         except ValueError:
             names = ", ".join(a.value for a in Announcement)
             got = shown(item["announcement"])
-            raise RecordError(f"{where}: unknown announcement {got} (expected {names})") from None
-        announcements.append((_seat(item["seat"], where), announcement))
+            raise RecordError.at(line, f"unknown announcement {got} (expected {names})") from None
+        announcements.append((_seat(item["seat"], line), announcement))
     try:
-        return DealEntry(_seat(obj.get("trumps"), where), winner, points, kapo, claimed, tuple(announcements))
+        return DealEntry(_seat(obj.get("trumps"), line), winner, points, kapo, claimed, tuple(announcements))
     except RulesError as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError.at(line, f"{err}") from None

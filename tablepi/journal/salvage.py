@@ -20,7 +20,6 @@ import shutil
 import sqlite3
 import tempfile
 import time
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -438,7 +437,3 @@ def write_note(folder: Path, rec: Recovery, kept: list[str]) -> None:
     ])
     with contextlib.suppress(OSError):
         (folder / "NOTE.txt").write_text(text, encoding="utf-8")
-
-
-def crc_of(data: bytes) -> str:
-    return f"{zlib.crc32(data):08x}"

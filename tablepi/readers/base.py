@@ -125,7 +125,7 @@ class Reader(abc.ABC):
         deadline = None if timeout is None else self._clock() + max(0.0, timeout)
         while True:
             if self._closed:
-                raise ReaderError(f"{self.backend} reader is closed")
+                raise ReaderError(f"{self.backend} reader is closed", backend=self.backend)
             with self._lock:
                 self._flush_due_lifts(self._clock())
                 if self._out:

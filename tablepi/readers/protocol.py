@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tablepi.errors import ProtocolError as _BaseProtocolError
+from tablepi.errors import ProtocolError as ProtocolError  # the project's one class, named for the protocol
 
 #: Protocol version this module speaks (``PROTO`` in ``HELLO``).
 PROTO_VERSION = 2
@@ -39,16 +39,6 @@ SEQ_MODULO = 65536
 _UID_RE = re.compile(rb"[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}")
 _TYPE_RE = re.compile(rb"[A-Z][A-Z?]*")
 _FIELD_RE = re.compile(rb"[\x21-\x29\x2b-\x7e]+")  # printable ASCII except space and '*'
-
-
-class ProtocolError(_BaseProtocolError):
-    """A line broke the protocol. ``reason`` is the NAK reason; ``seq`` the line's sequence number if
-    known."""
-
-    def __init__(self, message: str, reason: str = "SYNTAX", seq: int | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.seq = seq
 
 
 def crc16(data: bytes, crc: int = 0xFFFF) -> int:

@@ -44,7 +44,7 @@ def reader_class(backend: str) -> type[Reader]:
         hint = _INSTALL_HINTS.get(backend, "its module")
         missing = err.name or str(err)
         raise ReaderError(
-            f"reader backend {backend!r} cannot load: missing {missing!r}; install {hint}"
+            f"reader backend {backend!r} cannot load: missing {missing!r}; install {hint}", backend=backend
         ) from err
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Reader)):

@@ -93,7 +93,8 @@ class Command:
         The answer arrives through ``recv()``: call this from another thread than the one reading the reader.
         """
         if not self._done.wait(timeout):
-            raise ReaderError(f"reader did not answer {p.message_type(self.message)} (seq {self.seq}) in {timeout} s")
+            raise ReaderError(f"reader did not answer {p.message_type(self.message)} (seq {self.seq}) in {timeout} s",
+                              backend="serial")
         return self.answer == "ACK"
 
 
@@ -182,7 +183,7 @@ class SerialReader(LinkedReader):
         """Send a host message now; :class:`ReaderError` if the link is down (the caller may retry later)."""
         with self._write_lock:
             if self._port is None or self._broken:
-                raise ReaderError(f"reader link is down; {p.message_type(msg)} not sent")
+                raise ReaderError(f"reader link is down; {p.message_type(msg)} not sent", backend="serial")
             seq = self._tx_seq
             line = p.encode_line(seq, msg)  # validates before anything is written or counted
             command = Command(seq, msg)
@@ -197,7 +198,8 @@ class SerialReader(LinkedReader):
             except (serial.SerialException, OSError) as err:
                 self._commands.pop(seq, None)
                 self._broken = f"write failed: {err}"
-                raise ReaderError(f"reader link failed while sending {p.message_type(msg)}: {err}") from err
+                raise ReaderError(f"reader link failed while sending {p.message_type(msg)}: {err}",
+                                  backend="serial") from err
         return command
 
     # --- Reader hooks --------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The rules of Konter a Matt (RULES.md), pure and standard-library only.
 
-Everything else in tablepi builds on this package; it imports nothing outside the standard library and
-``tablepi.errors`` (a test checks it).
+Everything else in tablepi builds on this package; it imports nothing outside the standard library (its errors,
+the root of the project's error tree, live in ``tablepi.rules.errors``; a test checks it).
 """
 
 from tablepi.rules.cards import DECK, MATADORS, MATT, Card, Rank, Suit, parse_cards

@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from tablepi.errors import ParseError
+from tablepi.rules.errors import ParseError
 
 
 class Suit(enum.Enum):
@@ -146,7 +146,7 @@ class Card:
         >>> Card.parse("QX")
         Traceback (most recent call last):
         ...
-        tablepi.errors.ParseError: not a card: 'QX' (expected rank and suit such as QS, 10H, Q♠ or ♠Q)
+        tablepi.rules.errors.ParseError: not a card: 'QX' (expected rank and suit such as QS, 10H, Q♠ or ♠Q)
         """
         if not isinstance(text, str):
             raise ParseError(f"not a card: {text!r} (expected text such as QS)")

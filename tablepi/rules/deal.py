@@ -8,7 +8,7 @@ A :class:`Deal` works with whatever the table knows about the hands:
   announcement) are known to be in his hand. A revoke is then caught when a later play proves that the player held
   the led suit, or a trump, when he failed to play it (rule 18).
 
-``play(..., check=True)`` is the checked path: any fault raises :class:`~tablepi.errors.IllegalPlay`, naming seat,
+``play(..., check=True)`` is the checked path: any fault raises :class:`~tablepi.rules.errors.IllegalPlay`, naming seat,
 card, trick and rule. ``check=False`` is what the table uses: the card is on the table whatever the rules say, so
 the deal records it and returns the faults found, for the table to warn about and the house rules to punish.
 """
@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from tablepi.errors import IllegalPlay, RulesCode, RulesError
 from tablepi.rules.cards import DECK, KONTER_DIAMONDS, KONTER_HEARTS, MATADORS, MATT, Card, Suit
+from tablepi.rules.errors import IllegalPlay, RulesCode, RulesError
 from tablepi.rules.house import HouseRules, RevokePenalty
 from tablepi.rules.play import legal_plays, trick_winner
 from tablepi.rules.seats import Seat, Team
@@ -461,14 +461,6 @@ class Deal:
             self.shown.append((len(self.played), seat, card))
         void = self._void_claim(seat, card, self.trick_number)
         return (void,) if void is not None else ()
-
-    def check_play(self, seat: Seat, card: Card) -> None:
-        """Raise :class:`IllegalPlay` if ``seat`` may not play ``card`` now; the message says why and cites a rule."""
-        self._check_order(seat, card)
-        assert self.trump is not None
-        faults = self._faults_of(seat, card, self._reneges(card))
-        if faults:
-            raise _illegal(faults[0])
 
     def play(self, seat: Seat, card: Card, *, check: bool = True) -> tuple[Fault, ...]:
         """Play ``card`` from ``seat``. Returns the faults this play shows (only with ``check=False``).

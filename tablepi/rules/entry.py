@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tablepi.errors import RulesCode, RulesError
 from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS, Announcement, DealResult
+from tablepi.rules.errors import RulesCode, RulesError
 from tablepi.rules.seats import Seat, Team
 
 #: Every card point of the deck (rule 19): the two teams' points sum to this.

@@ -8,7 +8,7 @@ key, and written back to the same mapping so a game record carries the rules it 
 >>> HouseRules.from_mapping({"tie": "sometimes"})
 Traceback (most recent call last):
 ...
-tablepi.errors.ConfigError: house_rules.tie: 'sometimes' is not one of 'standard', 'plus_one', 'carry'
+tablepi.rules.errors.ConfigError: house_rules.tie: 'sometimes' is not one of 'standard', 'plus_one', 'carry'
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tablepi.errors import ConfigError
+from tablepi.rules.errors import ConfigError
 from tablepi.rules.seats import Direction
 
 
@@ -54,11 +54,11 @@ class HouseRules:
     def from_mapping(cls, mapping: Mapping[str, Any], where: str = "house_rules") -> HouseRules:
         """Validate a mapping of house rules; unknown keys and bad values raise ConfigError naming the key."""
         if not isinstance(mapping, Mapping):
-            raise ConfigError(f"{where}: expected a table of settings, got {type(mapping).__name__}")
+            raise ConfigError.setting(where, f"expected a table of settings, got {type(mapping).__name__}")
         known = {"direction", "start_lines", "tie", "revoke_penalty", "claims"}
         unknown = sorted(set(mapping) - known)
         if unknown:
-            raise ConfigError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
+            raise ConfigError.setting(where, f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
         values: dict[str, Any] = {}
         enums: dict[str, type[enum.Enum]] = {
             "direction": Direction,
@@ -72,7 +72,7 @@ class HouseRules:
             values["start_lines"] = _check_start_lines(mapping["start_lines"], f"{where}.start_lines")
         if "claims" in mapping:
             if not isinstance(mapping["claims"], bool):
-                raise ConfigError(f"{where}.claims: expected true or false, got {mapping['claims']!r}")
+                raise ConfigError.setting(f"{where}.claims", f"expected true or false, got {mapping['claims']!r}")
             values["claims"] = mapping["claims"]
         return cls(**values)
 
@@ -89,9 +89,9 @@ class HouseRules:
 
 def _check_start_lines(lines: object, key: str) -> int:
     if not isinstance(lines, int) or isinstance(lines, bool):
-        raise ConfigError(f"{key}: expected a whole number, got {lines!r}")
+        raise ConfigError.setting(key, f"expected a whole number, got {lines!r}")
     if not 1 <= lines <= 99:
-        raise ConfigError(f"{key}: {lines} is outside 1..99")
+        raise ConfigError.setting(key, f"{lines} is outside 1..99")
     return lines
 
 
@@ -100,4 +100,4 @@ def _enum_value(kind: type[enum.Enum], value: object, key: str) -> Any:
         return kind(value)
     except ValueError:
         choices = ", ".join(repr(member.value) for member in kind)
-        raise ConfigError(f"{key}: {value!r} is not one of {choices}") from None
+        raise ConfigError.setting(key, f"{value!r} is not one of {choices}") from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from tablepi.errors import ParseError
+from tablepi.rules.errors import ParseError
 
 
 class Seat(enum.Enum):

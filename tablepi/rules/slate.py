@@ -19,10 +19,10 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tablepi.errors import RulesCode, RulesError
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal, DealResult
 from tablepi.rules.entry import DealEntry
+from tablepi.rules.errors import RulesCode, RulesError
 from tablepi.rules.house import HouseRules, TieRule
 from tablepi.rules.seats import Seat, Team
 
@@ -236,16 +236,8 @@ class Match:
                 out.append((scored, source))
         return tuple(out)
 
-    def forehand_of(self, number: int) -> Seat | None:
-        """Who named trumps in scored deal ``number``."""
-        for scored, source in self.scored():
-            if scored.number == number:
-                return source.trumps if isinstance(source, DealEntry) else source.forehand
-        return None
-
     def revanche(self) -> Match:
         """The losers ask for a revanche: same teams, a fresh slate; the deal passes on as usual (rule 29)."""
         if not self.is_over:
             raise RulesError("a revanche follows a finished match (rule 29)", code=RulesCode.MATCH_NOT_OVER, rule=29)
         return Match(self.rules, self.dealer)
-

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tablepi.rules.cards import DECK, MATT, Card, Suit
-from tablepi.rules.deal import TRICKS_PER_DEAL, Announcement, Deal
+from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS, Announcement, Deal
 from tablepi.rules.house import HouseRules, RevokePenalty
 from tablepi.rules.play import trick_winner
 from tablepi.rules.seats import Seat
@@ -74,7 +74,8 @@ def simulate_match(
         deal_dealer = match.dealer
         forehand = rules.direction.next(deal_dealer)
         order = rules.direction.order_from(forehand)
-        hands = {seat: cards[i * 6 : i * 6 + 6] for i, seat in enumerate(order)}
+        size = TRICKS_PER_DEAL  # rule 8: six cards a hand, one a trick
+        hands = {seat: cards[i * size : (i + 1) * size] for i, seat in enumerate(order)}
         deal = match.new_deal(hands if config.hand_scan else None)
         # Rule 9: forehand names trumps from his first three cards, by tapping one of that suit.
         first = hands[forehand][:3]
@@ -148,7 +149,7 @@ def simulate_match(
                 if claims and rules.claims and done < TRICKS_PER_DEAL and not deal.is_over:
                     points = deal.points()
                     for team, score in points.items():
-                        if score >= 21 and rng.random() < 0.5:
+                        if score >= WINNING_POINTS and rng.random() < 0.5:
                             out.append(Button(clock.step(1.0), ButtonName.CLAIM, team.seats[0]))
                             deal.claim(team)
                             break

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tablepi.rules.cards import Card
-from tablepi.rules.deal import Announcement
+from tablepi.rules.deal import TRICKS_PER_DEAL, Announcement
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
@@ -195,7 +195,7 @@ def prompt(game: Game, zones: Zones, rules: HouseRules, asking: ButtonName | Non
     if phase is TablePhase.HAND_SCAN:
         for seat in rules.direction.order_from(game.forehand):
             count = len(game.scan[seat])
-            if count < 6:
+            if count < TRICKS_PER_DEAL:  # rule 8: a hand is six cards, one a trick
                 return Prompt(PromptCode.SCAN_HAND, seat, count=count)
     if phase is TablePhase.MATCH_OVER:
         return Prompt(PromptCode.MATCH_OVER, winner=game.match.winner)

@@ -16,8 +16,21 @@ from tablepi.rules.deal import Announcement, DealResult
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.seats import Seat, Team
 from tablepi.rules.slate import Line, SlateEntry
+from tablepi.safeinput import shown
 from tablepi.table.events import ButtonName, ReaderState
 from tablepi.table.warnings import TableWarning
+
+#: The bounds of the tap window, in seconds: the one check of it, for the configuration file's
+#: ``table.tap_seconds`` and a record's ``table.tap_window`` alike.
+TAP_WINDOW_BOUNDS = (0.2, 5.0)
+
+
+def check_tap_window(value: object, key: str = "table.tap_window") -> float:
+    """``value`` as a tap window in seconds, within :data:`TAP_WINDOW_BOUNDS`; else a ConfigError naming ``key``."""
+    low, high = TAP_WINDOW_BOUNDS
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ConfigError.setting(key, f"expected seconds between {low:g} and {high:g}, got {shown(value)}")
+    return float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,22 +47,20 @@ class TableConfig:
     deck: str | None = None
 
     def __post_init__(self) -> None:
-        window = self.tap_window
-        if isinstance(window, bool) or not isinstance(window, int | float) or not 0.05 <= window <= 10:
-            raise ConfigError(f"table.tap_window: expected seconds between 0.05 and 10, got {window!r}")
+        check_tap_window(self.tap_window)
         if not isinstance(self.hand_scan, bool):
-            raise ConfigError(f"table.hand_scan: expected true or false, got {self.hand_scan!r}")
+            raise ConfigError.setting("table.hand_scan", f"expected true or false, got {self.hand_scan!r}")
         if self.deck is not None and (not isinstance(self.deck, str) or not self.deck):
-            raise ConfigError(f"table.deck: expected a deck name, got {self.deck!r}")
+            raise ConfigError.setting("table.deck", f"expected a deck name, got {self.deck!r}")
 
     @classmethod
     def from_mapping(cls, mapping: object, where: str = "table") -> TableConfig:
         if not isinstance(mapping, dict):
-            raise ConfigError(f"{where}: expected a table of settings, got {type(mapping).__name__}")
+            raise ConfigError.setting(where, f"expected a table of settings, got {type(mapping).__name__}")
         known = {"tap_window", "hand_scan", "deck"}
         unknown = sorted(set(mapping) - known)
         if unknown:
-            raise ConfigError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
+            raise ConfigError.setting(where, f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
         return cls(
             tap_window=mapping.get("tap_window", 1.0),
             hand_scan=mapping.get("hand_scan", False),

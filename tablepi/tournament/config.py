@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablepi.display.i18n import check_language
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.feed.broker import SERVER_USER
 from tablepi.feed.config import NAME, FeedConfig
@@ -89,9 +90,9 @@ def load_tournament_config(path: str | Path) -> TournamentConfig:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start}: {error.reason})") from None
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start}: {error.reason})", path=str(path)) from None
     except OSError as error:
-        raise ConfigError(f"{path}: cannot read the tournament configuration: {error}") from None
+        raise ConfigError(f"{path}: cannot read the tournament configuration: {error}", path=str(path)) from None
     return parse_tournament_config(text, path)
 
 
@@ -100,18 +101,20 @@ def parse_tournament_config(text: str, source: Path | None = None) -> Tournament
     try:
         data = load_toml(text)  # a BOM is accepted; hostile nesting, numbers and text are one-line errors
     except ValueError as error:
-        raise ConfigError(clean_text(f"{where}: {error}")) from None
+        raise ConfigError(clean_text(f"{where}: {error}"), path=where) from None
     try:
         return _build(data, source)
+    except ConfigError as error:
+        raise ConfigError(clean_text(f"{where}: {error}"), key=error.key, path=where) from None
     except TablepiError as error:
-        raise ConfigError(clean_text(f"{where}: {error}")) from None
+        raise ConfigError(clean_text(f"{where}: {error}"), path=where) from None
 
 
 def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
     base = source.resolve().parent if source is not None else Path.cwd()
     unknown = sorted(set(data) - {"tournament", "broker", "web"})
     if unknown:
-        raise ConfigError(f"[{unknown[0]}]: unknown section (known: tournament, broker, web)")
+        raise ConfigError.setting(f"[{unknown[0]}]", "unknown section (known: tournament, broker, web)")
     t = _table(data, "tournament")
     known = {"name", "format", "round", "deals", "rounds", "drop_worst", "seed", "slow_minutes", "store", "tables",
              "players", "pairs"}
@@ -123,14 +126,14 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
     seed = _int(t.get("seed", 1), "tournament.seed", 0, 2**63)
     slow = t.get("slow_minutes", 10.0)
     if isinstance(slow, bool) or not isinstance(slow, int | float) or not 0 < slow <= 600:
-        raise ConfigError(f"tournament.slow_minutes: expected minutes between 0 and 600, got {slow!r}")
+        raise ConfigError.setting("tournament.slow_minutes", f"expected minutes between 0 and 600, got {slow!r}")
     drop = t.get("drop_worst", False)
     if not isinstance(drop, bool):
-        raise ConfigError(f"tournament.drop_worst: expected true or false, got {drop!r}")
+        raise ConfigError.setting("tournament.drop_worst", f"expected true or false, got {drop!r}")
     tables = _names(t.get("tables", []), "tournament.tables")
     for table in tables:
         if not NAME.fullmatch(table):
-            raise ConfigError(f"tournament.tables: {table!r} is not a table id (letters, digits, - or _)")
+            raise ConfigError.setting("tournament.tables", f"{table!r} is not a table id (letters, digits, - or _)")
     players: tuple[str, ...] = ()
     pairs: tuple[Pair, ...] = ()
     if entrants is Entrants.PAIRS:
@@ -141,7 +144,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
         for i, item in enumerate(raw):
             names = _players(item, f"tournament.pairs[{i}]")
             if len(names) != 2:
-                raise ConfigError(f"tournament.pairs[{i}]: a pair is two players, got {list(names)!r}")
+                raise ConfigError.setting(f"tournament.pairs[{i}]", f"a pair is two players, got {list(names)!r}")
             found.append(Pair(f"{names[0]} & {names[1]}", (names[0], names[1])))
         pairs = tuple(found)
         people = [p for pair in pairs for p in pair.players]
@@ -154,24 +157,22 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
         raise ConfigError("tournament: a player is listed twice")
     if count < per:
         what = "pairs" if per == 2 else "players"
-        raise ConfigError(f"tournament.{what}: {count} {what} do not fill one table of four players")
+        raise ConfigError.setting(f"tournament.{what}", f"{count} {what} do not fill one table of four players")
     if tables and len(tables) < count // per:
-        raise ConfigError(f"tournament.tables: {count // per} tables needed, {len(tables)} listed")
+        raise ConfigError.setting("tournament.tables", f"{count // per} tables needed, {len(tables)} listed")
     store = t.get("store", "tournament.sqlite3")
     if not isinstance(store, str) or not store:
-        raise ConfigError(f"tournament.store: expected a file name, got {store!r}")
+        raise ConfigError.setting("tournament.store", f"expected a file name, got {store!r}")
     broker = dict(_table(data, "broker"))
     broker.setdefault("username", SERVER_USER)
     broker_config = FeedConfig.from_mapping(broker, base, "broker")
     w = _table(data, "web")
     _no_unknown(w, {"host", "port", "director_password", "overlay_token", "overlay_delay", "language", "certfile",
                     "keyfile", "max_streams"}, "web")
-    language = w.get("language", "en")
-    if language not in ("lb", "de", "fr", "en"):
-        raise ConfigError(f"web.language: {language!r} is not one of 'lb', 'de', 'fr', 'en'")
+    language = check_language(w.get("language", "en"), "web.language")
     delay = w.get("overlay_delay", 30.0)
     if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= 3600:
-        raise ConfigError(f"web.overlay_delay: expected seconds between 0 and 3600, got {delay!r}")
+        raise ConfigError.setting("web.overlay_delay", f"expected seconds between 0 and 3600, got {delay!r}")
     password = w.get("director_password", "")
     token = w.get("overlay_token", "")
     if not isinstance(password, str) or not isinstance(token, str):
@@ -181,7 +182,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
         raise ConfigError("web.certfile and web.keyfile: TLS needs both the certificate and its key")
     host = w.get("host", "127.0.0.1")
     if not isinstance(host, str) or not host or any(c.isspace() for c in host):
-        raise ConfigError(f"web.host: expected an address to listen on, got {shown(host)}")
+        raise ConfigError.setting("web.host", f"expected an address to listen on, got {shown(host)}")
     web = WebConfig(host, _int(w.get("port", 8080), "web.port", 0, 65535), password, token, float(delay), language,
                     certfile, keyfile, _int(w.get("max_streams", 2000), "web.max_streams", 1, 100_000))
     path = Path(store).expanduser()
@@ -196,34 +197,34 @@ def _build(data: Mapping[str, Any], source: Path | None) -> TournamentConfig:
 def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     value = data.get(name, {})
     if not isinstance(value, Mapping):
-        raise ConfigError(f"[{name}]: expected a table of settings")
+        raise ConfigError.setting(f"[{name}]", "expected a table of settings")
     return value
 
 
 def _no_unknown(mapping: Mapping[str, Any], known: set[str], section: str) -> None:
     unknown = sorted(set(mapping) - known)
     if unknown:
-        raise ConfigError(f"{section}.{unknown[0]}: unknown setting (known: {', '.join(sorted(known))})")
+        raise ConfigError.setting(f"{section}.{unknown[0]}", f"unknown setting (known: {', '.join(sorted(known))})")
 
 
 def _file(value: object, key: str, base: Path) -> Path | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value:
-        raise ConfigError(f"{key}: expected a file name, got {shown(value)}")
+        raise ConfigError.setting(key, f"expected a file name, got {shown(value)}")
     path = Path(value).expanduser()
     return path if path.is_absolute() else base / path
 
 
 def _int(value: object, key: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"{key}: expected a whole number from {low} to {high}, got {value!r}")
+        raise ConfigError.setting(key, f"expected a whole number from {low} to {high}, got {value!r}")
     return value
 
 
 def _names(value: object, key: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ConfigError(f"{key}: expected a list of names, got {shown(value)}")
+        raise ConfigError.setting(key, f"expected a list of names, got {shown(value)}")
     return tuple(v.strip() for v in value)
 
 
@@ -236,7 +237,7 @@ def _players(value: object, key: str) -> tuple[str, ...]:
         try:
             check_name(name)
         except ConfigError as error:
-            raise ConfigError(f"{key}[{i}]: {error}") from None
+            raise ConfigError.setting(f"{key}[{i}]", str(error)) from None
     return tuple(" ".join(name.split()) for name in names)
 
 
@@ -244,4 +245,4 @@ def _enum(kind: type[Any], value: object, key: str) -> Any:
     try:
         return kind(value)
     except ValueError:
-        raise ConfigError(f"{key}: {value!r} is not one of {', '.join(repr(k.value) for k in kind)}") from None
+        raise ConfigError.setting(key, f"{value!r} is not one of {', '.join(repr(k.value) for k in kind)}") from None

@@ -45,6 +45,7 @@ class JournalFeed:
     previous_time: float = 0.0
     matches: list[PlayedMatch] = field(default_factory=list)
     broken: str = ""  # an event that does not parse: the journal stops there (shown on the dashboard)
+    broken_at: int | None = None  # the seq of the message that broke the journal (0: its header)
     version: int = 0  # counts the changes the standings see (header, a match begun, a deal scored or undone)
     round_tag: int | None = None  # the round the last applied event was journaled under (the table's round)
     conflicts: list[int] = field(default_factory=list)  # seqs received twice with different events (first kept)
@@ -56,7 +57,7 @@ class JournalFeed:
 
     def knows(self, seq: int) -> bool:
         if seq == 0:
-            return self.header is not None or self.broken.startswith("header")
+            return self.header is not None or self.broken_at == 0
         return seq <= self.applied or seq in self.pending
 
     def add(self, seq: int, message: dict[str, Any]) -> bool:
@@ -67,7 +68,7 @@ class JournalFeed:
             try:
                 self.header = parse_header(message["header"], 0)
             except (RecordError, KeyError) as error:
-                self.broken = f"header: {error}"
+                self.broken, self.broken_at = f"header: {error}", 0
                 return True
             index = message.get("index", 0)
             self.index = index if isinstance(index, int) and not isinstance(index, bool) else 0
@@ -92,7 +93,7 @@ class JournalFeed:
             try:
                 event = parse_event(message.get("event"), self.header, seq, self.previous_time)
             except RecordError as error:
-                self.broken = f"event {seq}: {error}"
+                self.broken, self.broken_at = f"event {seq}: {error}", seq
                 return scored
             self.previous_time = event.time
             self.round_tag = tag if isinstance(tag, int) and not isinstance(tag, bool) else None

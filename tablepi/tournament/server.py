@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 from tablepi.changes import Changes
+from tablepi.errors import FeedError, TablepiError
 from tablepi.feed.client import make_client, session_properties
 from tablepi.feed.messages import (
-    FeedError,
     Seating,
     announce_topic,
     decode,
@@ -31,7 +31,6 @@ from tablepi.feed.messages import (
     summary,
     table_of,
 )
-from tablepi.rules.seats import Team
 from tablepi.safeinput import clean_text, shown
 from tablepi.tournament.config import Entrants, TournamentConfig
 from tablepi.tournament.replay import TableFeed
@@ -99,26 +98,28 @@ def read_message(table: str, kind: str, payload: bytes) -> dict[str, Any] | None
         return None
     obj = decode(payload)
     if obj.get("table") != table:
-        raise FeedError(f"a message on table {table}'s topic speaks for table {shown(obj.get('table'))}")
+        raise FeedError(f"a message on table {table}'s topic speaks for table {shown(obj.get('table'))}",
+                        field="table")
     if kind == "status":
         if not isinstance(obj.get("online"), bool):
-            raise FeedError(f"status: online must be true or false, got {shown(obj.get('online'))}")
+            raise FeedError(f"status: online must be true or false, got {shown(obj.get('online'))}",
+                            field="online")
         jid, last = obj.get("journal"), obj.get("last")
         if jid is not None and (not isinstance(jid, str) or not JOURNAL_ID.fullmatch(jid) or isinstance(last, bool)
                                 or not isinstance(last, int) or not 0 <= last <= MAX_SEQ):
             raise FeedError(f"status: journal and last must be a journal id and a seq, got {shown(jid)}, "
-                            f"{shown(last)}")
+                            f"{shown(last)}", field="journal" if isinstance(last, int) else "last")
         return obj
     seq, journal, number = obj.get("seq"), obj.get("journal"), obj.get("round")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
-        raise FeedError(f"seq must be a number from 0 to {MAX_SEQ}, got {shown(seq)}")
+        raise FeedError(f"seq must be a number from 0 to {MAX_SEQ}, got {shown(seq)}", field="seq")
     if not isinstance(journal, str) or not JOURNAL_ID.fullmatch(journal):
-        raise FeedError(f"journal must be a journal id, got {shown(journal)}")
+        raise FeedError(f"journal must be a journal id, got {shown(journal)}", field="journal")
     if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 1000):
-        raise FeedError(f"round must be a round number or null, got {shown(number)}")
+        raise FeedError(f"round must be a round number or null, got {shown(number)}", field="round")
     part = "header" if seq == 0 else "event"
     if not isinstance(obj.get(part), dict):
-        raise FeedError(f"message {seq} has no {part} object")
+        raise FeedError(f"message {seq} has no {part} object", field=part)
     return obj
 
 
@@ -129,7 +130,7 @@ def quarantined(now: float, topic: str, table: str, payload: bytes, reason: str)
     return (now, topic, table, len(payload), clean_text(reason), head)
 
 
-class TournamentError(Exception):
+class TournamentError(TablepiError, ValueError):
     """A director's request that cannot be done now (the round is not finished, an unknown entrant)."""
 
 
@@ -169,11 +170,6 @@ class Hub:
     def get(self, channel: str) -> tuple[int, str]:
         with self._lock:
             self._read[channel] = time.monotonic()
-            return self._data.get(channel, (0, "{}"))
-
-    def peek(self, channel: str) -> tuple[int, str]:
-        """:meth:`get` without counting as a reader (tests, the server itself)."""
-        with self._lock:
             return self._data.get(channel, (0, "{}"))
 
     def as_of(self, channel: str, when: float) -> tuple[float, str]:
@@ -423,6 +419,8 @@ class TournamentServer:
         journal = self._feed(table).journals.get(str(obj.get("journal")))
         if journal is not None and not journal.broken:
             journal.broken = f"event {obj.get('seq')}: {clean_text(f'{type(error).__name__}: {error}')}"
+            seq = obj.get("seq")
+            journal.broken_at = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
             journal.version += 1
         text = json.dumps(obj, ensure_ascii=False)
         self.store.quarantine([quarantined(now, f"{self.config.broker.prefix}/tables/{table}/events", table,
@@ -498,9 +496,6 @@ class TournamentServer:
         return [Adjustment(a["entrant"], int(a["round"]),
                            Score(int(a["match_points"]), int(a["lines"]), int(a["points"])))
                 for a in self.audit if a["what"] == "adjust" and a["id"] not in undone]
-
-    def table_rounds(self) -> list[TableRound]:
-        return [item for item, _, _ in self.scored_rounds()]
 
     def scored_rounds(self) -> list[Scored]:
         """Every table's round, scored. A table's score is recomputed only when its feed changed since (its
@@ -832,8 +827,3 @@ class TournamentServer:
 
 def _table_key(table: str) -> tuple[int, str]:
     return (int(table), "") if table.isdigit() else (1 << 30, table)
-
-
-def team_names(seating: TableSeating) -> dict[str, str]:
-    teams = seating.team_map()
-    return {team.value: " & ".join(teams[team]) for team in Team}

@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from tablepi.display.i18n import LANGUAGES, translator
-from tablepi.errors import ConfigError
+from tablepi.display.i18n import check_language, translator
 from tablepi.rules.seats import Seat
 
 CONTEXT = "web"
@@ -124,12 +123,6 @@ TEXTS: dict[str, str] = {
     "phase_deal_over": pgettext("web", "deal over"),
     "phase_match_over": pgettext("web", "match over"),
 }
-
-
-def check_language(language: str, where: str = "web.language") -> str:
-    if language not in LANGUAGES:
-        raise ConfigError(f"{where}: {language!r} is not one of {', '.join(repr(x) for x in LANGUAGES)}")
-    return language
 
 
 @cache

@@ -8,7 +8,7 @@ gives, then the points; minimax tries every legal card at every turn (positions 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -203,7 +203,3 @@ def single_dummy(pos: Position, minimax: Minimax) -> tuple[dict[Card, Expected],
             total[5] += lines == kapo_against
         out[card] = Expected(*(Fraction(x, n) for x in total))
     return out, n
-
-
-def plays_of(deal: Deal) -> Sequence[Play]:
-    return [p for t in deal.tricks for p in t.plays]

@@ -9,12 +9,12 @@ from collections.abc import Iterator
 import pytest
 
 from tablepi.analysis import Solver, compiled_available
-from tablepi.analysis.reference import AlphaBeta, MaskMinimax, PlainSearch, minimax_line
 from tablepi.analysis.review import dealt_hands
 from tablepi.analysis.solve import TOTAL_POINTS
 from tablepi.analysis.tables import tables
 from tablepi.rules import Card, Deal, Direction, Seat, Suit, Team, parse_cards
 from tests.analysis.helpers import random_deal
+from tests.analysis.reference import AlphaBeta, MaskMinimax, PlainSearch, minimax_line
 
 KERNELS = [False, *([True] if compiled_available() else [])]
 ORDER = Direction.ANTICLOCKWISE.order_from(Seat.N)

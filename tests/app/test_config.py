@@ -62,3 +62,52 @@ def test_errors_name_file_and_key(tmp_path: Path, text: str, message: str) -> No
 def test_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such configuration file"):
         load_config(tmp_path / "nope.toml")
+
+
+# --- one bound, one list, one default ---------------------------------------------------------------------------
+
+
+def test_the_tap_window_has_one_bound_for_the_config_file_and_the_records_it_writes() -> None:
+    from tablepi.journal.record import RecordHeader, parse_header
+    from tablepi.table.state import TAP_WINDOW_BOUNDS, TableConfig
+
+    low, high = TAP_WINDOW_BOUNDS
+    for seconds in (low, 1.0, high):
+        config = parse_config(f"[table]\ntap_seconds = {seconds}\n")
+        header = RecordHeader(table=TableConfig(tap_window=config.tap_seconds))
+        assert parse_header(header.to_json()).table.tap_window == seconds  # what is configured is recorded, and read
+    for seconds in (low / 2, high * 1.5):
+        with pytest.raises(ConfigError) as config_error:
+            parse_config(f"[table]\ntap_seconds = {seconds}\n")
+        with pytest.raises(ConfigError) as record_error:
+            TableConfig(tap_window=seconds)
+        assert config_error.value.key == "table.tap_seconds" and record_error.value.key == "table.tap_window"
+        said = f"expected seconds between {low:g} and {high:g}, got {seconds}"
+        assert str(config_error.value).endswith(said) and str(record_error.value).endswith(said)
+
+
+def test_every_setting_of_a_language_is_checked_against_the_one_list() -> None:
+    from tablepi.display.i18n import LANGUAGES
+    from tablepi.tournament.config import parse_tournament_config
+
+    tournament = '[tournament]\npairs = [["a", "b"], ["c", "d"]]\n[web]\nlanguage = "{}"\n'
+    for language in LANGUAGES:
+        assert parse_config(f'[display]\nlanguage = "{language}"\n').display.language == language
+        assert parse_tournament_config(tournament.format(language)).web.language == language
+    said = "'nl' is not one of " + ", ".join(repr(x) for x in LANGUAGES)
+    with pytest.raises(ConfigError) as display:
+        parse_config('[display]\nlanguage = "nl"\n')
+    with pytest.raises(ConfigError) as web:
+        parse_tournament_config(tournament.format("nl"))
+    assert (display.value.key, web.value.key) == ("display.language", "web.language")
+    assert str(display.value).endswith(said) and str(web.value).endswith(said)
+
+
+def test_the_default_files_are_named_once() -> None:
+    from tablepi.config import DEFAULT_CONTROL, DEFAULT_DECKS, DEFAULT_JOURNAL, DEFAULT_PLAYERS, Config
+
+    given = parse_config("")
+    assert (given.journal, given.decks, given.players, given.control) == (
+        DEFAULT_JOURNAL, DEFAULT_DECKS, DEFAULT_PLAYERS, DEFAULT_CONTROL)
+    assert (Config().journal, Config().decks) == (DEFAULT_JOURNAL, DEFAULT_DECKS)
+    assert f'journal = "{DEFAULT_JOURNAL}"' in DEFAULT_CONFIG  # the commented default file says the same

@@ -19,12 +19,12 @@ from tablepi.deck import DeckRegistry
 from tablepi.journal.journal import JournaledTable, read_journal
 from tablepi.journal.record import RecordHeader
 from tablepi.readers import ReaderPump, ZoneEvent, open_reader
-from tablepi.readers.emulator import DeviceEmulator
 from tablepi.rules import Seat, Team
 from tablepi.table import Button, CardLifted, CardPlaced, TableEvent, Tick
 from tablepi.table.events import ReaderStatus
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig, TablePhase
+from tests.readers.device import DeviceEmulator
 from tests.waits import UNREADABLE, journal_count, journal_state, wait_until
 
 pytestmark = pytest.mark.slow

@@ -14,9 +14,10 @@ from tablepi.app.screen import PygameScreen
 from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.display.panels import Keyboard
-from tablepi.feed.messages import Notice, Seating
+from tablepi.feed.messages import Seating
 from tablepi.journal.journal import JournaledTable
 from tablepi.journal.record import RecordHeader
+from tablepi.notices import Notice, NoticeCode
 from tablepi.rules import Card, Seat
 from tablepi.table import CardPlaced
 
@@ -57,7 +58,7 @@ def test_an_announcement_in_the_screens_language(app: tuple[TableApp, PygameScre
     last = screen.display.last
     assert last is not None and last.warning is not None
     assert last.warning.text == "Tour 3 — Dësch 7: N Anna, O Jos, S Marie, W Pit"
-    table.handle(Notice("Round 4 starts at nine"))
+    table.handle(Notice(NoticeCode.ANNOUNCEMENT, (("text", "Round 4 starts at nine"),)))
     last = screen.display.last
     assert last is not None and last.warning is not None and last.warning.code == "announcement"
     assert last.warning.text == "Matdeelung: Round 4 starts at nine"

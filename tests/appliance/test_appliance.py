@@ -42,13 +42,13 @@ from tablepi.display.layout import layout_for
 from tablepi.display.render import Renderer, render_surface
 from tablepi.display.scene import Scene
 from tablepi.display.view import Action
-from tablepi.display.viewmodel import build_view
 from tablepi.emulator.runner import FirmwareRunner
 from tablepi.emulator.tags import Ntag213
 from tablepi.journal.journal import read_journal
 from tablepi.rules import Card, Seat
 from tablepi.table.machine import Table
 
+from ..display.samples import app_view
 from ..display.test_reference import MAX_MEAN_DIFF, difference
 from .vm import SCREEN, Guest, GuestError, environment, read_ppm, tools_missing, wait_for
 
@@ -197,7 +197,7 @@ def screen_matches(guest: Guest, workdir: Path, name: str) -> float | None:
     ppm.unlink()
     config = load_config(workdir / "tablepi.toml")
     state = journal_state(guest, workdir / "journal-copy.sqlite3")
-    expected = render_surface(build_view(Scene(state, config.display)), SCREEN, Renderer())
+    expected = render_surface(app_view(state, config.display), SCREEN, Renderer())  # as the service draws it
     pygame.image.save(expected, str(shots / f"{name}-expected.png"))
     diff, _ = difference(shot, expected)
     return diff if diff < MAX_MEAN_DIFF else None

@@ -7,7 +7,8 @@ scan, a reader going offline, cards and deals entered by hand, a correction — 
 :class:`~tablepi.table.Table`. Its state goes into the scene the app's loop hands its screen
 (:class:`~tablepi.display.scene.Scene`) with what else the app holds at that moment (the tournament's seating or
 the director's announcement, the review of the last deal, the console and the touches that opened its panel), and
-the View the screen draws of it (``build_view(scene)``) is the sample. Nothing here builds a View by hand, so a change in what the table publishes shows in the pictures.
+the View the screen draws of it (``build_view(scene)``) is the sample. Nothing here builds a View by hand, so a
+change in what the table publishes shows in the pictures.
 
 The evening: Anna (N), Jos (E), Marie (S) and Pit (W) sit down; W deals, S is forehand (anticlockwise play).
 
@@ -23,7 +24,7 @@ Used by the reference screenshots (tests/display/reference), the display tests a
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from tablepi.analysis.review import DealReview
@@ -57,7 +58,7 @@ from tablepi.table.events import (
     Tick,
 )
 from tablepi.table.simulate import simulate_match
-from tablepi.table.state import TableConfig
+from tablepi.table.state import TableConfig, TableState
 
 NAMES: dict[Seat, str] = {Seat.N: "Anna", Seat.E: "Jos", Seat.S: "Marie", Seat.W: "Pit"}
 TAP = 0.3  # a tap: on the zone for less than the tap window (1 s)
@@ -373,6 +374,17 @@ def table_of(name: str) -> Table | None:
     return record().table() if record is not None else None
 
 
+def service_console(settings: DisplayConfig, earlier: Callable[[], Sequence[str]] = tuple) -> Console:
+    """The running service's console (it hosts enrolment), as `tablepi run` builds it."""
+    return Console(None, settings.language, earlier=earlier, can_enrol=True)
+
+
+def app_view(state: TableState, settings: DisplayConfig) -> View:
+    """The View the running service's screen draws for ``state`` with nothing else open (the appliance test
+    compares the guest's screen with it)."""
+    return build_view(Scene(state, settings, console=service_console(settings).scene(state, settings)))
+
+
 @functools.cache
 def sample(name: str, language: str = "en") -> View:
     """The View the app's screen draws at the moment ``name`` in ``language``."""
@@ -387,7 +399,7 @@ def sample(name: str, language: str = "en") -> View:
     state = table.state
     # the console of the running service (it hosts enrolment), as the loop keeps it: it sees the state once, as
     # after the record's last event, then each touch of the moment
-    console = Console(None, language, earlier=lambda: moment.earlier, can_enrol=True)
+    console = service_console(settings, earlier=lambda: moment.earlier)
     console.show_enrolment(moment.enrolling)
     part = console.scene(state, settings)
     for touch in moment.touches:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tablepi.readers.base import Reader
-from tablepi.readers.emulator import DeviceEmulator
 from tablepi.readers.events import ReaderEvent, ZoneEvent, ZoneStatus
+from tests.readers.device import DeviceEmulator
 
 
 class PtyDevice:

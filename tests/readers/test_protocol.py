@@ -116,7 +116,7 @@ def test_encoder_refuses_what_the_parser_would_refuse() -> None:
 
 
 def test_protocol_error_is_the_project_error() -> None:
-    assert issubclass(p.ProtocolError, BaseProtocolError)
+    assert p.ProtocolError is BaseProtocolError  # one class: the protocol raises the project's own
     assert issubclass(p.ProtocolError, ValueError)
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tablepi.readers import open_reader
-from tablepi.readers.emulator import DeviceEmulator
 from tablepi.readers.serial import SerialReader
+from tests.readers.device import DeviceEmulator
 from tests.waits import wait_until
 
 from .conftest import card_events, collect, settle, status_events

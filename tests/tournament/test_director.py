@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tablepi.feed.messages import Notice
+from tablepi.notices import Notice, NoticeCode
 from tablepi.web.serve import WebServer
 from tests.tournament.conftest import Tournament
 from tests.waits import wait_until
@@ -119,7 +119,8 @@ def test_director_runs_the_tournament(cup: Tournament, web: WebServer) -> None:
     assert post(web, cookie, "announce", {"text": "Coffee is ready"})[0] == 200
     for table in cup.tables.values():
         wait_until(lambda t=table: (t.drain() or True) and any(  # type: ignore[misc]
-            isinstance(n, Notice) and n.text == "Coffee is ready" for n in t.app.notices), "the announcement")
+            isinstance(n, Notice) and n.code is NoticeCode.ANNOUNCEMENT and n.param("text") == "Coffee is ready"
+            for n in t.app.notices), "the announcement")
     # Play the round; then the dashboard's attention marks.
     for table in cup.tables.values():
         while table.playing and len(table.journaled.state.slate) < 2:

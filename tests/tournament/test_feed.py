@@ -10,8 +10,8 @@ import pytest
 from tablepi.app.doctor import Status, check_feed
 from tablepi.config import Config
 from tablepi.feed.broker import Mosquitto
-from tablepi.feed.messages import Notice
 from tablepi.feed.outbox import Cursor
+from tablepi.notices import Notice, NoticeCode
 from tests.tournament.conftest import table_feed
 from tests.tournament.simulate import SimulatedTable
 from tests.waits import wait_until
@@ -32,7 +32,7 @@ def test_a_publish_the_acl_refuses_is_not_acknowledged_and_the_table_is_told(bro
         wait_until(lambda: table.feed is not None and table.feed.refused > 0, "a refusal")
         assert "Not authorized" in table.feed.problem
         table.drain()
-        assert any(isinstance(n, Notice) and n.source == "feed" for n in table.app.notices)
+        assert any(isinstance(n, Notice) and n.code is NoticeCode.FEED_PROBLEM for n in table.app.notices)
         assert table.feed.backlog > 0  # still in the outbox: nothing was taken for delivered
     finally:
         table.close()

@@ -19,7 +19,7 @@ from tablepi.app.doctor import Status, check_feed
 from tablepi.config import Config
 from tablepi.feed.broker import Mosquitto, TlsListener, free_port
 from tablepi.feed.config import FeedConfig
-from tablepi.feed.messages import Notice
+from tablepi.notices import Notice, NoticeCode
 from tests.tournament.conftest import TABLES, Tournament, table_feed, tournament_config
 from tests.tournament.simulate import SimulatedTable, standings_from_journals
 from tests.waits import wait_until
@@ -130,8 +130,8 @@ def test_a_table_with_another_ca_is_refused_in_one_clear_line(
             wait_until(lambda: len(failed) >= 2, "paho to try twice more")
             assert table.feed.acknowledged == 0 and not table.feed.connected
             table.drain()
-            assert any(isinstance(n, Notice) and n.source == "feed" and "not trusted" in n.text
-                       for n in table.app.notices)
+            assert any(isinstance(n, Notice) and n.code is NoticeCode.FEED_PROBLEM
+                       and "not trusted" in str(n.param("text")) for n in table.app.notices)
         finally:
             table.close()
     lines = [r.getMessage() for r in caplog.records if r.name.startswith("tablepi.feed")

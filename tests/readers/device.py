@@ -1,10 +1,11 @@
 """A reader device that speaks protocol v2 (or v1) over a file descriptor: the firmware's behaviour, on the host.
 
-It stands where the Pico would be: at the other end of a pseudo-terminal (tests, benchmark, the demo without
-hardware). It keeps the *physical truth* of the four zones, answers host commands like the firmware does
-(docs/protocol.md) and can misbehave on purpose: lose a line, corrupt a checksum, send garbage, stop in the
-middle of a line. A cable pull is :meth:`detach` and a replug :meth:`attach` of a new descriptor; the zones'
-truth survives, like tags lying on a table while the cable is out.
+It stands where the Pico would be: at the other end of a pseudo-terminal (the tests and bench/bench_readers.py;
+the demo without hardware runs the real firmware on :mod:`tablepi.emulator` instead). It keeps the *physical
+truth* of the four zones, answers host commands like the firmware does (docs/protocol.md) and can misbehave on
+purpose: lose a line, corrupt a checksum, send garbage, stop in the middle of a line. A cable pull is
+:meth:`detach` and a replug :meth:`attach` of a new descriptor; the zones' truth survives, like tags lying on a
+table while the cable is out.
 
     master, slave = os.openpty()           # the host opens os.ttyname(slave) with the serial backend
     dev = DeviceEmulator(master)
@@ -100,15 +101,6 @@ class DeviceEmulator:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.detach()
-
-    @property
-    def attached(self) -> bool:
-        return self._fd is not None
-
-    @property
-    def talking(self) -> bool:
-        """True once the host has sent a line on this attachment (the device answers from then on)."""
-        return self._talking
 
     def wait_talking(self, timeout: float = 5.0) -> bool:
         deadline = time.monotonic() + timeout
