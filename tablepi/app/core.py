@@ -347,7 +347,7 @@ class TableApp:
         enrolment = self.ports.enrolment
         if enrolment is not None and enrolment.running and isinstance(item, ZoneEvent | ZoneStatus):
             self._enrol_ended(enrolment.feed(item))
-            self._refresh()  # the enrol mode's sheet says what to lay next
+            self._draw()  # the enrol mode's sheet says what to lay next
             if isinstance(item, ZoneEvent):
                 return None  # a card laid for the enrol mode: not the game's
         if isinstance(item, Touch) and item.name == ButtonName.REVIEW.value:
@@ -374,13 +374,14 @@ class TableApp:
         if isinstance(item, ControlCancel):
             if self.ports.enrolment is not None:
                 self._enrol_ended(self.ports.enrolment.cancel(item.request))
+                self._draw()  # the enrol mode's last word, if it ended
             return
         desk = self.ports.desk
         if desk is None:
             item.finish(ok=False, error="this table answers no requests")
             return
         self._enrol_ended(desk.answer(item, self.press))
-        self._refresh()  # the enrol mode may have begun or ended: its sheet
+        self._draw()  # the enrol mode may have begun or ended: its sheet
 
     def press(self, name: ButtonName) -> TableState:
         """A button of the table's pressed by a client of the control socket: journaled and applied like a touch."""
