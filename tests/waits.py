@@ -30,27 +30,29 @@ def wait_until(
     timeout: float = 30.0,
     every: float = 0.02,
     ignore: tuple[type[BaseException], ...] = (),
+    error: type[AssertionError] = AssertionError,
 ) -> T:
     """Call ``check`` until it returns something true, and return that.
 
     ``what`` names the condition (or makes the words when the wait fails, e.g. with the last value seen);
     exceptions of the types in ``ignore`` count as "not yet" (a file being written, a socket not yet listening),
     and the last one is named if the wait fails. ``every`` seconds pass between two calls (0: ``check`` blocks
-    by itself, e.g. a receive with a timeout). Fails with an :class:`AssertionError` after ``timeout`` seconds.
+    by itself, e.g. a receive with a timeout). Fails with ``error`` (an :class:`AssertionError`, or a kind of
+    it the caller reports in its own way) after ``timeout`` seconds.
     """
     deadline = time.monotonic() + timeout
     last: BaseException | None = None
     while True:
         try:
             value = check()
-        except ignore as error:
-            last, value = error, None
+        except ignore as problem:
+            last, value = problem, None
         if value:
             return value
         if time.monotonic() >= deadline:
             words = what() if callable(what) else what
-            raise AssertionError(f"gave up after {timeout:g} s waiting for {words}"
-                                 + (f" (last error: {last!r})" if last is not None else ""))
+            raise error(f"gave up after {timeout:g} s waiting for {words}"
+                        + (f" (last error: {last!r})" if last is not None else ""))
         if every:
             time.sleep(every)
 

@@ -316,21 +316,24 @@ class TableApp:
 
     def _press(self, item: ControlEvent | Touch) -> TableEvent | None:
         """A button pressed (GPIO) or a control touched: the console's, or a button of the table's."""
+        if isinstance(item, Touch):
+            console = self.ports.console
+            if console is not None and console.touch(item.target, self.table.state):
+                for gesture in console.take():
+                    self.gesture(gesture)
+                self._refresh()  # a panel opened, changed or closed (its gesture, if any, was handled)
+                return None
+            if not isinstance(item.target, ButtonName):
+                return None  # the header, a card place, a key: nothing without the hand-entry console
+            return Button(self.now, item.target, item.seat)
         name = item.name
-        seat = item.seat if isinstance(item, Touch) else None
-        console = self.ports.console
-        if isinstance(item, Touch) and console is not None and console.touch(name, self.table.state):
-            for gesture in console.take():
-                self.gesture(gesture)
-            self._refresh()  # a panel opened, changed or closed (its gesture, if any, was handled)
-            return None
         if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
             if self.table.state.match_winner is None:
                 log.info("menu pressed during a match: ignored (hold it after the match for a new one)")
                 return None
             name = ButtonName.NEW_MATCH.value
         try:
-            return Button(self.now, ButtonName(name), seat)
+            return Button(self.now, ButtonName(name))
         except ValueError:
             log.warning("unknown button %r ignored", name)
             return None
@@ -350,7 +353,7 @@ class TableApp:
             self._draw()  # the enrol mode's sheet says what to lay next
             if isinstance(item, ZoneEvent):
                 return None  # a card laid for the enrol mode: not the game's
-        if isinstance(item, Touch) and item.name == ButtonName.REVIEW.value:
+        if isinstance(item, Touch) and item.target is ButtonName.REVIEW:
             if self._review.toggle():  # the screen's own business: nothing happens at the table, nothing journaled
                 self._draw()
             return None

@@ -16,6 +16,7 @@ import queue
 from dataclasses import dataclass
 
 from tablepi.controls.events import ControlEvent
+from tablepi.display.keys import Touched
 from tablepi.feed.messages import Seating
 from tablepi.notices import Notice
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus
@@ -26,11 +27,11 @@ from tablepi.table import TableEvent
 
 @dataclass(frozen=True, slots=True)
 class Touch:
-    """A control touched on the screen, by its name (the display's Action values equal ButtonName values; the
-    console's ``open:menu``, ``zone:N``, ``key:…``), and the seat it acts for when the screen knows (a seat's
-    corner); else the table infers it."""
+    """A control touched on the screen, as a value: a button (the table's own name for it), a key of the sheet, the
+    header, a seat's card place (:data:`tablepi.display.keys.Touched`); and the seat it acts for when the screen
+    knows (a seat's corner), else the table infers it."""
 
-    name: str
+    target: Touched
     seat: Seat | None = None
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tablepi.app.inputs import Touch
 from tablepi.config import DisplayConfig
+from tablepi.display.keys import KeyTouch, MenuTouch, PlaceTouch, Touched
 from tablepi.errors import OutputError
 from tablepi.rules.seats import Seat
 from tablepi.table import TableState
@@ -190,13 +191,14 @@ class PygameScreen:
 
         assert self.hitmap is not None
         drawing = self.display.surface.get_size()
-        chosen = {f"key:{k.id}" for row in view.sheet.rows for k in row if k.selected} if view.sheet else set()
+        chosen = {KeyTouch(k.id) for row in view.sheet.rows for k in row if k.selected and k.id is not None} \
+            if view.sheet else set()
         frame = {
             "seq": self.display.redraws, "panel": list(self.size), "rotation": self.rotation,
             "sheet": view.sheet.title if view.sheet is not None else None, "prompt": view.prompt,
             "lines": list(view.sheet.lines) if view.sheet is not None else [],
             "controls": [{"name": c.name, "seat": c.seat.value if c.seat else None, "rect": list(c.rect),
-                          "live": c.live, "selected": c.name in chosen} for c in hit_map(view, drawing)],
+                          "live": c.live, "selected": c.target in chosen} for c in hit_map(view, drawing)],
         }
         partial = self.hitmap.with_suffix(".part")
         try:
@@ -220,23 +222,23 @@ class PygameScreen:
             out.append(event)
         return out
 
-    def actions(self, events: list[Any]) -> list[tuple[str, Seat | None]]:
-        """(action name, seat) of the controls touched in ``events`` (each acting on what was drawn at its press);
-        the seat is the one a per-seat target acts for. While a panel is up only its keys act; the header and the
-        card places act only for the hand-entry console."""
-        names: list[tuple[str, Seat | None]] = []
+    def actions(self, events: list[Any]) -> list[tuple[Touched, Seat | None]]:
+        """(what was touched, seat) of the controls touched in ``events`` (each acting on what was drawn at its
+        press); the seat is the one a per-seat target acts for. While a panel is up only its keys act; the header
+        and the card places act only for the hand-entry console."""
+        touched: list[tuple[Touched, Seat | None]] = []
         for event in events:
             control = self.touch.touch(event, self.display.last)
             if control is None:
                 continue
-            if not self._console and (control.name == "open:menu" or control.name.startswith("zone:")):
+            if not self._console and isinstance(control.target, MenuTouch | PlaceTouch):
                 continue
-            names.append((control.name, control.seat))
-        return names
+            touched.append((control.target, control.seat))
+        return touched
 
     def poll(self) -> list[Touch]:
         """The controls touched since the last poll; raises WindowClosed on a window close."""
-        return [Touch(name, seat) for name, seat in self.actions(self.events())]
+        return [Touch(target, seat) for target, seat in self.actions(self.events())]
 
     def close(self) -> None:
         if not self._closed:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from tablepi.display.i18n import N_, Translator
 from tablepi.display.view import Action, Button, CardView, SeatView
-from tablepi.rules.cards import Card, Suit
+from tablepi.rules.cards import Card
 from tablepi.rules.deal import TRICKS_PER_DEAL
 from tablepi.rules.seats import Seat, Team
 
@@ -339,17 +339,6 @@ def button(tr: Translator, action: Action, enabled: bool = True, seat: Seat | No
         Action.REVIEW: tr.gettext("Review"),
     }
     return Button(action, labels[action], enabled, seat=seat)
-
-
-def trump_buttons(tr: Translator) -> tuple[Button, ...]:
-    """The four trump buttons ♠ ♥ ♦ ♣, for a forehand who prefers touching to showing a card."""
-    return tuple(button(tr, Action.trump(suit)) for suit in Suit)
-
-
-def announce_buttons(tr: Translator) -> tuple[Button, ...]:
-    return tuple(
-        button(tr, a) for a in (Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT)
-    )
 
 
 #: Every button of each screen, in slot order (tablepi.display.layout gives each its fixed place).

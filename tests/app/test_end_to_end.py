@@ -49,9 +49,9 @@ class Rig:
         screen = PygameScreen(DisplayConfig(language="en"), headless=True, frames=self.frames)
         self.app = TableApp(self.table, DeckRegistry([self.deck]), ZONES, screen=screen, clock=clock)
         self.pump = ReaderPump(self.reader, self.app.put)
-        assert self.device.wait_talking(5.0), "the serial backend never said HELLO?"
+        assert self.device.wait_talking(30.0), "the serial backend never said HELLO?"
 
-    def wait_card_event(self, timeout: float = 5.0) -> None:
+    def wait_card_event(self, timeout: float = 30.0) -> None:
         """Feed the app until the reader's next card event has been journaled and applied."""
         while True:
             try:
@@ -77,7 +77,7 @@ class Rig:
             self.device.lift(SEAT_ZONE[event.seat])
             self.wait_card_event()
         elif isinstance(event, Button):
-            self.app.handle(Touch(event.name.value, event.seat))
+            self.app.handle(Touch(event.name, event.seat))
 
     def close(self) -> None:
         self.pump.close()

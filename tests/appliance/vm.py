@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tests.waits import wait_until
+
 T = TypeVar("T")
 
 #: The screen QEMU gives the guest (virtio-gpu's mode): the Pi's 7" panel.
@@ -34,20 +36,9 @@ class GuestError(AssertionError):
 
 
 def wait_for(what: str, check: Callable[[], T | None], timeout: float, every: float = 1.0) -> T:
-    """``check()`` until it returns something true; :class:`GuestError` naming ``what`` after ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    last: BaseException | None = None
-    while True:
-        try:
-            value = check()
-        except (OSError, GuestError, ValueError) as error:
-            last, value = error, None
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise GuestError(f"gave up after {timeout:.0f} s waiting for {what}"
-                             + (f" (last error: {last})" if last else ""))
-        time.sleep(every)
+    """``check()`` until it returns something true (an error talking to the guest counts as "not yet");
+    :class:`GuestError` naming ``what`` after ``timeout`` s."""
+    return wait_until(check, what, timeout, every, ignore=(OSError, GuestError, ValueError), error=GuestError)
 
 
 class Qmp:
@@ -310,14 +301,8 @@ class Guest:
         if agent is None:
             raise GuestError("the guest is not running")
         pid = agent.call("guest-exec", path="/bin/sh", arg=["-c", script], **{"capture-output": True})["pid"]
-        deadline = time.monotonic() + timeout
-        while True:
-            status = agent.call("guest-exec-status", pid=pid)
-            if status.get("exited"):
-                break
-            if time.monotonic() >= deadline:
-                raise GuestError(f"{script!r} did not finish within {timeout:.0f} s in the guest")
-            time.sleep(0.5)
+        status = wait_until(lambda: (answer := agent.call("guest-exec-status", pid=pid)).get("exited") and answer,
+                            f"{script!r} to finish in the guest", timeout, every=0.5, error=GuestError)
         result = Result(int(status.get("exitcode", -1)), _b64(status.get("out-data")), _b64(status.get("err-data")))
         if check and result.rc != 0:
             raise GuestError(f"in the guest: {script!r} failed: {result}")
@@ -361,9 +346,9 @@ class Guest:
         self.qmp.execute("input-send-event", events=[
             {"type": "abs", "data": {"axis": "x", "value": ax}},
             {"type": "abs", "data": {"axis": "y", "value": ay}}])
-        time.sleep(0.1)
+        time.sleep(0.1)  # the tablet's next report carries the move alone (nothing on the host tells when it went)
         self.qmp.execute("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
-        time.sleep(hold)
+        time.sleep(hold)  # a finger rests this long: the gesture itself
         self.qmp.execute("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
 
     def unplug_reader(self) -> None:

@@ -15,6 +15,7 @@ from gpiozero.pins.mock import MockFactory
 from tablepi.controls import WARNING_BLINK, ControlEvent, ControlPins, Controls, Sound
 from tablepi.errors import ConfigError
 from tablepi.rules.seats import Seat
+from tests.waits import wait_until
 
 PINS = ControlPins()
 
@@ -95,7 +96,7 @@ def test_holding_undo_means_menu_and_no_undo(pwm_factory: MockFactory, events: q
         # "menu" comes while the button is still down, so the player sees the menu open as he holds.
         assert events.get(timeout=3) == ControlEvent("menu")
         release(pwm_factory, pins.undo)
-        time.sleep(0.05)
+        time.sleep(0.05)  # a window, not a wait (the release is handled as the pin changes): no undo comes
         assert drain(events) == []
         # The next short press is an undo again.
         press(pwm_factory, pins.undo)
@@ -112,7 +113,7 @@ def test_contact_bounce_is_one_press(pwm_factory: MockFactory, events: queue.Que
             press(pwm_factory, pins.undo)
             release(pwm_factory, pins.undo)
         assert sorted(drain(events)) == ["confirm", "undo"]
-        time.sleep(0.55)
+        time.sleep(0.55)  # the bounce time passes (it is what is tested): the next closure is a press again
         press(pwm_factory, pins.confirm)
         press(pwm_factory, pins.undo)
         release(pwm_factory, pins.undo)
@@ -148,14 +149,13 @@ def test_turn_led_follows_the_turn(pwm_factory: MockFactory, events: queue.Queue
 def test_warning_seat_flashes_while_turn_stays_lit(pwm_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:
     with Controls(PINS, events.put, pin_factory=pwm_factory) as controls:
         controls.show(Seat.E, {Seat.S})
-        time.sleep(sum(WARNING_BLINK) * 3)
-        assert on_pulses(led(pwm_factory, Seat.S)) >= 2
+        wait_until(lambda: on_pulses(led(pwm_factory, Seat.S)) >= 2, "S's LED to flash twice")
         assert led(pwm_factory, Seat.E).state == 1
         assert on_pulses(led(pwm_factory, Seat.N)) == 0
         # The warning is resolved: the flashing stops and the LED goes dark.
         controls.show(Seat.E)
         led(pwm_factory, Seat.S).clear_states()
-        time.sleep(sum(WARNING_BLINK) * 2)
+        time.sleep(sum(WARNING_BLINK) * 2)  # a window of two flashes, not a wait: nothing may happen in it
         assert led(pwm_factory, Seat.S).state == 0
         assert on_pulses(led(pwm_factory, Seat.S)) == 0
 
@@ -163,8 +163,7 @@ def test_warning_seat_flashes_while_turn_stays_lit(pwm_factory: MockFactory, eve
 def test_a_warning_at_the_seat_to_play_flashes_it(pwm_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:
     with Controls(PINS, events.put, pin_factory=pwm_factory) as controls:
         controls.show(Seat.N, {Seat.N})
-        time.sleep(sum(WARNING_BLINK) * 3)
-        assert on_pulses(led(pwm_factory, Seat.N)) >= 2
+        wait_until(lambda: on_pulses(led(pwm_factory, Seat.N)) >= 2, "N's LED to flash twice")
 
 
 def test_show_is_idempotent(pwm_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:
@@ -180,8 +179,7 @@ def test_show_is_idempotent(pwm_factory: MockFactory, events: queue.Queue[Contro
         assert len(led(pwm_factory, Seat.S).states) == 1  # no change at all
         assert len(led(pwm_factory, Seat.N).states) == 1
         assert on_pulses(buzzer) == 0  # the same warning does not sound twice
-        time.sleep(sum(WARNING_BLINK) * 2)
-        assert on_pulses(led(pwm_factory, Seat.W)) >= 1  # still flashing in its own rhythm
+        wait_until(lambda: on_pulses(led(pwm_factory, Seat.W)) >= 1, "W's LED to flash on")  # in its own rhythm
 
 
 def test_leds_without_pwm_fall_back_to_on_off(plain_factory: MockFactory, events: queue.Queue[ControlEvent]) -> None:

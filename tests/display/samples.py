@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from tablepi.analysis.review import DealReview
 from tablepi.app.console import Console
 from tablepi.config import DisplayConfig
+from tablepi.display.keys import touch_named
 from tablepi.display.panels import Enrolling
 from tablepi.display.scene import Announcement, Scene, SeatingLine
 from tablepi.display.view import View
@@ -403,7 +404,7 @@ def sample(name: str, language: str = "en") -> View:
     console.show_enrolment(moment.enrolling)
     part = console.scene(state, settings)
     for touch in moment.touches:
-        console.touch(touch, state)
+        console.touch(touch_named(touch), state)  # the control the hit-map names so
         part = console.scene(state, settings)
     return build_view(Scene(
         state, settings, review_of(table) if moment.review else None, review_open=moment.review,

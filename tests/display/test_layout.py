@@ -5,12 +5,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from tablepi.display import texts as tx
 from tablepi.display.i18n import translator
 from tablepi.display.layout import BOTTOM, LEFT, RIGHT, TOP, Rect, action_at, layout_for, screen_sides
-from tablepi.display.texts import trump_buttons
 from tablepi.display.touch import action_for_event, event_position
 from tablepi.display.view import Action, Button, ScreenKind, View
 from tablepi.errors import ConfigError
+from tablepi.rules.cards import Suit
 from tablepi.rules.seats import Seat
 from tests.display.samples import sample
 
@@ -123,7 +124,7 @@ def test_disabled_buttons_do_not_answer() -> None:
 
 
 def test_finger_coordinates_are_normalised_and_mouse_in_pixels() -> None:
-    view = View(ScreenKind.DEAL, buttons=trump_buttons(translator("en")))
+    view = View(ScreenKind.DEAL, buttons=tuple(tx.button(translator("en"), Action.trump(suit)) for suit in Suit))
     size = (800, 480)
     rect = layout_for(size).button_rects(view.buttons)[3][1]  # clubs
     cx, cy = rect.center
@@ -135,7 +136,7 @@ def test_finger_coordinates_are_normalised_and_mouse_in_pixels() -> None:
 
 
 def test_mouse_events_synthesised_from_touch_and_other_buttons_are_ignored() -> None:
-    view = View(ScreenKind.DEAL, buttons=trump_buttons(translator("en")))
+    view = View(ScreenKind.DEAL, buttons=tuple(tx.button(translator("en"), Action.trump(suit)) for suit in Suit))
     cx, cy = layout_for((800, 480)).button_rects(view.buttons)[0][1].center
     synthetic = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(cx, cy), button=1, touch=True)
     right_click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(cx, cy), button=3, touch=False)

@@ -125,10 +125,8 @@ def test_params_show_cards_as_players_write_them(en: Translator) -> None:
 def test_buttons_have_action_names_and_translated_labels() -> None:
     de = translator("de")
     assert tx.button(de, Action.UNDO).label == "Rückgängig"  # "Zurück" is "back"
-    assert [b.label for b in tx.trump_buttons(de)] == ["♠", "♥", "♦", "♣"]
-    assert [b.suit for b in tx.trump_buttons(de)] == list(Suit)
-    assert [b.action.value for b in tx.announce_buttons(de)] == [
-        "announce_matt", "announce_konter", "announce_konter_a_matt"]
+    trumps = [tx.button(de, Action.trump(suit)) for suit in Suit]
+    assert [b.label for b in trumps] == ["♠", "♥", "♦", "♣"] and [b.suit for b in trumps] == list(Suit)
 
 
 def test_seat_view_marks_are_words_of_the_language() -> None:

@@ -69,11 +69,6 @@ def test_trump_actions_round_trip_their_suit() -> None:
                                           "new_match"}
 
 
-def test_suit_buttons_are_half_width_and_word_buttons_full() -> None:
-    assert Button(Action.TRUMP_CLUBS, "♣", suit=Suit.CLUBS).is_half_width
-    assert not Button(Action.UNDO, "Undo").is_half_width
-
-
 def test_view_lookups_find_seats_and_buttons() -> None:
     view = View(ScreenKind.DEAL, seats=(SeatView(Seat.N, "Anna"),), buttons=(Button(Action.UNDO, "Undo"),))
     seat = view.seat(Seat.N)

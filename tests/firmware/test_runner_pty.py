@@ -18,6 +18,8 @@ from tablepi.errors import ParseError
 from tablepi.readers import ZoneEvent, ZoneState, open_reader
 from tablepi.readers.events import ReaderEvent, ZoneStatus
 from tests.firmware.firmware_rig import frame, parse
+from tests.readers.conftest import collect
+from tests.waits import wait_until
 
 A = "04A1B2C3D4E5F6"
 B = "04B0B0B0B0B0B0"
@@ -73,14 +75,10 @@ def test_scan_rate_on_the_firmwares_own_time(runner: FirmwareRunner) -> None:
     fail; a slower scan (more Python per scan, more commands on air) still lowers this rate. The rate on the
     modelled Pico is test_scanner's (emulated time) and bench/bench_firmware.py's.
     """
-    deadline = time.monotonic() + 30
-    while runner.app.scanner.scans < 50:  # type: ignore[attr-defined]
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    scans0, own0 = runner.app.scanner.scans, runner.own_time()  # type: ignore[attr-defined]
-    while runner.app.scanner.scans - scans0 < 4000:  # type: ignore[attr-defined]
-        assert time.monotonic() < deadline, "the firmware thread stopped scanning"
-        time.sleep(0.05)
+    scanner = runner.app.scanner  # type: ignore[attr-defined]
+    wait_until(lambda: scanner.scans >= 50, "the firmware to scan", every=0.05)
+    scans0, own0 = scanner.scans, runner.own_time()
+    wait_until(lambda: scanner.scans - scans0 >= 4000, "the firmware to scan 4000 more times", 60, every=0.05)
     scans1, own1 = runner.app.scanner.scans, runner.own_time()  # type: ignore[attr-defined]
     rate = (scans1 - scans0) / 4 / (own1 - own0)
     print(f"scan rate per zone on the firmware's own time: {rate:.0f}/s")
@@ -88,38 +86,29 @@ def test_scan_rate_on_the_firmwares_own_time(runner: FirmwareRunner) -> None:
 
 
 def test_serial_backend_sees_the_cards_the_firmware_reads(runner: FirmwareRunner) -> None:
-    def wait(reader, until: Callable[[list[ReaderEvent]], bool], timeout: float = 5.0) -> list[ReaderEvent]:  # type: ignore[no-untyped-def]
-        events: list[ReaderEvent] = []
-        deadline = time.monotonic() + timeout
-        while not until(events):
-            assert time.monotonic() < deadline, [str(e) for e in events]
-            ev = reader.recv(0.05)
-            if ev is not None:
-                events.append(ev)
-        return events
-
     def card(zone: int, uid: str, present: bool) -> Callable[[list[ReaderEvent]], bool]:
         return lambda evs: any(
             isinstance(e, ZoneEvent) and (e.zone, e.uid, e.present) == (zone, uid, present) for e in evs
         )
 
     runner.place(2, A)  # lying there before the host connects: the snapshot must report it
-    time.sleep(0.1)
+    scanner = runner.app.scanner  # type: ignore[attr-defined]
+    wait_until(lambda: scanner.zones[2].state == runner.fw.scanner.PRESENT, "the firmware to read the card")
     reader = open_reader("serial", port=runner.path, backoff_initial=0.05, backoff_max=0.2)
     try:
-        wait(reader, card(2, A, True))
+        collect(reader, card(2, A, True))
         runner.place(0, B)
-        wait(reader, card(0, B, True))
+        collect(reader, card(0, B, True))
         runner.lift(2)
-        wait(reader, card(2, A, False))
+        collect(reader, card(2, A, False))
         runner.fail(3, "hung")
-        wait(
+        collect(
             reader,
             lambda evs: any(isinstance(e, ZoneStatus) and e.zone == 3 and e.state is ZoneState.FAULT for e in evs),
         )
         runner.repair(3)
         runner.place(3, Ntag213("04C0C0C0C0C0C0"))
-        wait(reader, card(3, "04C0C0C0C0C0C0", True))
+        collect(reader, card(3, "04C0C0C0C0C0C0", True))
         assert reader.present == (B, None, None, "04C0C0C0C0C0C0")
     finally:
         reader.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from tablepi.readers.base import Reader
 from tablepi.readers.events import ReaderEvent, ZoneEvent, ZoneStatus
 from tests.readers.device import DeviceEmulator
+from tests.waits import wait_until
 
 
 class PtyDevice:
@@ -58,16 +58,17 @@ def pty_device(tmp_path: Path) -> Iterator[PtyDevice]:
     dev.close()
 
 
-def collect(reader: Reader, until: Callable[[list[ReaderEvent]], bool], timeout: float = 5.0) -> list[ReaderEvent]:
+def collect(reader: Reader, until: Callable[[list[ReaderEvent]], bool], timeout: float = 30.0) -> list[ReaderEvent]:
     """Read events until ``until(events)`` holds; fail with what was seen if it does not in ``timeout``."""
     events: list[ReaderEvent] = []
-    deadline = time.monotonic() + timeout
-    while not until(events):
-        if time.monotonic() > deadline:
-            pytest.fail(f"condition not met in {timeout} s; events: {[str(e) for e in events]}")
-        ev = reader.recv(0.05)
-        if ev is not None:
-            events.append(ev)
+
+    def done() -> bool:
+        if not until(events) and (event := reader.recv(0.05)) is not None:
+            events.append(event)
+        return until(events)
+
+    wait_until(done, lambda: f"the reader's events to meet the condition; events: {[str(e) for e in events]}",
+               timeout, every=0)
     return events
 
 

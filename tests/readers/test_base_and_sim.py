@@ -20,6 +20,8 @@ from tablepi.readers import (
 from tablepi.readers.events import ReaderEvent, ZoneSnapshot, normalise_uid
 from tablepi.readers.sim import ScriptStep, SimReader
 
+from .conftest import collect
+
 A = "04A1B2C3D4E5F6"
 B = "04B0B0B0B0B0B0"
 C = "DEADBEEF"
@@ -202,11 +204,7 @@ def test_iteration_ends_when_closed() -> None:
 
 def test_script_replays_a_scene() -> None:
     with open_reader("sim", script=["0.02 place 1 04a1b2c3d4e5f6", "0.04 lift 1", ScriptStep(0.06, "unplug")]) as r:
-        events = []
-        deadline = time.monotonic() + 2
-        while len(events) < 10 and time.monotonic() < deadline:
-            if (ev := r.recv(0.1)) is not None:
-                events.append(ev)
+        events = collect(r, lambda ev: statuses(ev)[-4:] == [(z, ZoneState.OFFLINE) for z in range(4)])  # unplugged
         assert cards(events) == [(1, A, True), (1, A, False)]
         assert statuses(events)[-4:] == [(z, ZoneState.OFFLINE) for z in range(4)]
 

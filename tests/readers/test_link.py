@@ -18,6 +18,8 @@ from tablepi.readers.events import ReaderEvent, ZoneEvent, ZoneState, ZoneStatus
 from tablepi.readers.link import LinkedReader
 from tests.waits import stack_of, wait_until
 
+from .conftest import collect
+
 UID = "04A1B2C3D4E5F6"
 
 
@@ -244,14 +246,8 @@ def test_a_refused_serial_port_is_a_warning_naming_the_fix_once(
 
     reader = SerialReader(port=str(port), serial_factory=refuse, backoff_initial=0.05, backoff_max=0.05)
     with caplog.at_level(logging.DEBUG, logger="tablepi.readers"):
-        events = []
-        deadline = time.monotonic() + 2.0
-        while len(opened) < 4 and time.monotonic() < deadline:
-            event = reader.recv(0.1)
-            if event is not None:
-                events.append(event)
+        events = collect(reader, lambda _: len(opened) >= 4)  # four attempts, each refused
     reader.close()
-    assert len(opened) >= 4
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name == "tablepi.readers.link"]
     assert len(warnings) == 1, [r.getMessage() for r in warnings]
     said = warnings[0].getMessage()
