@@ -1,8 +1,14 @@
 """The screen's hand entry, as the app runs it: which panel is open, what opens one, what a finished one does.
 
-The panels themselves are pure values (:mod:`tablepi.display.panels`); the console holds the one that is open
-(UI state, never journaled: only the gesture a finished panel makes is a table event, so a power cut loses at
-most a half-typed name). It opens:
+The console is a pure reducer (:func:`reduce`): its state (:class:`ConsoleState`: the open panel, the seats still
+to be named, the console's line for the bar), a touch as a value (a key, the header, a card place) and the table's
+published state in; the console's next state and the gestures to hand the table out. :func:`refresh` brings the
+state up to date with the table's (a correction waiting, a match starting, a player seated by his tag). Every rule
+question is the table's: who may enter a card and which (``Possible.by_hand``, ``Possible.cards_for``), whether the
+first dealer may be chosen (``Possible.choose_dealer``), who names trumps next (``TableState.next_forehand``).
+
+Nothing here is journaled: only the gesture a finished panel makes is a table event, so a power cut loses at most a
+half-typed name. It opens:
 
 - the card picker on a touch on a seat's zone, when that seat is to play (its reader offline, or a misread), or,
   before trumps are named, on forehand's zone: the trump suit by hand (a Confirm ends each);
@@ -14,16 +20,20 @@ most a half-typed name). It opens:
 - the keyboard for each seat in turn from the menu's "players' names", with earlier names offered first;
 - the enrol menu (a deck, a player tag), whose keyboard names what to enrol; the enrol mode's sheet then stays up
   while the table enrols (``enrolling``, set by the service's desk), its one key stopping it.
+
+:class:`Console` is the app's holder of that state: it feeds touches through :func:`reduce`, hands the gestures on
+and lays the open panel's sheet over the view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
+from tablepi.display.keys import KeyTouch, MenuTouch, Opening, PlaceTouch, Touched
 from tablepi.display.panels import (
     Answer,
     Answering,
@@ -55,6 +65,7 @@ from tablepi.rules.deal import WINNING_POINTS
 from tablepi.rules.entry import TIE_POINTS
 from tablepi.rules.seats import Seat
 from tablepi.table.events import (
+    ButtonName,
     CardEntered,
     CorrectionAnswered,
     CorrectionProposed,
@@ -67,14 +78,223 @@ from tablepi.table.events import (
 )
 from tablepi.table.state import HistoryRow, TablePhase, TableState
 
-#: Touch names the screen sends for the console (beside the table's own button names).
-MENU = "open:menu"
-ZONE = "zone:"  # + a seat letter: a touch on that seat's zone
-KEY = "key:"  # + a key id: a key of the open panel
+# --- the reducer ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What the console offers beside the table's state: the keyboard's language and the names it offers (earlier
+    matches' players, most recent first; then the player tags'), whether the running service hosts enrolment, and
+    the QR code of the table's pages when it serves them (the menu then offers it, and the name keyboard the
+    player's choice to be named on them)."""
+
+    language: str = "en"
+    earlier: tuple[str, ...] = ()
+    known: tuple[str, ...] = ()
+    can_enrol: bool = False
+    phone: PhoneCode | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """The console's line for the bar until the next touch: players just seated by their tags (or by the
+    tournament), or the correction of deal ``refused`` refused."""
+
+    seated: tuple[tuple[Seat, str], ...] = ()
+    refused: int | None = None
+
+    def text(self, tr: Translator) -> str:
+        if self.refused is not None:
+            return tx.correction_refused_text(tr, self.refused)
+        return " ".join(tx.seated_text(tr, name, seat) for seat, name in self.seated)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicName:
+    """A player chose, on the name keyboard, to be named on the table's pages (the players' book's opt-in)."""
+
+    name: str
+
+
+#: What a touch makes the console hand on: the table's gestures, and a player's choice to be named on the pages.
+Made = Gesture | PublicName
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleState:
+    """The console's state: the open panel (None: the header's Menu opens one), the seats still to be named after
+    the one on the keyboard, the enrol mode's sheet while it runs, the match whose start sheet was offered (once a
+    match), the line for the bar, and the names seated when last refreshed (None: not yet seen)."""
+
+    panel: Panel | None = None
+    seating: tuple[Seat, ...] = ()
+    enrolling: Enrolling | None = None
+    offered: int | None = None
+    note: Note | None = None
+    names: tuple[tuple[Seat, str], ...] | None = field(default=None)
+
+
+def reduce(console: ConsoleState, touched: Touched, table: TableState,
+           setup: Setup = Setup()) -> tuple[ConsoleState, tuple[Made, ...]]:
+    """The console after ``touched``, and what it hands on. Any touch ends the bar's note (a button's too: the
+    button itself is the table's)."""
+    console = replace(console, note=None)
+    if isinstance(touched, ButtonName):
+        return console, ()
+    enrolling = console.enrolling
+    if enrolling is not None:  # the enrol mode's sheet is up: only its key acts
+        if isinstance(touched, KeyTouch) and touched.key in enrolling.live_keys():
+            return replace(console, enrolling=None), (() if enrolling.over else (StopEnrol(),))
+        return console, ()
+    if isinstance(touched, MenuTouch):
+        return replace(console, panel=menu(table, setup)), ()
+    if isinstance(touched, PlaceTouch):
+        seat = touched.seat
+        if seat not in table.possible.by_hand:
+            return console, ()
+        trumps = table.phase is not TablePhase.PLAY  # forehand names trumps (or begins the next deal)
+        picker = CardPicker(seat, table.possible.cards_for(seat), trumps=trumps).opened()
+        return replace(console, panel=picker), ()
+    panel = console.panel
+    if panel is None:
+        panel = answering(table)  # a correction waiting: its answers are up whenever no other panel is
+        if panel is None:
+            return console, ()
+    return _press(replace(console, panel=panel), panel, touched, table, setup)
+
+
+def _press(console: ConsoleState, before: Panel, touched: KeyTouch, table: TableState,
+           setup: Setup) -> tuple[ConsoleState, tuple[Made, ...]]:
+    step = press(before, touched.key)
+    panel = step.panel
+    if isinstance(before, DealForm) and isinstance(panel, DealForm) and panel.correct is not None \
+            and panel.correct != before.correct:
+        panel = correction_form(table, panel.correct)  # another deal: as it was scored
+    console = replace(console, panel=panel)
+    gesture = step.gesture
+    if gesture is None:
+        if panel is None and isinstance(before, Keyboard) and before.enrol is None and console.seating:
+            return _next_keyboard(console, table, setup), ()  # ✕ leaves this seat as it is, only
+        return (replace(console, seating=()) if panel is None else console), ()
+    if isinstance(gesture, Open):
+        return _open(console, gesture, table, setup), ()
+    made: list[Made] = []
+    if not (isinstance(gesture, SeatPlayer) and dict(table.names).get(gesture.seat) == gesture.name):
+        made.append(gesture)  # (a name confirmed as it was seated is no new seating)
+    if isinstance(gesture, SeatPlayer):
+        console = replace(console, names=None)  # seated on this keyboard: nothing to tell the table about it
+    if isinstance(gesture, Answer) and not gesture.accept and isinstance(before, Answering):
+        console = replace(console, note=Note(refused=before.number))
+    if isinstance(gesture, SeatPlayer | StartEnrol) and gesture.public and setup.phone is not None:
+        made.append(PublicName(gesture.name))
+    if isinstance(gesture, SeatPlayer) and console.seating:
+        console = _next_keyboard(console, table, setup)
+    return console, tuple(made)
+
+
+def _next_keyboard(console: ConsoleState, table: TableState, setup: Setup) -> ConsoleState:
+    seat, *rest = console.seating
+    return replace(console, panel=keyboard(seat, table, setup), seating=tuple(rest))
+
+
+def _open(console: ConsoleState, gesture: Open, table: TableState, setup: Setup) -> ConsoleState:
+    what = gesture.what
+    panel: Panel | None = console.panel
+    if what is Opening.HISTORY:
+        panel = HistoryPanel(rows=len(history_rows(table)), correct=correctable(table))
+    elif what is Opening.CORRECT and table.slate:
+        if gesture.deal is None:  # Menu → Correct a deal: the last one
+            panel = correction_form(table, table.slate[-1].number)
+        elif 1 <= gesture.deal <= len(table.slate):  # a touch on its row of the evening's deals
+            panel = correction_form(table, gesture.deal)
+    elif what is Opening.PLAYERS:
+        first, *rest = Seat
+        return replace(console, panel=keyboard(first, table, setup), seating=tuple(rest))
+    elif what is Opening.DEALER:
+        panel = DealerChoice()
+    elif what is Opening.ENROL and setup.can_enrol:
+        panel = EnrolMenu()
+    elif what in (Opening.ENROL_DECK, Opening.ENROL_PLAYER) and setup.can_enrol:
+        player = what is Opening.ENROL_PLAYER
+        names = earlier_names_first(setup.earlier, ()) if player else ()
+        panel = Keyboard(Seat.N, setup.language, shift=player, names=names, enrol="player" if player else "deck",
+                         public=_public_key(setup))
+    elif what is Opening.PHONE and setup.phone is not None:
+        panel = PhonePanel(setup.phone)
+    elif what is Opening.DEAL:
+        panel = DealForm(table.next_forehand)  # the table's: who names trumps in the deal told now
+    return replace(console, panel=panel)
+
+
+def refresh(console: ConsoleState, table: TableState, configured: Mapping[Seat, str]) -> ConsoleState:
+    """The console brought up to date with the table's state (on every change the screen shows): a correction
+    waiting is up whenever no other panel is, the start sheet offered once as a match begins (while not all four
+    seats have names, here or in the config, ``configured``), the start sheet closed once trumps are named, a
+    player seated by his tag told on the bar, names seated meanwhile no longer offered, the history's rows."""
+    if console.enrolling is not None:  # the enrol mode: the reader's cards are the enrolment's, not the game's
+        return console
+    panel = console.panel
+    if isinstance(panel, Answering):
+        panel = None  # rebuilt from the state: who has answered changes
+    starting = table.possible.choose_dealer
+    if isinstance(panel, MatchStart) and not starting:
+        panel = None  # trumps are named: play goes on, the sheet is not needed
+    if panel is None:
+        panel = answering(table)
+    offered = console.offered
+    if starting and offered != table.match_number:
+        offered = table.match_number  # offered once a match, and not after a panel the players opened
+        if panel is None and len({**dict(configured), **dict(table.names)}) < len(Seat):
+            panel = MatchStart()
+    note = console.note
+    names = table.names
+    if console.names is not None and names != console.names and not isinstance(panel, Keyboard):
+        before = dict(console.names)
+        new = tuple((seat, name) for seat, name in names if before.get(seat) != name)
+        if new:
+            note = Note(seated=new)
+    if isinstance(panel, Keyboard) and panel.enrol is None:
+        panel = _unseated(panel, table)  # a name seated meanwhile (a tag) is no longer offered
+    if isinstance(panel, HistoryPanel):
+        panel = replace(panel, rows=len(history_rows(table)), correct=correctable(table))
+    return ConsoleState(panel, console.seating, None, offered, note, names)
+
+
+def menu(table: TableState, setup: Setup) -> Menu:
+    return Menu(can_enter=table.phase is not TablePhase.MATCH_OVER or bool(table.slate),
+                can_correct=bool(table.slate),
+                can_choose_dealer=table.possible.choose_dealer,
+                can_enrol=setup.can_enrol, can_phone=setup.phone is not None)
+
+
+def keyboard(seat: Seat, table: TableState, setup: Setup) -> Keyboard:
+    """The keyboard for ``seat``'s name: the name it has now typed in already (a player seated by his tag, or in an
+    earlier match, touches OK), the names of earlier matches and of the player tags offered."""
+    current = dict(table.names).get(seat, "")
+    board = Keyboard(seat, setup.language, text=current, shift=not current, public=_public_key(setup),
+                     names=earlier_names_first(setup.earlier, setup.known))
+    return _unseated(board, table)
+
+
+def _public_key(setup: Setup) -> bool | None:
+    """The opt-in key's state on a new keyboard: off (private is the default), or no key without the pages."""
+    return None if setup.phone is None else False
+
+
+def _unseated(board: Keyboard, table: TableState) -> Keyboard:
+    """``board`` offering no name seated at another seat (the keyboard's own seat may keep its name)."""
+    taken = {n.casefold() for seat, n in table.names if seat is not board.seat}
+    names = tuple(n for n in board.names if n.casefold() not in taken)
+    return board if names == board.names else replace(board, names=names)
+
+
+# --- the app's holder --------------------------------------------------------------------------------------------
 
 
 class Console:
-    """The open panel and what to do with a touch. ``act`` hands a finished gesture to the app."""
+    """The console's state as the app holds it: a touch goes through :func:`reduce`, the gestures it makes go to
+    ``act`` (a player's choice to be named on the pages to ``opt_in``); :meth:`over` lays the open panel's sheet
+    over the view."""
 
     def __init__(self, act: Callable[[Gesture], None], language: str = "en",
                  earlier: Callable[[], Sequence[str]] = tuple, known: Callable[[], Sequence[str]] = tuple) -> None:
@@ -82,195 +302,72 @@ class Console:
         self.language = language
         self.earlier = earlier
         self.known = known
-        self.panel: Panel | None = None
-        self._seating: list[Seat] = []  # seats still to be named, after the one on the keyboard
+        self.state = ConsoleState()
         #: The running service hosts enrolment (its desk): the menu then offers it.
         self.can_enrol = False
         #: The QR code of the table's pages when it serves them ([web] enabled): the menu then offers it, and the
         #: name keyboard the player's choice to be named on them, handed to ``opt_in`` (the players' book).
         self.phone: PhoneCode | None = None
         self.opt_in: Callable[[str], None] | None = None
-        #: The enrol mode on screen while it runs (and its last word once over), set by the app's desk.
-        self.enrolling: Enrolling | None = None
-        self._offered: int | None = None  # the match whose start sheet was offered (once a match)
         #: Whether no deck is enrolled at all (set by the app): the bar then says how to enrol one.
         self.no_deck: Callable[[], bool] = lambda: False
-        self._note = ""  # a line for the bar until the next touch: a refused correction, a player seated by tag
-        self._names: tuple[tuple[Seat, str], ...] | None = None  # the seated names last shown
 
-    def touch(self, name: str, state: TableState) -> bool:
-        """Whether ``name`` was the console's (a key, the menu, a zone); acts on it. Any touch ends a note."""
-        self._note = ""
-        if name.startswith(KEY) and self.enrolling is not None:
-            if name.removeprefix(KEY) in self.enrolling.key_ids():
-                over = self.enrolling.over
-                self.enrolling = None
-                if not over:
-                    self.act(StopEnrol())
-            return True
-        if self.enrolling is not None and (name == MENU or name.startswith(ZONE)):
-            return True  # the enrol mode's sheet is up: only its key acts
-        if name.startswith(KEY):
-            if self.panel is None and state.proposal is not None:
-                self.panel = answering(state)
-            if self.panel is not None:
-                self._press(name.removeprefix(KEY), state)
-            return True
-        if name == MENU:
-            self.panel = self.menu(state)
-            return True
-        if name.startswith(ZONE):
-            seat = Seat.parse(name.removeprefix(ZONE))
-            if self.can_enter_card(state, seat):
-                trumps = state.phase is not TablePhase.PLAY  # forehand names trumps (or begins the next deal)
-                self.panel = CardPicker(seat, state.possible.cards_for(seat), trumps=trumps).opened()
-            return True
-        return False
+    @property
+    def panel(self) -> Panel | None:
+        return self.state.panel
+
+    @property
+    def enrolling(self) -> Enrolling | None:
+        """The enrol mode on screen while it runs (and its last word once over), set by the app's desk."""
+        return self.state.enrolling
+
+    @enrolling.setter
+    def enrolling(self, sheet: Enrolling | None) -> None:
+        self.state = replace(self.state, enrolling=sheet)
+
+    def setup(self) -> Setup:
+        return Setup(self.language, tuple(self.earlier()), tuple(self.known()), self.can_enrol, self.phone)
+
+    def touch(self, touched: Touched, state: TableState) -> bool:
+        """Whether ``touched`` was the console's (a key, the header, a card place); acts on it. Any touch ends a
+        note."""
+        self.state, made = reduce(self.state, touched, state, self.setup())
+        for gesture in made:
+            if isinstance(gesture, PublicName):
+                if self.opt_in is not None:
+                    self.opt_in(gesture.name)
+            else:
+                self.act(gesture)
+        return not isinstance(touched, ButtonName)
 
     def close(self) -> None:
-        self.panel = None
-        self._seating = []
+        self.state = replace(self.state, panel=None, seating=())
 
     def over(self, view: View, state: TableState, settings: Any) -> View:
-        """``view`` with the open panel's sheet over it (the screen calls this on every show). A correction
-        waiting for the teams' answers is up whenever no other panel is."""
-        if self.enrolling is not None:  # the enrol mode: the reader's cards are the enrolment's, not the game's
-            from tablepi.display.sheet import sheet_for
-
-            tr = translator(settings.language)
-            return replace(view, sheet=sheet_for(self.enrolling, tr))
-        if isinstance(self.panel, Answering):
-            self.panel = None  # rebuilt from the state: who has answered changes
-        starting = state.possible.choose_dealer
-        names = {**dict(settings.names), **dict(_names(state))}
-        if isinstance(self.panel, MatchStart) and not starting:
-            self.panel = None  # trumps are named: play goes on, the sheet is not needed
-        if self.panel is None and state.proposal is not None:
-            self.panel = answering(state)
-        if starting and self._offered != state.match_number:
-            self._offered = state.match_number  # offered once a match, and not after a panel the players opened
-            if self.panel is None and len(names) < len(Seat):
-                self.panel = MatchStart()
-        view = self._noted(view, state, translator(settings.language))
-        if self.panel is None:  # the header opens the menu: its labelled button says so
-            return replace(view, menu=translator(settings.language).gettext("Menu"))
-        if isinstance(self.panel, Keyboard) and self.panel.enrol is None:
-            self.panel = _unseated(self.panel, state)  # a name seated meanwhile (a tag) is no longer offered
+        """``view`` with the open panel's sheet over it (the screen calls this on every show)."""
         from tablepi.display.sheet import sheet_for
 
         tr = translator(settings.language)
-        if isinstance(self.panel, HistoryPanel):
-            self.panel = replace(self.panel, rows=len(history_rows(state)), correct=correctable(state))
-        return replace(view, sheet=sheet_for(self.panel, tr, names, history_lines(state, tr, names)))
+        if self.state.enrolling is not None:  # the enrol mode: the reader's cards are the enrolment's
+            return replace(view, sheet=sheet_for(self.state.enrolling, tr))
+        self.state = refresh(self.state, state, settings.names)
+        view = self._noted(view, tr)
+        panel = self.state.panel
+        if panel is None:  # the header opens the menu: its labelled button says so
+            return replace(view, menu=tr.gettext("Menu"))
+        names = {**dict(settings.names), **dict(state.names)}
+        return replace(view, sheet=sheet_for(panel, tr, names, history_lines(state, tr, names)))
 
-    def _noted(self, view: View, state: TableState, tr: Translator) -> View:
+    def _noted(self, view: View, tr: Translator) -> View:
         """``view`` with the console's line for the bar when no warning needs it: a player just seated by his tag
         (or by the tournament), a refused correction, or, while no deck is enrolled, how to enrol one."""
-        names = _names(state)
-        if self._names is not None and names != self._names and not isinstance(self.panel, Keyboard):
-            before = dict(self._names)
-            new = [(seat, name) for seat, name in names if before.get(seat) != name]
-            if new:
-                self._note = " ".join(tx.seated_text(tr, name, seat) for seat, name in new)
-        self._names = names
         if view.warning is not None:
             return view
-        if self._note:
-            return replace(view, warning=WarningBanner("note", self._note))
+        if self.state.note is not None:
+            return replace(view, warning=WarningBanner("note", self.state.note.text(tr)))
         if self.no_deck():
             return replace(view, warning=WarningBanner("no_deck", tx.no_deck_text(tr)))
         return view
-
-    # --- what may be opened now -----------------------------------------------------------------------------
-
-    @staticmethod
-    def can_enter_card(state: TableState, seat: Seat) -> bool:
-        """A card by hand for the seat the table says may enter one (``Possible.by_hand``)."""
-        return seat in state.possible.by_hand
-
-    def menu(self, state: TableState) -> Menu:
-        return Menu(can_enter=state.phase is not TablePhase.MATCH_OVER or bool(state.slate),
-                    can_correct=bool(state.slate),
-                    can_choose_dealer=state.possible.choose_dealer,
-                    can_enrol=self.can_enrol, can_phone=self.phone is not None)
-
-    # --- keys -----------------------------------------------------------------------------------------------
-
-    def _press(self, key: str, state: TableState) -> None:
-        assert self.panel is not None
-        before = self.panel
-        step = press(self.panel, key)
-        self.panel = step.panel
-        if isinstance(before, DealForm) and isinstance(step.panel, DealForm) and step.panel.correct is not None \
-                and step.panel.correct != before.correct:
-            self.panel = correction_form(state, step.panel.correct)  # another deal: as it was scored
-        gesture = step.gesture
-        if gesture is None:
-            if self.panel is None and isinstance(before, Keyboard) and before.enrol is None and self._seating:
-                self.panel = self._keyboard(self._seating.pop(0), state)  # ✕ leaves this seat as it is, only
-                return
-            if self.panel is None:
-                self._seating = []
-            return
-        if isinstance(gesture, Open):
-            self._open(gesture.what, state)
-            return
-        if not (isinstance(gesture, SeatPlayer) and dict(_names(state)).get(gesture.seat) == gesture.name):
-            self.act(gesture)  # (a name confirmed as it was seated is no new seating)
-        if isinstance(gesture, SeatPlayer):
-            self._names = None  # seated on this keyboard: nothing to tell the table about it
-        if isinstance(gesture, Answer) and not gesture.accept and isinstance(before, Answering):
-            self._note = tx.correction_refused_text(translator(self.language), before.number)
-        if isinstance(gesture, SeatPlayer | StartEnrol) and gesture.public and self.opt_in is not None:
-            self.opt_in(gesture.name)
-        if isinstance(gesture, SeatPlayer) and self._seating:
-            self.panel = self._keyboard(self._seating.pop(0), state)
-
-    def _open(self, what: str, state: TableState) -> None:
-        if what == "history":
-            self.panel = HistoryPanel(rows=len(history_rows(state)), correct=correctable(state))
-        elif what.startswith("correct:") and state.slate:
-            number = int(what.removeprefix("correct:"))
-            if 1 <= number <= len(state.slate):
-                self.panel = correction_form(state, number)
-        elif what == "players":
-            order = list(Seat)
-            self._seating = order[1:]
-            self.panel = self._keyboard(order[0], state)
-        elif what == "dealer":
-            self.panel = DealerChoice()
-        elif what == "enrol" and self.can_enrol:
-            self.panel = EnrolMenu()
-        elif what in ("enrol_deck", "enrol_player") and self.can_enrol:
-            kind = what.removeprefix("enrol_")
-            names = earlier_names_first(self.earlier(), ()) if kind == "player" else ()
-            self.panel = Keyboard(Seat.N, self.language, shift=kind == "player", names=names, enrol=kind,
-                                  public=self._public_key())
-        elif what == "phone" and self.phone is not None:
-            self.panel = PhonePanel(self.phone)
-        elif what == "deal":
-            self.panel = DealForm(state.next_forehand)  # the table's: who names trumps in the deal told now
-        elif what == "correct" and state.slate:
-            self.panel = correction_form(state, state.slate[-1].number)
-
-    def _public_key(self) -> bool | None:
-        """The opt-in key's state on a new keyboard: off (private is the default), or no key without the pages."""
-        return None if self.phone is None else False
-
-    def _keyboard(self, seat: Seat, state: TableState) -> Keyboard:
-        """The keyboard for ``seat``'s name: the name it has now typed in already (a player seated by his tag, or
-        in an earlier match, touches OK), the names of earlier matches and of the player tags offered."""
-        current = dict(_names(state)).get(seat, "")
-        board = Keyboard(seat, self.language, text=current, shift=not current, public=self._public_key(),
-                         names=earlier_names_first(self.earlier(), self.known()))
-        return _unseated(board, state)
-
-
-def _unseated(board: Keyboard, state: TableState) -> Keyboard:
-    """``board`` offering no name seated at another seat (the keyboard's own seat may keep its name)."""
-    taken = {n.casefold() for seat, n in _names(state) if seat is not board.seat}
-    names = tuple(n for n in board.names if n.casefold() not in taken)
-    return board if names == board.names else replace(board, names=names)
 
 
 def gesture_event(gesture: object, time: float) -> TableEvent | None:
@@ -322,10 +419,6 @@ def answering(state: TableState) -> Answering | None:
     if proposal is None:
         return None
     return Answering(proposal.number, proposal.entry, proposal.waiting)
-
-
-def _names(state: TableState) -> tuple[tuple[Seat, str], ...]:
-    return state.names
 
 
 def history_rows(state: TableState) -> tuple[HistoryRow, ...]:

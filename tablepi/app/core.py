@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from tablepi.app.console import Console
     from tablepi.app.names import RecentNames
     from tablepi.app.service import Desk, TableFiles
+    from tablepi.display.keys import Touched
 
 log = logging.getLogger(__name__)
 
@@ -73,9 +74,10 @@ RESYNC_SECONDS = 0.5
 
 @dataclass(frozen=True, slots=True)
 class Touch:
-    """A button touched on the screen, by action name (the display's Action values equal ButtonName values)."""
+    """A control touched on the screen, as a value: a button (the table's own name for it), a key of the sheet, the
+    header, a seat's card place (:data:`tablepi.display.keys.Touched`)."""
 
-    name: str
+    target: Touched
     seat: Seat | None = None  # who touched, when the screen knows (a seat's corner); else the table infers it
 
 
@@ -84,7 +86,7 @@ class Screen(Protocol):
 
     def show(self, state: TableState) -> None: ...
 
-    def poll(self) -> list[tuple[str, Seat | None]]: ...
+    def poll(self) -> list[tuple[Touched, Seat | None]]: ...
 
     def close(self) -> None: ...
 
@@ -217,12 +219,15 @@ class TableApp:
             if status.state is ReaderState.ONLINE and status.seat not in self._settled:
                 self._resync.setdefault(status.seat, self.now + RESYNC_SECONDS)
             return status
-        if isinstance(item, ControlEvent | Touch):
-            name = item.name
-            seat = item.seat if isinstance(item, Touch) else None
-            if isinstance(item, Touch) and self.console is not None and self.console.touch(name, self.table.state):
+        if isinstance(item, Touch):
+            if self.console is not None and self.console.touch(item.target, self.table.state):
                 self._refresh()  # a panel opened, changed or closed (its gesture, if any, was handled)
                 return None
+            if not isinstance(item.target, ButtonName):
+                return None  # the header, a card place, a key: nothing without the hand-entry console
+            return Button(self.now, item.target, item.seat)
+        if isinstance(item, ControlEvent):
+            name = item.name
             if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
                 state = self.table.state
                 if state.match_winner is None:
@@ -230,7 +235,7 @@ class TableApp:
                     return None
                 name = ButtonName.NEW_MATCH.value
             try:
-                return Button(self.now, ButtonName(name), seat)
+                return Button(self.now, ButtonName(name))
             except ValueError:
                 log.warning("unknown button %r ignored", name)
                 return None
@@ -250,7 +255,7 @@ class TableApp:
             if self.console is not None and self.console.enrolling is not None:
                 self._refresh()  # the enrol mode's sheet says what to lay next
             return None  # a control request, or a card laid for the enrol mode: not the game's
-        if isinstance(item, Touch) and item.name == ButtonName.REVIEW.value:
+        if isinstance(item, Touch) and item.target is ButtonName.REVIEW:
             self._toggle_review()  # the screen's own business: nothing happens at the table, nothing journaled
             return None
         event = self.to_table_event(item)
@@ -271,8 +276,8 @@ class TableApp:
         if self._closed:
             return False
         if self.screen is not None:
-            for name, seat in self.screen.poll():
-                self.handle(Touch(name, seat))
+            for target, seat in self.screen.poll():
+                self.handle(Touch(target, seat))
         try:
             item = self.inbox.get(timeout=timeout)
         except queue.Empty:

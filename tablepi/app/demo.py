@@ -308,5 +308,5 @@ def _act(
     elif isinstance(event, CardLifted):
         hands.lift(zone_of[event.seat])
     elif isinstance(event, Button):
-        app.handle(Touch(event.name.value, event.seat))
+        app.handle(Touch(event.name, event.seat))
     # Ticks are time passing, which _advance does; the scripted players never unplug a reader.

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablepi.config import DisplayConfig
+from tablepi.display.keys import KeyTouch, MenuTouch, PlaceTouch, Touched
 from tablepi.errors import OutputError
 from tablepi.notices import Notice
 from tablepi.rules.seats import Seat
@@ -249,13 +250,14 @@ class PygameScreen:
 
         assert self.hitmap is not None
         drawing = self.display.surface.get_size()
-        chosen = {f"key:{k.id}" for row in view.sheet.rows for k in row if k.selected} if view.sheet else set()
+        chosen = {KeyTouch(k.id) for row in view.sheet.rows for k in row if k.selected and k.id is not None} \
+            if view.sheet else set()
         frame = {
             "seq": self.display.redraws, "panel": list(self.size), "rotation": self.rotation,
             "sheet": view.sheet.title if view.sheet is not None else None, "prompt": view.prompt,
             "lines": list(view.sheet.lines) if view.sheet is not None else [],
             "controls": [{"name": c.name, "seat": c.seat.value if c.seat else None, "rect": list(c.rect),
-                          "live": c.live, "selected": c.name in chosen} for c in hit_map(view, drawing)],
+                          "live": c.live, "selected": c.target in chosen} for c in hit_map(view, drawing)],
         }
         partial = self.hitmap.with_suffix(".part")
         try:
@@ -285,22 +287,22 @@ class PygameScreen:
             out.append(event)
         return out
 
-    def actions(self, events: list[Any]) -> list[tuple[str, Seat | None]]:
-        """(action name, seat) of the controls touched in ``events`` (each acting on what was drawn at its press);
-        the seat is the one a per-seat target acts for. While a panel is up only its keys act; the header and the
-        card places act only for the hand-entry console."""
-        names: list[tuple[str, Seat | None]] = []
+    def actions(self, events: list[Any]) -> list[tuple[Touched, Seat | None]]:
+        """(what was touched, seat) of the controls touched in ``events`` (each acting on what was drawn at its
+        press); the seat is the one a per-seat target acts for. While a panel is up only its keys act; the header
+        and the card places act only for the hand-entry console."""
+        touched: list[tuple[Touched, Seat | None]] = []
         for event in events:
             control = self.touch.touch(event, self.display.last)
             if control is None:
                 continue
-            if self.console is None and (control.name == "open:menu" or control.name.startswith("zone:")):
+            if self.console is None and isinstance(control.target, MenuTouch | PlaceTouch):
                 continue
-            names.append((control.name, control.seat))
-        return names
+            touched.append((control.target, control.seat))
+        return touched
 
-    def poll(self) -> list[tuple[str, Seat | None]]:
-        """(action name, seat) of the buttons touched since the last poll; raises WindowClosed on a window close."""
+    def poll(self) -> list[tuple[Touched, Seat | None]]:
+        """(what was touched, seat) since the last poll; raises WindowClosed on a window close."""
         return self.actions(self.events())
 
     def close(self) -> None:

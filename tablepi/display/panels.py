@@ -21,8 +21,8 @@ Panels:
 - :class:`EnrolMenu` and :class:`Enrolling` — a deck or a player tag enrolled through the running table: the
   name on the keyboard, then each card laid when asked (Stop ends it, writing nothing).
 
-Key ids are stable text (``suit:H``, ``card:QH``, ``char:a``, ``seat:N``, ``ok``, ``cancel``): the renderer
-draws keys, a touch sends the id back.
+Keys are values (:mod:`tablepi.display.keys`: ``SuitKey(Suit.HEARTS)``, ``CardKey(card)``, ``Word.OK``...): the
+sheet draws a panel's keys, the hit-map carries the one touched back, and :func:`press` takes it as it is.
 """
 
 from __future__ import annotations
@@ -30,6 +30,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from tablepi.display.keys import (
+    AnswerKey,
+    CardKey,
+    CharKey,
+    DealKey,
+    DigitKey,
+    Key,
+    NameKey,
+    Opening,
+    OpenKey,
+    RowKey,
+    SeatKey,
+    SeatRole,
+    SuitKey,
+    WinnerKey,
+    Word,
+)
 from tablepi.display.view import PhoneCode
 from tablepi.errors import RulesError
 from tablepi.players import MAX_NAME
@@ -38,10 +55,10 @@ from tablepi.rules.deal import WINNING_POINTS, Announcement, announcement_of_par
 from tablepi.rules.entry import TIE_POINTS, TOTAL_POINTS, DealEntry
 from tablepi.rules.seats import Seat, Team
 
-OK = "ok"
-CANCEL = "cancel"
-BACK = "back"
-CONFIRM = "confirm"
+OK = Word.OK
+CANCEL = Word.CANCEL
+BACK = Word.BACK
+CONFIRM = Word.CONFIRM
 
 #: Letters of the on-screen keyboard by language, row by row (the layouts players know from their phones), with the
 #: accented letters of the names at a Luxembourg table ("Marie-Thérèse", "Léon", "Jäng", "Ëmil", "François") and, at
@@ -119,11 +136,11 @@ class StopEnrol:
 
 @dataclass(frozen=True, slots=True)
 class Open:
-    """The menu chose another panel: ``what`` is ``deal``, ``correct``, ``history``, ``players``, ``dealer``,
-    ``enrol`` (the enrol menu), ``enrol_deck`` or ``enrol_player`` (the keyboard for the deck's or player's name),
-    ``correct:N`` (the correction of deal N, from a touch on its row of the history)."""
+    """The menu chose another panel; ``deal``: the deal to correct (a touch on its row of the history), None: the
+    last one."""
 
-    what: str
+    what: Opening
+    deal: int | None = None
 
 
 Gesture = EnterCard | NameTrumps | SeatPlayer | ChooseDealer | EnterDeal | Answer | StartEnrol | StopEnrol | Open
@@ -165,12 +182,12 @@ class CardPicker:
             return replace(self, suit=suits[0], card=self.possible[0])
         return replace(self, suit=suits[0]) if len(suits) == 1 else self
 
-    def key_ids(self) -> tuple[str, ...]:
+    def live_keys(self) -> tuple[Key, ...]:
         if self.confirming:
             return (CONFIRM, BACK, CANCEL)
         if self.suit is None:
-            return (*(f"suit:{s.value}" for s in self.suits()), CANCEL)
-        return (*(f"card:{c}" for c in self.cards()), BACK, CANCEL)
+            return (*(SuitKey(s) for s in self.suits()), CANCEL)
+        return (*(CardKey(c) for c in self.cards()), BACK, CANCEL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,13 +227,13 @@ class Keyboard:
         rows = KEY_ROWS.get(self.language, KEY_ROWS["en"])
         return tuple("".join(_upper(ch) for ch in r) if self.shift else r for r in rows)
 
-    def key_ids(self) -> tuple[str, ...]:
-        letters = tuple(f"char:{ch}" for row in self.rows() for ch in row)
-        named = tuple(f"name:{n}" for n in self.suggestions())
-        shift = () if self.digits else ("shift",)  # the digits face has no capitals: its ⇧ is drawn off
+    def live_keys(self) -> tuple[Key, ...]:
+        letters = tuple(CharKey(ch) for row in self.rows() for ch in row)
+        named = tuple(NameKey(n) for n in self.suggestions())
+        shift = () if self.digits else (Word.SHIFT,)  # the digits face has no capitals: its ⇧ is drawn off
         ok = (OK,) if self.text.strip() else ()
-        public = ("public",) if self.public is not None and self.enrol != "deck" else ()
-        return (*named, *letters, *shift, "digits", "space", BACK, *ok, CANCEL, *public)
+        public = (Word.PUBLIC,) if self.public is not None and self.enrol != "deck" else ()
+        return (*named, *letters, *shift, Word.DIGITS, Word.SPACE, BACK, *ok, CANCEL, *public)
 
 
 def _upper(ch: str) -> str:
@@ -229,8 +246,8 @@ def _upper(ch: str) -> str:
 class DealerChoice:
     """Who deals first in this match (forehand, the next seat, names trumps)."""
 
-    def key_ids(self) -> tuple[str, ...]:
-        return (*(f"seat:{s.value}" for s in Seat), CANCEL)
+    def live_keys(self) -> tuple[Key, ...]:
+        return (*(SeatKey(SeatRole.DEALER, s) for s in Seat), CANCEL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,18 +294,19 @@ class DealForm:
             return False
         return True
 
-    def key_ids(self) -> tuple[str, ...]:
+    def live_keys(self) -> tuple[Key, ...]:
         if self.typing is not None:
-            digits = [f"digit:{d}" for d in "0123456789"] if len(self.typing) < 2 else []
-            return (*digits, "pad:back", "pad:cancel")
-        keys = [*(f"trumps:{s.value}" for s in Seat), "winner:NS", "winner:EW", "winner:tie"]
+            digits = [DigitKey(d) for d in range(10)] if len(self.typing) < 2 else []
+            return (*digits, Word.PAD_BACK, Word.PAD_CANCEL)
+        keys: list[Key] = [*(SeatKey(SeatRole.TRUMPS, s) for s in Seat), WinnerKey(Team.NS), WinnerKey(Team.EW),
+                           WinnerKey(None)]
         if self.winner is not None:
-            keys += ["kapo", "claim"] if self.kapo else ["points", "kapo", "claim"]
-        keys += [*(f"matt:{s.value}" for s in Seat), *(f"konter:{s.value}" for s in Seat)]
+            keys += [Word.KAPO, Word.CLAIM] if self.kapo else [Word.POINTS, Word.KAPO, Word.CLAIM]
+        keys += [*(SeatKey(SeatRole.MATT, s) for s in Seat), *(SeatKey(SeatRole.KONTER, s) for s in Seat)]
         if self.correct is not None and self.correct > 1:
-            keys.append("deal:-")
+            keys.append(DealKey(-1))
         if self.correct is not None and self.correct < self.last:
-            keys.append("deal:+")
+            keys.append(DealKey(1))
         if self.valid():
             keys.append(OK)
         keys.append(CANCEL)
@@ -305,18 +323,18 @@ class HistoryPanel:
     #: Per row, the number of the deal a touch on it corrects (None: not correctable, a deal of an earlier match).
     correct: tuple[int | None, ...] = ()
 
-    def row_keys(self) -> tuple[str, ...]:
-        """Per row shown, the key a touch on it sends (``row:N``: correct deal N), or "" (not correctable)."""
+    def row_keys(self) -> tuple[RowKey | None, ...]:
+        """Per row shown, the key a touch on it sends (the correction of its deal), or None (not correctable)."""
         shown = range(self.first, min(self.rows, self.first + self.page))
-        return tuple(f"row:{self.correct[i]}" if i < len(self.correct) and self.correct[i] is not None else ""
+        return tuple(RowKey(deal) if i < len(self.correct) and (deal := self.correct[i]) is not None else None
                      for i in shown)
 
-    def key_ids(self) -> tuple[str, ...]:
-        keys = [k for k in self.row_keys() if k]
+    def live_keys(self) -> tuple[Key, ...]:
+        keys: list[Key] = [k for k in self.row_keys() if k is not None]
         if self.first > 0:
-            keys.append("up")
+            keys.append(Word.UP)
         if self.first + self.page < self.rows:
-            keys.append("down")
+            keys.append(Word.DOWN)
         return (*keys, CANCEL)
 
 
@@ -330,19 +348,19 @@ class Menu:
     can_enrol: bool = False  # the running service hosts enrolment (a bare app does not)
     can_phone: bool = False  # the table serves its pages ([web] enabled): "On your phone" shows their QR code
 
-    def key_ids(self) -> tuple[str, ...]:
-        keys = ["open:history", "open:players"]
+    def live_keys(self) -> tuple[Key, ...]:
+        opens = [Opening.HISTORY, Opening.PLAYERS]
         if self.can_enter:
-            keys.append("open:deal")
+            opens.append(Opening.DEAL)
         if self.can_correct:
-            keys.append("open:correct")
+            opens.append(Opening.CORRECT)
         if self.can_choose_dealer:
-            keys.append("open:dealer")
+            opens.append(Opening.DEALER)
         if self.can_enrol:
-            keys.append("open:enrol")
+            opens.append(Opening.ENROL)
         if self.can_phone:
-            keys.append("open:phone")
-        return (*keys, CANCEL)
+            opens.append(Opening.PHONE)
+        return (*(OpenKey(what) for what in opens), CANCEL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,16 +369,16 @@ class MatchStart:
     Nothing waits for it: a card laid names trumps as always, and the sheet closes once trumps are named (so while
     it is up the first dealer may always still be chosen)."""
 
-    def key_ids(self) -> tuple[str, ...]:
-        return ("open:players", "open:dealer", CANCEL)
+    def live_keys(self) -> tuple[Key, ...]:
+        return (OpenKey(Opening.PLAYERS), OpenKey(Opening.DEALER), CANCEL)
 
 
 @dataclass(frozen=True, slots=True)
 class EnrolMenu:
     """Enrol a deck (its 24 cards, laid one by one as asked) or a player's keyring tag, through the table."""
 
-    def key_ids(self) -> tuple[str, ...]:
-        return ("open:enrol_deck", "open:enrol_player", CANCEL)
+    def live_keys(self) -> tuple[Key, ...]:
+        return (OpenKey(Opening.ENROL_DECK), OpenKey(Opening.ENROL_PLAYER), CANCEL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,8 +393,8 @@ class Enrolling:
     over: bool = False
     error: str = ""  # why it ended without a result (a line of the service's, untranslated detail)
 
-    def key_ids(self) -> tuple[str, ...]:
-        return ("stop",)
+    def live_keys(self) -> tuple[Key, ...]:
+        return (Word.STOP,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,8 +406,8 @@ class Answering:
     entry: DealEntry
     waiting: tuple[Team, ...]
 
-    def key_ids(self) -> tuple[str, ...]:
-        return tuple(f"answer:{team.value}:{word}" for team in self.waiting for word in ("yes", "no"))
+    def live_keys(self) -> tuple[Key, ...]:
+        return tuple(AnswerKey(team, accept) for team in self.waiting for accept in (True, False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +416,7 @@ class PhonePanel:
 
     code: PhoneCode
 
-    def key_ids(self) -> tuple[str, ...]:
+    def live_keys(self) -> tuple[Key, ...]:
         return (CANCEL,)
 
 
@@ -414,9 +432,9 @@ class Step:
     gesture: Gesture | None = None
 
 
-def press(panel: Panel, key: str) -> Step:
+def press(panel: Panel, key: Key) -> Step:
     """The panel after ``key``. A key the panel does not show now changes nothing (a stale touch)."""
-    if key not in panel.key_ids():
+    if key not in panel.live_keys():
         return Step(panel)
     if key == CANCEL:
         return Step(None)
@@ -425,22 +443,24 @@ def press(panel: Panel, key: str) -> Step:
     if isinstance(panel, Keyboard):
         return _keyboard(panel, key)
     if isinstance(panel, DealerChoice):
-        return Step(None, ChooseDealer(Seat.parse(key.removeprefix("seat:"))))
+        assert isinstance(key, SeatKey)
+        return Step(None, ChooseDealer(key.seat))
     if isinstance(panel, DealForm):
         return _form(panel, key)
     if isinstance(panel, Menu | MatchStart | EnrolMenu):
-        return Step(None, Open(key.removeprefix("open:")))
+        assert isinstance(key, OpenKey)
+        return Step(None, Open(key.what))
     if isinstance(panel, Enrolling):
         return Step(None, StopEnrol())
     if isinstance(panel, Answering):
-        _, team, word = key.split(":")
-        return Step(None, Answer(Team.parse(team), word == "yes"))
+        assert isinstance(key, AnswerKey)
+        return Step(None, Answer(key.team, key.accept))
     if isinstance(panel, PhonePanel):
         return Step(panel)
     return _history(panel, key)
 
 
-def _picker(panel: CardPicker, key: str) -> Step:
+def _picker(panel: CardPicker, key: Key) -> Step:
     if key == BACK:  # one step back: from Confirm to the ranks (or suits), from the ranks to the suits
         if panel.card is not None:
             return Step(replace(panel, card=None))
@@ -450,32 +470,31 @@ def _picker(panel: CardPicker, key: str) -> Step:
             return Step(None, EnterCard(panel.seat, panel.card))
         assert panel.suit is not None
         return Step(None, NameTrumps(panel.seat, panel.suit))
-    kind, _, value = key.partition(":")
-    if kind == "suit":
-        return Step(replace(panel, suit=Suit(value)))
-    return Step(replace(panel, card=Card.parse(value)))
+    if isinstance(key, SuitKey):
+        return Step(replace(panel, suit=key.suit))
+    assert isinstance(key, CardKey)
+    return Step(replace(panel, card=key.card))
 
 
-def _keyboard(panel: Keyboard, key: str) -> Step:
-    kind, _, value = key.partition(":")
-    if kind == "name":
-        return Step(None, _named(panel, value))
+def _keyboard(panel: Keyboard, key: Key) -> Step:
+    if isinstance(key, NameKey):
+        return Step(None, _named(panel, key.name))
     if key == OK:
         name = " ".join(panel.text.split())
         return Step(None, _named(panel, name)) if name else Step(panel)
     text, shift = panel.text, panel.shift
-    if kind == "char":
-        text, shift = text + value, False
-    elif key == "space":
+    if isinstance(key, CharKey):
+        text, shift = text + key.char, False
+    elif key is Word.SPACE:
         text, shift = text + " ", True
     elif key == BACK:
         text = text[:-1]
         shift = not text or text.endswith(" ")
-    elif key == "shift":
+    elif key is Word.SHIFT:
         shift = not shift
-    elif key == "digits":
+    elif key is Word.DIGITS:
         return Step(replace(panel, digits=not panel.digits))
-    elif key == "public":
+    elif key is Word.PUBLIC:
         return Step(replace(panel, public=not panel.public))
     typed = replace(panel, text=text[:MAX_NAME], shift=shift, shown=panel.places())
     return Step(replace(typed, shown=typed.places()))
@@ -486,49 +505,49 @@ def _named(panel: Keyboard, name: str) -> SeatPlayer | StartEnrol:
     return SeatPlayer(panel.seat, name, public) if panel.enrol is None else StartEnrol(panel.enrol, name, public)
 
 
-def _form(panel: DealForm, key: str) -> Step:
+def _form(panel: DealForm, key: Key) -> Step:
     if key == OK:
         return Step(None, EnterDeal(panel.entry(), panel.correct))
-    kind, _, value = key.partition(":")
-    if kind == "deal":  # another deal to correct (the app fills the form in with what that deal was)
+    if isinstance(key, DealKey):  # another deal to correct (the app fills the form in with what that deal was)
         assert panel.correct is not None
-        return Step(replace(panel, correct=panel.correct + (1 if value == "+" else -1)))
-    if kind == "trumps":
-        return Step(replace(panel, trumps=Seat.parse(value)))
-    if kind == "winner":
-        winner = None if value == "tie" else Team.parse(value)
+        return Step(replace(panel, correct=panel.correct + key.step))
+    if isinstance(key, WinnerKey):
+        winner = key.team
         points = TIE_POINTS if winner is None else max(panel.points, WINNING_POINTS)
         # The winners chosen, their points are asked at once (the number pad; ✕ keeps them as they were).
         return Step(replace(panel, winner=winner, points=points, kapo=panel.kapo and winner is not None,
                             claimed=panel.claimed and winner is not None,
                             typing="" if winner is not None and not panel.kapo else None))
-    if key == "points":
+    if key is Word.POINTS:
         return Step(replace(panel, typing=""))
-    if kind == "digit":
+    if isinstance(key, DigitKey):
         assert panel.typing is not None
-        typed = panel.typing + value
+        typed = panel.typing + str(key.digit)
         if len(typed) == 2 and WINNING_POINTS <= int(typed) <= TOTAL_POINTS:
             return Step(replace(panel, points=int(typed), typing=None))
         return Step(replace(panel, typing=typed))
-    if key == "pad:back":  # a digit back; with none, back to the form as it was
+    if key is Word.PAD_BACK:  # a digit back; with none, back to the form as it was
         assert panel.typing is not None
         return Step(replace(panel, typing=panel.typing[:-1] if panel.typing else None))
-    if key == "pad:cancel":  # ✕ on the number pad leaves the points as they were, and the form up
+    if key is Word.PAD_CANCEL:  # ✕ on the number pad leaves the points as they were, and the form up
         return Step(replace(panel, typing=None))
-    if key == "kapo":
+    if key is Word.KAPO:
         return Step(replace(panel, kapo=not panel.kapo))
-    if key == "claim":
+    if key is Word.CLAIM:
         return Step(replace(panel, claimed=not panel.claimed))
-    seat = Seat.parse(value)
-    if kind == "matt":
+    assert isinstance(key, SeatKey)
+    seat = key.seat
+    if key.role is SeatRole.TRUMPS:
+        return Step(replace(panel, trumps=seat))
+    if key.role is SeatRole.MATT:
         return Step(replace(panel, matt=None if panel.matt is seat else seat))
     return Step(replace(panel, konter=None if panel.konter is seat else seat))
 
 
-def _history(panel: HistoryPanel, key: str) -> Step:
-    if key.startswith("row:"):  # a deal of the match touched: its correction form
-        return Step(None, Open(f"correct:{key.removeprefix('row:')}"))
-    delta = -panel.page if key == "up" else panel.page
+def _history(panel: HistoryPanel, key: Key) -> Step:
+    if isinstance(key, RowKey):  # a deal of the match touched: its correction form
+        return Step(None, Open(Opening.CORRECT, key.deal))
+    delta = -panel.page if key is Word.UP else panel.page
     return Step(replace(panel, first=max(0, min(panel.rows - 1, panel.first + delta))))
 
 

@@ -707,7 +707,7 @@ class Renderer:
         elif sheet.lines:
             line_h = max(1, text.h // max(2, len(sheet.lines)))
             size_ = min(f.center, max(f.small, line_h * 3 // 4))
-            touched = sheet.line_keys + ("",) * len(sheet.lines)
+            touched = tuple(key is not None for key in sheet.line_keys) + (False,) * len(sheet.lines)
             for i, (line, rect) in enumerate(zip(sheet.lines, line_rects(sheet, size), strict=True)):
                 if touched[i]:  # a row a touch acts on (a deal to correct): framed as a key
                     pygame.draw.rect(surface, BUTTON_OFF, rect.inset(1), width=2, border_radius=layout.radius)
@@ -716,7 +716,7 @@ class Renderer:
         for key, rect in key_rects(sheet, size):
             if not key.label:
                 continue
-            if not key.id:  # a row's label
+            if key.id is None:  # a row's label
                 self.blit_text(surface, key.label, f.button, LIGHT, rect.inset(2), align="left",
                                min_size=max(8, f.button // 2))
                 continue

@@ -15,6 +15,21 @@ from collections.abc import Mapping, Sequence
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator
+from tablepi.display.keys import (
+    AnswerKey,
+    CardKey,
+    CharKey,
+    DealKey,
+    DigitKey,
+    NameKey,
+    Opening,
+    OpenKey,
+    SeatKey,
+    SeatRole,
+    SuitKey,
+    WinnerKey,
+    Word,
+)
 from tablepi.display.layout import Rect, layout_for
 from tablepi.display.panels import (
     BACK,
@@ -58,7 +73,7 @@ def sheet_for(
             title = tr.gettext("Card by hand for {seat}").format(seat=who)
         # Back and Cancel keep one row and one place through the three steps; Confirm is a plain key (red is for
         # what went wrong): the line above it names the card in its colours' words.
-        back = KeyView(BACK, tr.gettext("Back"), live=BACK in panel.key_ids())
+        back = KeyView(BACK, tr.gettext("Back"), live=BACK in panel.live_keys())
         if panel.confirming:
             if panel.card is not None:
                 line = tr.gettext("Play {card} for {seat}?").format(card=panel.card.display, seat=who)
@@ -67,31 +82,32 @@ def sheet_for(
                 line = tr.gettext("{suit} trumps: {seat} names them?").format(suit=panel.suit.symbol, seat=who)
             return SheetView(title, (line,), ((KeyView(CONFIRM, tr.gettext("Confirm"), weight=2),), (back, cancel)))
         if panel.suit is None:
-            suits = tuple(KeyView(f"suit:{s.value}", s.symbol, f"suit:{s.value}" in panel.key_ids(), suit=s)
-                          for s in Suit)
+            suits = tuple(KeyView(SuitKey(s), s.symbol, SuitKey(s) in panel.live_keys(), suit=s) for s in Suit)
             ask = tr.gettext("Which suit are trumps?") if panel.trumps else tr.gettext("Which suit?")
             return SheetView(title, (ask,), (suits, (back, cancel)))
-        cards = tuple(KeyView(f"card:{c}", c.display, suit=c.suit) for c in panel.cards())
-        return SheetView(title, (tr.gettext("Which card?"),), (cards or (KeyView("", "", live=False),), (back, cancel)))
+        cards = tuple(KeyView(CardKey(c), c.display, suit=c.suit) for c in panel.cards())
+        empty = (KeyView(None, "", live=False),)
+        return SheetView(title, (tr.gettext("Which card?"),), (cards or empty, (back, cancel)))
     if isinstance(panel, EnrolMenu):
         return SheetView(tr.gettext("Enrol"), (tr.gettext("Lay each card when asked."),),
-                         ((KeyView("open:enrol_deck", tr.gettext("Enrol a deck"), weight=2),
-                           KeyView("open:enrol_player", tr.gettext("Enrol a player tag"), weight=2)), (cancel,)))
+                         ((KeyView(OpenKey(Opening.ENROL_DECK), tr.gettext("Enrol a deck"), weight=2),
+                           KeyView(OpenKey(Opening.ENROL_PLAYER), tr.gettext("Enrol a player tag"), weight=2)),
+                          (cancel,)))
     if isinstance(panel, Enrolling):
         return _enrolling(panel, tr)
     if isinstance(panel, Keyboard):
         who = tx.seat_letter(tr, panel.seat)
         typed = panel.text + "_"
-        suggestions = tuple(KeyView(f"name:{n}", n) if n else KeyView("", "", live=False) for n in panel.places())
-        letters = tuple(tuple(KeyView(f"char:{ch}", ch) for ch in row) for row in panel.rows())
-        controls = (KeyView("shift", "⇧", selected=panel.shift, live=not panel.digits),
-                    KeyView("digits", "abc" if panel.digits else "123", selected=panel.digits),
-                    KeyView("space", tr.gettext("Space"), weight=3),
+        suggestions = tuple(KeyView(NameKey(n), n) if n else KeyView(None, "", live=False) for n in panel.places())
+        letters = tuple(tuple(KeyView(CharKey(ch), ch) for ch in row) for row in panel.rows())
+        controls = (KeyView(Word.SHIFT, "⇧", selected=panel.shift, live=not panel.digits),
+                    KeyView(Word.DIGITS, "abc" if panel.digits else "123", selected=panel.digits),
+                    KeyView(Word.SPACE, tr.gettext("Space"), weight=3),
                     KeyView(BACK, "⌫"), KeyView(OK, tr.gettext("OK"), live=bool(panel.text.strip()), weight=2),
                     KeyView(CANCEL, "✕"))
         rows = (suggestions, *letters, controls)
-        if "public" in panel.key_ids():  # the table serves its pages: his choice to be named on them
-            rows = (*rows, (KeyView("public", ("☑ " if panel.public else "☐ ") + tr.gettext("My name on the phones"),
+        if Word.PUBLIC in panel.live_keys():  # the table serves its pages: his choice to be named on them
+            rows = (*rows, (KeyView(Word.PUBLIC, ("☑ " if panel.public else "☐ ") + tr.gettext("My name on the phones"),
                                     selected=bool(panel.public), weight=4),))
         if panel.enrol == "deck":
             title = tr.gettext("Name of the deck to enrol")
@@ -101,27 +117,27 @@ def sheet_for(
             title = tr.gettext("Name of the player at {seat}").format(seat=who)
         return SheetView(title, (typed,), rows)
     if isinstance(panel, DealerChoice):
-        seats = tuple(KeyView(f"seat:{s.value}", tx.seat_name(tr, s, names)) for s in Seat)
+        seats = tuple(KeyView(SeatKey(SeatRole.DEALER, s), tx.seat_name(tr, s, names)) for s in Seat)
         return SheetView(tr.gettext("Who deals first?"), (tr.gettext("The next seat names trumps."),),
                          (seats[:2], seats[2:], (cancel,)))
     if isinstance(panel, DealForm):
         return _form(panel, tr, names, cancel)
     if isinstance(panel, HistoryPanel):
         shown = tuple(history[panel.first:panel.first + panel.page]) or (tr.gettext("No deal yet."),)
-        keys: tuple[KeyView, ...] = (KeyView("up", "▲", live="up" in panel.key_ids()), KeyView("down", "▼",
-                live="down" in panel.key_ids()), KeyView(CANCEL, tr.gettext("Close"), weight=2))
+        keys: tuple[KeyView, ...] = (KeyView(Word.UP, "▲", live=Word.UP in panel.live_keys()), KeyView(Word.DOWN, "▼",
+                live=Word.DOWN in panel.live_keys()), KeyView(CANCEL, tr.gettext("Close"), weight=2))
         line_keys = panel.row_keys() if history else ()
         if any(line_keys):
-            keys = (KeyView("", tr.gettext("Touch a deal to correct it."), live=False, weight=4), *keys)
+            keys = (KeyView(None, tr.gettext("Touch a deal to correct it."), live=False, weight=4), *keys)
         return SheetView(tr.gettext("The evening's deals"), shown, (keys,), line_keys)
     if isinstance(panel, Answering):
         team = {t: tx.team_label(tr, t, names) for t in Team}
         # Both teams' rows stay where they are: a team that answered has its Accept drawn chosen (a refusal would
         # have discarded the correction), no longer live.
-        rows = tuple((KeyView("", team[t], live=False, weight=2),
-                      KeyView(f"answer:{t.value}:yes", tr.gettext("Accept"), live=t in panel.waiting,
+        rows = tuple((KeyView(None, team[t], live=False, weight=2),
+                      KeyView(AnswerKey(t, True), tr.gettext("Accept"), live=t in panel.waiting,
                               selected=t not in panel.waiting, weight=2),
-                      KeyView(f"answer:{t.value}:no", tr.gettext("Refuse"), live=t in panel.waiting, weight=2))
+                      KeyView(AnswerKey(t, False), tr.gettext("Refuse"), live=t in panel.waiting, weight=2))
                      for t in Team)
         result = panel.entry.result()
         from tablepi.rules.slate import Slate
@@ -132,20 +148,20 @@ def sheet_for(
         return SheetView(tr.gettext("Correct deal {number}").format(number=panel.number),
                          (line, tr.gettext("Both teams must accept.")), rows)
     if isinstance(panel, MatchStart):
-        keys = (KeyView("open:players", tr.gettext("Players' names"), weight=2),
-                KeyView("open:dealer", tr.gettext("First dealer"), weight=2))
+        keys = (KeyView(OpenKey(Opening.PLAYERS), tr.gettext("Players' names"), weight=2),
+                KeyView(OpenKey(Opening.DEALER), tr.gettext("First dealer"), weight=2))
         line = tr.gettext("Your names and the first dealer, or lay a card to play.")
         return SheetView(tr.gettext("New match"), (line,), (keys, (KeyView(CANCEL, tr.gettext("Play"), weight=2),)))
     if isinstance(panel, PhonePanel):
         close = KeyView(CANCEL, tr.gettext("Close"), weight=2)
         return SheetView(tr.gettext("On your phone"), (panel.code.address,), ((close,),), phone=panel.code)
     assert isinstance(panel, Menu)
-    labels = {"open:deal": tr.gettext("Enter a deal by hand"), "open:correct": tr.gettext("Correct a deal"),
-              "open:history": tr.gettext("The evening's deals"), "open:players": tr.gettext("Players' names"),
-              "open:dealer": tr.gettext("First dealer"), "open:enrol": tr.gettext("Enrol cards or tags")}
+    labels = {Opening.DEAL: tr.gettext("Enter a deal by hand"), Opening.CORRECT: tr.gettext("Correct a deal"),
+              Opening.HISTORY: tr.gettext("The evening's deals"), Opening.PLAYERS: tr.gettext("Players' names"),
+              Opening.DEALER: tr.gettext("First dealer"), Opening.ENROL: tr.gettext("Enrol cards or tags")}
     if panel.can_phone:  # only with the pages on: the menu of a table without them is unchanged
-        labels["open:phone"] = tr.gettext("On your phone")
-    entries = tuple(KeyView(k, labels[k], live=k in panel.key_ids()) for k in labels)
+        labels[Opening.PHONE] = tr.gettext("On your phone")
+    entries = tuple(KeyView(OpenKey(k), labels[k], live=OpenKey(k) in panel.live_keys()) for k in labels)
     rows = tuple(entries[i : i + 2] for i in range(0, len(entries), 2))
     return SheetView(tr.gettext("Menu"), (), (*rows, (cancel,)))
 
@@ -160,7 +176,7 @@ def _enrolling(panel: Enrolling, tr: Translator) -> SheetView:
         lines = (*lines[-1:], tr.gettext("Not enrolled: {reason}").format(reason=panel.error))
     elif not panel.over:
         lines = lines or (tr.gettext("Lay each card when asked."),)
-    key = KeyView("stop", tr.gettext("Close") if panel.over else tr.gettext("Stop, write nothing"), weight=2)
+    key = KeyView(Word.STOP, tr.gettext("Close") if panel.over else tr.gettext("Stop, write nothing"), weight=2)
     return SheetView(title, lines, ((key,),))
 
 
@@ -168,34 +184,34 @@ def _pad(panel: DealForm, tr: Translator, title: str, cancel: KeyView) -> SheetV
     """The number pad for the winners' points (``WINNING_POINTS`` to ``TOTAL_POINTS``, 21 to 40): two digits and
     the form is back."""
     assert panel.typing is not None
-    live = panel.key_ids()
+    live = panel.live_keys()
 
-    def digit(d: str) -> KeyView:
-        return KeyView(f"digit:{d}", d, live=f"digit:{d}" in live)
+    def digit(d: int) -> KeyView:
+        return KeyView(DigitKey(d), str(d), live=DigitKey(d) in live)
 
     line = tr.gettext("{points} points").format(points=(panel.typing or "") + "_")
-    rows = (tuple(digit(d) for d in "123"), tuple(digit(d) for d in "456"), tuple(digit(d) for d in "789"),
-            (KeyView("pad:back", "⌫"), digit("0"), KeyView("pad:cancel", cancel.label)))
+    rows = (tuple(digit(d) for d in (1, 2, 3)), tuple(digit(d) for d in (4, 5, 6)), tuple(digit(d) for d in (7, 8, 9)),
+            (KeyView(Word.PAD_BACK, "⌫"), digit(0), KeyView(Word.PAD_CANCEL, cancel.label)))
     return SheetView(title, (line, f"{WINNING_POINTS} – {TOTAL_POINTS}"), rows)
 
 
 def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: KeyView) -> SheetView:
-    def seat_row(prefix: str, label: str, chosen: Seat | None) -> tuple[KeyView, ...]:
-        return (KeyView("", label, live=False, weight=2),
-                *(KeyView(f"{prefix}:{s.value}", tx.seat_name(tr, s, names), selected=chosen is s, weight=2)
+    def seat_row(role: SeatRole, label: str, chosen: Seat | None) -> tuple[KeyView, ...]:
+        return (KeyView(None, label, live=False, weight=2),
+                *(KeyView(SeatKey(role, s), tx.seat_name(tr, s, names), selected=chosen is s, weight=2)
                   for s in Seat))
 
     team = {t: tx.team_label(tr, t, names) for t in Team}
-    winner = (KeyView("", tr.gettext("Won"), live=False, weight=2),
-              KeyView("winner:NS", team[Team.NS], selected=panel.winner is Team.NS, weight=3),
-              KeyView("winner:EW", team[Team.EW], selected=panel.winner is Team.EW, weight=3),
-              KeyView("winner:tie", tr.gettext("Tie"), selected=panel.winner is None, weight=2))
-    live = panel.key_ids()
-    points = (KeyView("points", tr.gettext("{points} points").format(points=panel.entry().winner_points
-                                                                        if panel.valid() else panel.points),
-                      live="points" in live, weight=4),
-              KeyView("kapo", tr.gettext("Kapo"), live="kapo" in live, selected=panel.kapo),
-              KeyView("claim", tr.gettext("Claimed"), live="claim" in live, selected=panel.claimed))
+    winner = (KeyView(None, tr.gettext("Won"), live=False, weight=2),
+              KeyView(WinnerKey(Team.NS), team[Team.NS], selected=panel.winner is Team.NS, weight=3),
+              KeyView(WinnerKey(Team.EW), team[Team.EW], selected=panel.winner is Team.EW, weight=3),
+              KeyView(WinnerKey(None), tr.gettext("Tie"), selected=panel.winner is None, weight=2))
+    live = panel.live_keys()
+    points = (KeyView(Word.POINTS, tr.gettext("{points} points").format(points=panel.entry().winner_points
+                                                                          if panel.valid() else panel.points),
+                      live=Word.POINTS in live, weight=4),
+              KeyView(Word.KAPO, tr.gettext("Kapo"), live=Word.KAPO in live, selected=panel.kapo),
+              KeyView(Word.CLAIM, tr.gettext("Claimed"), live=Word.CLAIM in live, selected=panel.claimed))
     title = (tr.gettext("Correct deal {number}").format(number=panel.correct) if panel.correct is not None
              else tr.gettext("Enter a deal by hand"))
     if panel.typing is not None:
@@ -205,10 +221,11 @@ def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: Ke
                            kapo=panel.kapo and panel.winner is not None, lines=result.stake),) if result else ()
     done: tuple[KeyView, ...] = (KeyView(OK, tr.gettext("OK"), live=OK in live, weight=2), cancel)
     if panel.correct is not None:  # which deal to correct: the title says its number
-        done = (KeyView("deal:-", "◀", live="deal:-" in live), KeyView("deal:+", "▶", live="deal:+" in live), *done)
-    return SheetView(title, lines, (seat_row("trumps", tr.gettext("Trumps"), panel.trumps), winner, points,
-                                    seat_row("matt", "Matt", panel.matt), seat_row("konter", "Konter", panel.konter),
-                                    done))
+        done = (KeyView(DealKey(-1), "◀", live=DealKey(-1) in live), KeyView(DealKey(1), "▶", live=DealKey(1) in live),
+                *done)
+    return SheetView(title, lines, (seat_row(SeatRole.TRUMPS, tr.gettext("Trumps"), panel.trumps), winner, points,
+                                    seat_row(SeatRole.MATT, "Matt", panel.matt),
+                                    seat_row(SeatRole.KONTER, "Konter", panel.konter), done))
 
 
 # --- geometry -------------------------------------------------------------------------------------------------
@@ -247,7 +264,8 @@ def key_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, R
     """Each key of ``sheet`` and its rectangle; a line that is touched (``line_keys``) is a key without a label
     over the line (the line is drawn as text)."""
     rects = line_rects(sheet, size)
-    lines = tuple((KeyView(key, ""), rect) for key, rect in zip(sheet.line_keys, rects, strict=False) if key)
+    lines = tuple((KeyView(key, ""), rect) for key, rect in zip(sheet.line_keys, rects, strict=False)
+                  if key is not None)
     return lines + _row_rects(sheet, size)
 
 

@@ -1,4 +1,4 @@
-"""Touches and clicks to action names.
+"""Touches and clicks to the controls they touch.
 
 A finger on the touch screen arrives as ``FINGERDOWN`` with coordinates normalised to 0..1; a mouse (or a
 touch screen that the kernel presents as a mouse) as ``MOUSEBUTTONDOWN`` in pixels. SDL also synthesises a
@@ -8,11 +8,12 @@ Positions are on the panel as it is mounted; with ``display.rotation`` the pictu
 :func:`tablepi.display.layout.to_logical` turns the touch back the same way before a button is looked up.
 
 Every screen's controls are one hit-map (:func:`hit_map`): the buttons, the seats' targets, the header and the
-card places, or the keys of a sheet. A touch acts on **what was drawn when the finger went down**
-(:class:`PressTracker`): the control under the finger at the press is remembered, and it acts when the finger
-lifts inside it, whatever the screen shows by then. A press on a disabled button, or a finger that slides off
-before lifting, does nothing; nor does a press, within half a second, on a control that came up under the finger
-that touched the one before (:data:`SETTLE`).
+card places, or the keys of a sheet, each with the value a touch on it sends (:data:`~tablepi.display.keys.Touched`:
+a button's name, a key, the header, a card place) as it is, never as text. A touch acts on **what was drawn when
+the finger went down** (:class:`PressTracker`): the control under the finger at the press is remembered, and it
+acts when the finger lifts inside it, whatever the screen shows by then. A press on a disabled button, or a finger
+that slides off before lifting, does nothing; nor does a press, within half a second, on a control that came up
+under the finger that touched the one before (:data:`SETTLE`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, NamedTuple
 
 import pygame
 
+from tablepi.display.keys import KeyTouch, MenuTouch, PlaceTouch, Touched, touch_name
 from tablepi.display.layout import Rect, action_at, to_logical
 from tablepi.display.view import Action, View
 from tablepi.rules.seats import Seat
@@ -64,14 +66,19 @@ def action_for_event(view: View, size: tuple[int, int], event: Any, rotation: in
 
 
 class Control(NamedTuple):
-    """One thing a finger can touch on a screen: the name a touch on it sends (a button's action value, ``key:ID``
-    for a key of a sheet, ``open:menu`` for the header, ``zone:S`` for a seat's card place), the seat a per-seat
-    target acts for, where it is, and whether it acts now (a disabled button is drawn, and keeps its place)."""
+    """One thing a finger can touch on a screen: what a touch on it sends (a button's action, a key of a sheet, the
+    header, a seat's card place), the seat a per-seat target acts for, where it is, and whether it acts now (a
+    disabled button is drawn, and keeps its place)."""
 
-    name: str
+    target: Touched
     seat: Seat | None
     rect: Rect
     live: bool = True
+
+    @property
+    def name(self) -> str:
+        """The control's text (``trump_hearts``, ``key:suit:H``, ``open:menu``, ``zone:S``): the hit-map file's."""
+        return touch_name(self.target)
 
     @property
     def ident(self) -> str:
@@ -87,16 +94,16 @@ def hit_map(view: View, size: tuple[int, int]) -> tuple[Control, ...]:
     from tablepi.display.sheet import key_rects
 
     if view.sheet is not None:
-        return tuple(Control(f"key:{key.id}", None, rect, key.live) for key, rect in key_rects(view.sheet, size)
-                     if key.id)
+        return tuple(Control(KeyTouch(key.id), None, rect, key.live) for key, rect in key_rects(view.sheet, size)
+                     if key.id is not None)
     layout = layout_for(size)
-    out = [Control(b.action.value, None, rect, b.enabled) for b, rect in layout.button_rects(view.buttons)]
-    out += [Control(b.action.value, b.seat, rect, b.enabled) for b, rect in layout.target_rects(view)]
+    out = [Control(b.action, None, rect, b.enabled) for b, rect in layout.button_rects(view.buttons)]
+    out += [Control(b.action, b.seat, rect, b.enabled) for b, rect in layout.target_rects(view)]
     if view.hand_seat is not None:  # the slate: the bar names trumps for the dead reader's forehand
-        out.append(Control(f"zone:{view.hand_seat.value}", None, layout.bar))
-    out.append(Control("open:menu", None, layout.header))
+        out.append(Control(PlaceTouch(view.hand_seat), None, layout.bar))
+    out.append(Control(MenuTouch(), None, layout.header))
     if view.seats:
-        out += [Control(f"zone:{seat.value}", None, slot.card) for seat, slot in layout.slots(view.bottom_seat).items()]
+        out += [Control(PlaceTouch(seat), None, slot.card) for seat, slot in layout.slots(view.bottom_seat).items()]
     return tuple(out)
 
 
@@ -149,9 +156,6 @@ class PressTracker:
     def feed(self, event: Any, drawn: View | None) -> Action | None:
         """Like :meth:`touch`, giving the action of a button touched (None for a key, the header or a zone)."""
         control = self.touch(event, drawn)
-        if control is None or control.name not in _ACTIONS:
+        if control is None or not isinstance(control.target, Action):
             return None
-        return Action(control.name)
-
-
-_ACTIONS = frozenset(a.value for a in Action)
+        return control.target

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tablepi.display.i18n import LANGUAGES
+from tablepi.display.keys import Key
 from tablepi.errors import ConfigError
 from tablepi.rules.cards import Card, Suit
 from tablepi.rules.seats import Seat, Team
@@ -238,9 +239,10 @@ class SlateView:
 
 @dataclass(frozen=True, slots=True)
 class KeyView:
-    """One key: ``id`` is what a touch sends back (``suit:H``, ``ok``...)."""
+    """One key: ``id`` is what a touch sends back (``SuitKey(Suit.HEARTS)``, ``Word.OK``...; None: a row's label,
+    an empty place)."""
 
-    id: str
+    id: Key | None
     label: str
     live: bool = True
     selected: bool = False  # the value chosen in a row of choices (the trump seat, the winner...)
@@ -253,11 +255,11 @@ class SheetView:
     title: str
     lines: tuple[str, ...] = ()
     rows: tuple[tuple[KeyView, ...], ...] = ()
-    #: Per line, the key a touch on it sends ("" : none), as the history's rows of the match's deals.
-    line_keys: tuple[str, ...] = ()
+    #: Per line, the key a touch on it sends (None: none), as the history's rows of the match's deals.
+    line_keys: tuple[Key | None, ...] = ()
     phone: PhoneCode | None = None  # a QR code drawn above the lines (menu → On your phone)
 
-    def key(self, key_id: str) -> KeyView | None:
+    def key(self, key_id: Key) -> KeyView | None:
         return next((k for row in self.rows for k in row if k.id == key_id), None)
 
 

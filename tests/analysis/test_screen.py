@@ -164,7 +164,7 @@ def test_app_reviews_each_deal_off_the_table_path_and_review_touch_toggles(tmp_p
         assert app.review is not None and app.review.number == 1
         assert screen.reviews[-1] == (app.review, False)
         events = len(journaled.journal)
-        app.handle(Touch(Action.REVIEW.value))
+        app.handle(Touch(Action.REVIEW))
         assert screen.reviews[-1] == (app.review, True) and app.review_open
         assert len(journaled.journal) == events  # the touch is the screen's: nothing journaled
 

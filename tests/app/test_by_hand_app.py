@@ -19,6 +19,7 @@ from tablepi.app.screen import PygameScreen
 from tablepi.cli import main
 from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry
+from tablepi.display.keys import Word, touch_named
 from tablepi.display.layout import layout_for
 from tablepi.display.panels import CardPicker, DealForm, HistoryPanel, Keyboard
 from tablepi.display.sheet import key_rects
@@ -50,6 +51,11 @@ pytestmark = pytest.mark.slow
 
 SEAT_ZONE = {seat: zone for zone, seat in ZONES.items()}
 KEYRING = "04AB12CD34EF56"
+
+
+def touch(text: str, seat: Seat | None = None) -> Touch:
+    """A touch on the control the hit-map names ``text`` (``key:suit:H``, ``open:menu``, ``zone:W``, ``confirm``)."""
+    return Touch(touch_named(text), seat)
 
 
 class Rig:
@@ -127,7 +133,7 @@ class Rig:
         """Touch the live key ``key_id`` of the sheet on screen."""
         sheet = self.screen.display.last.sheet  # type: ignore[union-attr]
         assert sheet is not None, f"no panel is up to touch {key_id!r}"
-        live = {k.id: r for k, r in key_rects(sheet, self.screen.size) if k.live and k.id}
+        live = {str(k.id): r for k, r in key_rects(sheet, self.screen.size) if k.live and k.id is not None}
         assert key_id in live, f"{key_id!r} is not a live key of {sheet.title!r}: {sorted(live)}"
         self.press(live[key_id].center)
 
@@ -246,7 +252,7 @@ class Rig:
         elif isinstance(event, Button) and self.by_hand_trumps(event):
             pass
         elif isinstance(event, Button):
-            self.app.handle(Touch(event.name.value, event.seat))
+            self.app.handle(Touch(event.name, event.seat))
         elif isinstance(event, CardEntered):
             self.enter_card(event.seat, event.card)
 
@@ -323,7 +329,7 @@ def test_a_revoke_entered_by_hand_is_still_caught(rig: Rig) -> None:
         else:
             rig.place(seat, uid[Card.parse(card)])
 
-    rig.app.handle(Touch("trump_hearts"))  # dealer N: forehand W names hearts
+    rig.app.handle(touch("trump_hearts"))  # dealer N: forehand W names hearts
     for seat, card in ((Seat.W, "9S"), (Seat.S, "TS"), (Seat.E, "AD"), (Seat.N, "JD")):
         lay(seat, card)  # trick 1: S wins with TS
     rig.advance(t + 1.5)
@@ -360,7 +366,7 @@ def test_a_match_scored_entirely_by_hand_on_the_screen(rig: Rig) -> None:
     panel = rig.app.console.panel  # type: ignore[union-attr]
     assert isinstance(panel, HistoryPanel) and panel.rows == len(entries)
     shown = list(rig.screen.display.last.sheet.lines)  # type: ignore[union-attr]
-    while "down" in rig.app.console.panel.key_ids():  # type: ignore[union-attr]
+    while Word.DOWN in rig.app.console.panel.live_keys():  # type: ignore[union-attr]
         rig.key("down")
         shown += [line for line in rig.screen.display.last.sheet.lines if line not in shown]  # type: ignore[union-attr]
     assert len(shown) == len(entries) and shown[-1].startswith(f"{len(entries)}.")
@@ -503,7 +509,7 @@ def test_undo_takes_back_each_gesture_by_hand(rig: Rig) -> None:
         before = rig.state
         gesture()
         assert not same(rig.state, before), "the gesture changed nothing"
-        rig.app.handle(Touch("undo"))
+        rig.app.handle(touch("undo"))
         assert same(rig.state, before)
         gesture()  # and done again, for the next one
 
@@ -528,7 +534,7 @@ def test_undo_takes_back_each_gesture_by_hand(rig: Rig) -> None:
     undone(seat_by_tag)
     undone(dealer)
     rig.unplug(Seat.E)  # dealer S: forehand E, whose reader is dead, names trumps by touch and plays by hand
-    rig.app.handle(Touch("trump_clubs"))
+    rig.app.handle(touch("trump_clubs"))
     undone(lambda: rig.enter_card(Seat.E, Card.parse("AC")))
     undone(lambda: rig.enter_deal(DealEntry(Seat.E, Team.EW, 26)))
     undone(lambda: rig.enter_deal(DealEntry(Seat.E, Team.NS, 26), correct=1))

@@ -83,7 +83,7 @@ class Rig:
             self.device.lift(SEAT_ZONE[event.seat])
             self.wait_card_event()
         elif isinstance(event, Button):
-            self.app.handle(Touch(event.name.value, event.seat))
+            self.app.handle(Touch(event.name, event.seat))
 
     def close(self) -> None:
         self.pump.close()

@@ -13,6 +13,7 @@ from tablepi.app.core import Touch
 from tablepi.cli import main
 from tablepi.display import texts as tx
 from tablepi.display.i18n import translator
+from tablepi.display.keys import touch_named
 from tablepi.display.panels import CardPicker, DealForm, HistoryPanel
 from tablepi.display.viewmodel import notice_banner
 from tablepi.journal.journal import JournaledTable
@@ -28,6 +29,11 @@ from tablepi.table.state import TablePhase
 from tests.app.test_by_hand_app import Rig
 
 pytestmark = pytest.mark.slow
+
+
+def touch(text: str, seat: Seat | None = None) -> Touch:
+    """A touch on the control the hit-map names ``text`` (``key:suit:H``, ``open:menu``, ``zone:W``, ``confirm``)."""
+    return Touch(touch_named(text), seat)
 
 
 def play_first_deal(rig: Rig, keep_last_trick: bool = False) -> None:
@@ -81,7 +87,7 @@ def test_a_forehand_whose_reader_is_dead_begins_the_next_deal_from_the_slate(tmp
         for seat in Seat:  # the others sweep the last trick; S's card is gathered too, but no reader sees it
             if seat is not Seat.S and rig.state.zone(seat).cards:
                 rig.lift(seat)
-        rig.app.handle(Touch("confirm"))  # the dead reader's warning acknowledged
+        rig.app.handle(touch("confirm"))  # the dead reader's warning acknowledged
         assert rig.state.phase is TablePhase.DEAL_OVER
         assert rig.state.possible.by_hand == (Seat.S,) and rig.state.live(ButtonName.CONFIRM)
         rig.touch_zone(Seat.S)
@@ -108,7 +114,7 @@ def test_the_evening_goes_on_after_a_revanche(tmp_path: Path, capsys: pytest.Cap
             rig.advance(5.0 * (i + 1))
             rig.enter_deal(DealEntry(rig.state.next_forehand, Team.EW, 25))
         assert rig.state.phase is TablePhase.MATCH_OVER
-        rig.app.handle(Touch("revanche"))
+        rig.app.handle(touch("revanche"))
         state = rig.state
         assert (tmp_path / "archive").is_dir()  # the finished match archived; the names begin the new journal
         assert [type(e).__name__ for e in rig.table.journal.events()] == ["PlayersSeated"]
@@ -228,8 +234,8 @@ def test_a_correction_accepted_on_the_screen_during_a_deal_that_ends_the_match(t
         rig.advance(2.0)
         rig.enter_deal(DealEntry(rig.state.next_forehand, Team.EW, 25))  # EW: 1 line open
         rig.advance(4.0)
-        rig.app.handle(Touch("confirm"))  # deal 2 is dealt
-        rig.app.handle(Touch("trump_hearts"))
+        rig.app.handle(touch("confirm"))  # deal 2 is dealt
+        rig.app.handle(touch("trump_hearts"))
         seat = rig.state.to_play
         assert seat is not None
         rig.enter_card(seat, Card.parse("AH"))  # a card of deal 2 is played
@@ -238,7 +244,7 @@ def test_a_correction_accepted_on_the_screen_during_a_deal_that_ends_the_match(t
         rig.key("answer:EW:yes")
         state = rig.state
         assert state.phase is TablePhase.MATCH_OVER and state.match_winner is Team.EW and not state.tricks
-        rig.app.handle(Touch("claim", Seat.E))  # refused with a warning, the table goes on
+        rig.app.handle(touch("claim", Seat.E))  # refused with a warning, the table goes on
         assert rig.state.phase is TablePhase.MATCH_OVER
         before = rig.state
     finally:

@@ -13,6 +13,7 @@ from tablepi.app.core import TableApp, Touch
 from tablepi.app.screen import PygameScreen
 from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry, virtual_deck
+from tablepi.display.keys import touch_named
 from tablepi.display.panels import Keyboard
 from tablepi.feed.messages import Seating
 from tablepi.journal.journal import JournaledTable
@@ -23,6 +24,11 @@ from tablepi.table import CardPlaced
 
 ZONES = {0: Seat.N, 1: Seat.E, 2: Seat.S, 3: Seat.W}
 SEATS = ((Seat.N, "Anna"), (Seat.E, "Jos"), (Seat.S, "Marie"), (Seat.W, "Pit"))
+
+
+def touch(text: str, seat: Seat | None = None) -> Touch:
+    """A touch on the control the hit-map names ``text`` (``key:suit:H``, ``open:menu``, ``zone:W``, ``confirm``)."""
+    return Touch(touch_named(text), seat)
 
 
 @pytest.fixture
@@ -67,7 +73,7 @@ def test_players_pick_their_names_from_the_roster(app: tuple[TableApp, PygameScr
     add_console(table, "en", tmp_path / "j.sqlite3")  # as the app does
     assert screen.console is table.console
     table.handle(Seating(1, "2", (), ("Anna", "Ben", "Jos")))
-    table.handle(Touch("open:menu"))
-    table.handle(Touch("key:open:players"))
+    table.handle(touch("open:menu"))
+    table.handle(touch("key:open:players"))
     board = table.console.panel  # type: ignore[union-attr]
     assert isinstance(board, Keyboard) and board.suggestions()[:3] == ("Anna", "Ben", "Jos")

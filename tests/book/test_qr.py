@@ -14,6 +14,7 @@ import pytest
 
 from tablepi.app.build import open_table
 from tablepi.config import load_config
+from tablepi.display.keys import KeyTouch, MenuTouch, Opening, OpenKey, Word, key_named
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TablePhase
 from tests.app.test_commands import sim_config
@@ -71,7 +72,6 @@ def test_no_pages_and_no_code_unless_enabled(tmp_path: Path) -> None:
 
 
 def test_menu_on_your_phone_shows_the_code_large(tmp_path: Path) -> None:
-    from tablepi.app.console import KEY, MENU
 
     port = _free_port()
     config = load_config(sim_config(tmp_path, "[display]\nlanguage = \"lb\"\n"
@@ -82,35 +82,33 @@ def test_menu_on_your_phone_shows_the_code_large(tmp_path: Path) -> None:
         state = app.table.state
         console = app.console
         assert console is not None
-        assert console.touch(MENU, state)
-        assert "open:phone" in console.panel.key_ids()  # type: ignore[union-attr]
-        assert console.touch(KEY + "open:phone", state)
+        assert console.touch(MenuTouch(), state)
+        assert OpenKey(Opening.PHONE) in console.panel.live_keys()  # type: ignore[union-attr]
+        assert console.touch(KeyTouch(key_named("open:phone")), state)
         app.screen.show(state)  # type: ignore[union-attr]
         import pygame
 
         png = tmp_path / "menu.png"
         pygame.image.save(app.screen.panel_image(), str(png))  # type: ignore[union-attr]
         assert _decode(png) == f"http://127.0.0.1:{port}/"
-        assert console.touch(KEY + "cancel", state) and console.panel is None
+        assert console.touch(KeyTouch(key_named("cancel")), state) and console.panel is None
     finally:
         running.close()
 
 
 def test_the_menu_of_a_table_without_pages_has_no_phone_entry(tmp_path: Path) -> None:
-    from tablepi.app.console import MENU
 
     running = open_table(load_config(sim_config(tmp_path)), headless=True, control=False)
     try:
         console = running.app.console
-        assert console is not None and console.touch(MENU, running.app.table.state)
-        assert "open:phone" not in console.panel.key_ids()  # type: ignore[union-attr]
+        assert console is not None and console.touch(MenuTouch(), running.app.table.state)
+        assert OpenKey(Opening.PHONE) not in console.panel.live_keys()  # type: ignore[union-attr]
     finally:
         running.close()
 
 
 def test_a_player_opts_in_with_a_touch_as_he_names_himself(tmp_path: Path) -> None:
     """With the pages on, the name keyboard has "My name on the phones" (off by default); on, the book names him."""
-    from tablepi.app.console import KEY, MENU
     from tablepi.book.store import Book
 
     config = load_config(sim_config(tmp_path, "[display]\nlanguage = \"en\"\n"
@@ -121,13 +119,13 @@ def test_a_player_opts_in_with_a_touch_as_he_names_himself(tmp_path: Path) -> No
         console = app.console
         assert console is not None
         state = app.table.state
-        assert console.touch(MENU, state) and console.touch(KEY + "open:players", state)
+        assert console.touch(MenuTouch(), state) and console.touch(KeyTouch(key_named("open:players")), state)
         board = console.panel
-        assert board is not None and "public" in board.key_ids() and board.public is False  # type: ignore[union-attr]
+        assert board is not None and Word.PUBLIC in board.live_keys() and board.public is False  # type: ignore[union-attr]
         for key in ("char:J", "char:a", "char:n", "char:g", "public", "ok"):
-            assert console.touch(KEY + key, app.table.state), key
+            assert console.touch(KeyTouch(key_named(key)), app.table.state), key
         for key in ("char:M", "char:a", "char:r", "char:i", "char:e", "ok"):  # the next seat: not opted in
-            assert console.touch(KEY + key, app.table.state), key
+            assert console.touch(KeyTouch(key_named(key)), app.table.state), key
         app.step(0.2)
         assert dict(app.table.state.names).get(next(iter(dict(app.table.state.names)))) == "Jang"
         path = tmp_path / "players.sqlite3"

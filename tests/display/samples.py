@@ -30,6 +30,7 @@ from tablepi.analysis.review import DealReview
 from tablepi.app.console import Console
 from tablepi.app.screen import PygameScreen
 from tablepi.config import DisplayConfig
+from tablepi.display.keys import touch_named
 from tablepi.display.panels import Enrolling
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
@@ -417,7 +418,7 @@ def sample(name: str, language: str = "en") -> View:
         screen.show_notice(Notice(NoticeCode.ANNOUNCEMENT, (("text", moment.announcement),)))
     screen.show(state)  # the console sees the state once, as after the record's last event
     for touch in moment.touches:
-        console.touch(touch, state)
+        console.touch(touch_named(touch), state)  # the control the hit-map names so
         screen.show(state)
     view = screen.display.last
     screen.close()

@@ -25,6 +25,7 @@ import pytest
 
 from tablepi.display import panels as pn
 from tablepi.display.i18n import LANGUAGES, translator
+from tablepi.display.keys import AnswerKey, Key, KeyTouch
 from tablepi.display.layout import PANELS, layout_for
 from tablepi.display.sheet import sheet_for
 from tablepi.display.touch import SETTLE, Control, PressTracker, hit_map
@@ -131,22 +132,23 @@ def _starts() -> list[pn.Panel]:
     ]
 
 
-def _after(panel: pn.Panel, key: str) -> pn.Panel | None:
+def _after(panel: pn.Panel, key: Key) -> pn.Panel | None:
     if isinstance(panel, pn.Answering):  # the app rebuilds it from the table: the team that answered is done
-        team = Team.parse(key.split(":")[1])
+        assert isinstance(key, AnswerKey)
+        team = key.team
         waiting = tuple(t for t in panel.waiting if t is not team)
         return pn.Answering(panel.number, panel.entry, waiting) if waiting else None
     return pn.press(panel, key).panel
 
 
-def _walks(rng: random.Random, steps: int = 40) -> Iterator[tuple[pn.Panel, str, pn.Panel]]:
+def _walks(rng: random.Random, steps: int = 40) -> Iterator[tuple[pn.Panel, Key, pn.Panel]]:
     for start in _starts():
         for _ in range(4):
             panel: pn.Panel | None = start
             for _ in range(steps):
                 if panel is None:
                     break
-                keys = [k for k in panel.key_ids() if k != pn.CANCEL]
+                keys = [k for k in panel.live_keys() if k != pn.CANCEL]
                 if not keys:
                     break
                 key = rng.choice(keys)
@@ -168,7 +170,7 @@ def test_every_sheet_keeps_its_keys_in_place_and_a_double_tap_never_reaches_a_ne
         b = View(ScreenKind.DEAL, sheet=sheet_for(after, tr, NAMES, history=tuple(f"deal {i}" for i in range(13))))
         why = f"{type(before).__name__} --{key}-->"
         _check_pair(a, b, size, why)
-        pressed = next(c for c in hit_map(a, size) if c.name == f"key:{key}")
+        pressed = next(c for c in hit_map(a, size) if c.target == KeyTouch(key))
         _check_double_tap(a, pressed, b, size, why)
         checked += 1
     assert checked > 200

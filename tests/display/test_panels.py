@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import doctest
 
+import tablepi.display.keys as keys
 import tablepi.display.panels as panels
+from tablepi.display.keys import Key, Opening, Word, key_named
 from tablepi.display.panels import (
     CANCEL,
     OK,
@@ -24,22 +26,32 @@ from tablepi.rules import Announcement, Card, Seat, Suit, Team, parse_cards
 from tablepi.rules.entry import DealEntry
 
 
-def run(panel: object, *keys: str) -> object:
+def run(panel: object, *keys: str | Key) -> object:
+    """Press ``keys`` (written as their text, ``"suit:H"``, or as values) one after the other."""
     gesture = None
     for key in keys:
-        step = press(panel, key)  # type: ignore[arg-type]
+        step = press(panel, key_named(key) if isinstance(key, str) else key)  # type: ignore[arg-type]
         panel, gesture = step.panel, step.gesture
     return panel, gesture
 
 
+def ids(panel: object) -> tuple[str, ...]:
+    """The panel's live keys as their text."""
+    return tuple(str(key) for key in panel.live_keys())  # type: ignore[attr-defined]
+
+
+def rows(history: object) -> tuple[str, ...]:
+    return tuple("" if key is None else str(key) for key in history.row_keys())  # type: ignore[attr-defined]
+
+
 def test_the_card_picker_offers_suit_then_only_possible_ranks() -> None:
     picker = CardPicker(Seat.E, tuple(parse_cards("AH KH QS 9C")))
-    assert picker.key_ids() == ("suit:S", "suit:H", "suit:C", CANCEL)  # no diamond is possible
+    assert ids(picker) == ("suit:S", "suit:H", "suit:C", "cancel")  # no diamond is possible
     halfway, gesture = run(picker, "suit:H")
-    assert gesture is None and halfway.key_ids() == ("card:AH", "card:KH", "back", CANCEL)  # type: ignore[union-attr]
+    assert gesture is None and ids(halfway) == ("card:AH", "card:KH", "back", "cancel")  # type: ignore[union-attr]
     assert run(picker, "suit:H", "back") == (picker, None)
     chosen, gesture = run(picker, "suit:H", "card:KH")
-    assert gesture is None and chosen.key_ids() == ("confirm", "back", CANCEL)  # type: ignore[union-attr]
+    assert gesture is None and ids(chosen) == ("confirm", "back", "cancel")  # type: ignore[union-attr]
     assert run(picker, "suit:H", "card:KH", "back") == (halfway, None)
     assert run(picker, "suit:H", "card:KH", "confirm") == (None, EnterCard(Seat.E, Card.parse("KH")))
     assert run(picker, "suit:D") == (picker, None)  # a stale touch on a key not shown changes nothing
@@ -48,7 +60,7 @@ def test_the_card_picker_offers_suit_then_only_possible_ranks() -> None:
 
 def test_the_trumps_picker_offers_every_suit_then_confirm() -> None:
     picker = CardPicker(Seat.W, (), trumps=True)
-    assert picker.key_ids() == ("suit:S", "suit:H", "suit:D", "suit:C", CANCEL)
+    assert ids(picker) == ("suit:S", "suit:H", "suit:D", "suit:C", "cancel")
     assert run(picker, "suit:D", "confirm") == (None, NameTrumps(Seat.W, Suit.DIAMONDS))
     assert run(picker, "suit:D", "back") == (picker, None)
 
@@ -62,7 +74,7 @@ def test_the_keyboard_types_a_name_or_takes_an_earlier_one() -> None:
     done = run(board, "char:J", "char:o", "space", "char:K", BACK := "back", "char:W", OK)
     assert done == (None, SeatPlayer(Seat.S, "Jo W"))
     assert run(board, OK) == (board, None)  # nothing typed: nothing to seat
-    assert "char:ë" in board.key_ids() or "char:Ë" in board.key_ids()
+    assert "char:ë" in ids(board) or "char:Ë" in ids(board)
     assert BACK == "back"
 
 
@@ -76,11 +88,11 @@ def test_the_deal_form_gives_an_entry_the_rules_accept() -> None:
     assert panel is None and isinstance(gesture, EnterDeal)
     assert gesture.entry == DealEntry(Seat.W, Team.EW, 23, announcements=((Seat.E, Announcement.KONTER_A_MATT),))
     tie, gesture = run(form, "winner:tie")
-    assert "kapo" not in tie.key_ids() and tie.entry().winner is None  # type: ignore[union-attr]
+    assert "kapo" not in ids(tie) and tie.entry().winner is None  # type: ignore[union-attr]
     kapo, _ = run(form, "winner:NS", "pad:cancel", "kapo", "claim")
     assert kapo.entry().points == 40 and kapo.entry().claimed_by is Team.NS  # type: ignore[union-attr]
     pad, _ = run(form, "points", "digit:4", "digit:5")  # 45 is no deal: the pad waits, ⌫ takes a digit back
-    assert pad.typing == "45" and OK not in pad.key_ids()  # type: ignore[union-attr]
+    assert pad.typing == "45" and "ok" not in ids(pad)  # type: ignore[union-attr]
     back, _ = run(pad, "pad:back", "digit:0")  # type: ignore[arg-type]
     assert back.typing is None and back.points == 40  # type: ignore[union-attr]
     _, gesture = run(DealForm(Seat.N, correct=2), "winner:tie", OK)
@@ -89,33 +101,34 @@ def test_the_deal_form_gives_an_entry_the_rules_accept() -> None:
 
 def test_the_history_scrolls_a_page_at_a_time() -> None:
     history = HistoryPanel(rows=12, page=5)
-    assert history.key_ids() == ("down", CANCEL)
+    assert ids(history) == ("down", "cancel")
     down, _ = run(history, "down", "down")
-    assert down.first == 10 and down.key_ids() == ("up", CANCEL)  # type: ignore[union-attr]
+    assert down.first == 10 and ids(down) == ("up", "cancel")  # type: ignore[union-attr]
 
 
 def test_docstring_examples() -> None:
     assert doctest.testmod(panels).failed == 0
+    assert doctest.testmod(keys).failed == 0
 
 
 def test_the_keyboard_has_a_digits_face_for_names_such_as_deck2() -> None:
     board = Keyboard(Seat.N, "lb", shift=False, enrol="deck")
-    assert "char:2" not in board.key_ids() and "digits" in board.key_ids()
+    assert "char:2" not in ids(board) and "digits" in ids(board)
     typed, gesture = run(board, "char:d", "char:e", "char:c", "char:k", "digits", "char:2")
     assert typed.digits and typed.text == "deck2" and gesture is None  # type: ignore[union-attr]
     assert len(typed.rows()) == len(board.rows())  # as many rows: no key moves or shrinks  # type: ignore[union-attr]
     back, _ = run(typed, "digits")
-    assert not back.digits and "char:q" in back.key_ids()  # type: ignore[union-attr]
+    assert not back.digits and "char:q" in ids(back)  # type: ignore[union-attr]
     assert run(typed, OK)[1] == panels.StartEnrol("deck", "deck2")
 
 
 def test_a_row_of_the_history_opens_the_correction_of_its_deal() -> None:
     history = HistoryPanel(rows=7, page=5, correct=(None, None, 1, 2, 3, 4, 5))  # two deals of an earlier match
-    assert history.row_keys() == ("", "", "row:1", "row:2", "row:3")
-    assert run(history, "row:2") == (None, panels.Open("correct:2"))
+    assert rows(history) == ("", "", "row:1", "row:2", "row:3")
+    assert run(history, "row:2") == (None, panels.Open(Opening.CORRECT, 2))
     assert run(history, "row:5") == (history, None)  # not shown on this page: a stale touch
     down, _ = run(history, "down")
-    assert down.row_keys() == ("row:4", "row:5")  # type: ignore[union-attr]
+    assert rows(down) == ("row:4", "row:5")
 
 
 def test_the_picker_asks_no_choice_that_has_one_answer() -> None:
@@ -123,9 +136,34 @@ def test_the_picker_asks_no_choice_that_has_one_answer() -> None:
     (3 touches); otherwise suit, rank, Confirm (4 touches)."""
     qh, kh, ks = Card.parse("QH"), Card.parse("KH"), Card.parse("KS")
     one = CardPicker(Seat.E, (qh,)).opened()
-    assert one.confirming and one.key_ids()[0] == "confirm"
+    assert one.confirming and one.live_keys()[0] is Word.CONFIRM
     assert run(one, "confirm") == (None, EnterCard(Seat.E, qh))
     suit = CardPicker(Seat.E, (qh, kh)).opened()
     assert suit.suit is Suit.HEARTS and suit.card is None
     assert CardPicker(Seat.E, (qh, ks)).opened().suit is None
     assert CardPicker(Seat.W, (), trumps=True).opened().suit is None  # trumps: the suit is the choice
+
+
+def test_every_key_is_a_value_whose_text_reads_back_as_itself() -> None:
+    """The hit-map file names a key by its text: the text reads back as the very key (a robot, a test)."""
+    from tablepi.display.keys import touch_name, touch_named
+    from tablepi.display.panels import Answering, EnrolMenu, MatchStart, Menu
+
+    boards = [Keyboard(Seat.N, lang, names=("Jang", "Marie-Thérèse")) for lang in ("lb", "de", "fr", "en")]
+    boards.append(Keyboard(Seat.N, digits=True, public=False))
+    shown: list[object] = [
+        *boards, CardPicker(Seat.E, tuple(parse_cards("AH KH QS 9C"))), CardPicker(Seat.W, (), trumps=True),
+        DealerChoice(), DealForm(Seat.N, correct=2, last=3), DealForm(Seat.N, typing=""), HistoryPanel(12, 0, 5),
+        HistoryPanel(rows=3, correct=(1, 2, 3)), Menu(True, True, True, True, True), MatchStart(), EnrolMenu(),
+        Answering(1, DealEntry(Seat.N, None), (Team.NS, Team.EW)),
+    ]
+    every = {key for panel in shown for key in panel.live_keys()}  # type: ignore[attr-defined]
+    assert len(every) > 100
+    for key in every:
+        assert key_named(str(key)) == key
+        touched = keys.KeyTouch(key)
+        assert touch_named(touch_name(touched)) == touched
+    from tablepi.table.events import ButtonName
+
+    for other in (keys.MenuTouch(), keys.PlaceTouch(Seat.W), *ButtonName):
+        assert touch_named(touch_name(other)) == other

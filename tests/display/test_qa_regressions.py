@@ -16,6 +16,7 @@ import pytest
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import LANGUAGES, translator
+from tablepi.display.keys import Word
 from tablepi.display.layout import PANELS, layout_for
 from tablepi.display.render import (
     FELT,
@@ -336,7 +337,7 @@ def test_the_first_enrol_screen_is_read_and_its_stop_key_is_one_row_not_the_scre
     sheet = sheet_for(Enrolling("deck", "red"), translator("en"))
     assert sheet.lines == ("Lay each card when asked.",)
     ((key, rect),) = key_rects(sheet, size)
-    assert key.id == "stop" and rect.h <= layout_for(size).button_h
+    assert key.id is Word.STOP and rect.h <= layout_for(size).button_h
 
 
 @pytest.mark.parametrize("family", list(PANELS))

@@ -88,7 +88,7 @@ class SimulatedTable:
         self.finish_deal()
         state = self.journaled.state
         if self.matches and (state.phase is TablePhase.MATCH_OVER or state.slate):
-            self.app.handle(Touch(ButtonName.NEW_MATCH.value, Seat.N))
+            self.app.handle(Touch(ButtonName.NEW_MATCH, Seat.N))
         script = simulate_match(seed, self.rules, Seat.N, TableConfig(), mistakes=self.mistakes)
         self.script = _Script(script.events, self.clock.now + 2.0)
         self.matches += 1
@@ -129,7 +129,7 @@ class SimulatedTable:
         elif isinstance(event, CardLifted):
             self.hands.lift(self.zone_of[event.seat])
         elif isinstance(event, Button):
-            self.app.handle(Touch(event.name.value, event.seat))
+            self.app.handle(Touch(event.name, event.seat))
         elif isinstance(event, Tick):
             self.app.handle(Tick(self.app.now))
         self.hands.settle(self.app)
