@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Run everything CI runs: setup, the whole pytest suite (slow end-to-end tests included), ruff, mypy --strict
-# on the pure packages, and, when asked, the appliance test (scripts/appliance.sh: the installed system in QEMU):
-# TABLEPI_APPLIANCE=arm64 (the Pi's) or amd64. It is not run by default yet: it has not yet passed end to end
-# within CI's time on a fresh machine (README, "The appliance"). Every step runs even if an earlier one failed, so
-# one run shows all problems; the exit status is non-zero if any step failed. Extra arguments go to pytest (e.g.
-# -x, -k name), and then the appliance test is not run.
+# on the package, and the appliance test (scripts/appliance.sh: a Debian system built from Debian's packages,
+# tablepi installed in it offline by install.sh, booted in QEMU with a KMS screen, touch and a reader).
+# TABLEPI_APPLIANCE chooses its guest: amd64 (the default: its system builds natively in minutes, so a fresh
+# machine passes within CI's time), arm64 (the Pi's; its system builds under qemu-user, ~40 minutes cold, then
+# cached), or off. It needs root (it builds a system image); without root it is reported as not run. Every step
+# runs even if an earlier one failed, so one run shows all problems; the exit status is non-zero if any step
+# failed. Extra arguments go to pytest (e.g. -x, -k name), and then the appliance test is not run.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
-APPLIANCE=${TABLEPI_APPLIANCE:-off}
+APPLIANCE=${TABLEPI_APPLIANCE:-amd64}
 [ $# -gt 0 ] && APPLIANCE=off
 setup_args=(--checkers)
 [ "$APPLIANCE" != off ] && [ "$(id -u)" -eq 0 ] && setup_args+=(--appliance)

@@ -19,6 +19,7 @@ from tablepi.deck import DeckRegistry
 from tablepi.journal.journal import JournaledTable, read_journal
 from tablepi.journal.record import RecordHeader
 from tablepi.readers import ReaderPump, ZoneEvent, open_reader
+from tablepi.readers.protocol import HelloQuery
 from tablepi.rules import Seat, Team
 from tablepi.table import Button, CardLifted, CardPlaced, TableEvent, Tick
 from tablepi.table.events import ReaderStatus
@@ -30,6 +31,11 @@ from tests.waits import UNREADABLE, journal_count, journal_state, wait_until
 pytestmark = pytest.mark.slow
 
 SEAT_ZONE = {seat: zone for zone, seat in ZONES.items()}
+
+
+def hellos(device: DeviceEmulator) -> int:
+    """How many times a host has said HELLO? to ``device`` (once per start of the serial backend)."""
+    return sum(isinstance(m, HelloQuery) for m in device.received)
 
 
 class Rig:
@@ -49,7 +55,7 @@ class Rig:
         screen = PygameScreen(DisplayConfig(language="en"), headless=True, frames=self.frames)
         self.app = TableApp(self.table, DeckRegistry([self.deck]), ZONES, screen=screen, clock=clock)
         self.pump = ReaderPump(self.reader, self.app.put)
-        assert self.device.wait_talking(30.0), "the serial backend never said HELLO?"
+        wait_until(lambda: hellos(self.device), "the serial backend to say HELLO?", every=0.005)
 
     def wait_card_event(self, timeout: float = 30.0) -> None:
         """Feed the app until the reader's next card event has been journaled and applied."""
@@ -200,7 +206,6 @@ def test_killed_app_restarts_and_carries_on_without_losing_or_doubling_a_card(tm
     import sys
 
     from tablepi.deck import write_deck_file
-    from tablepi.readers.protocol import HelloQuery
     from tablepi.rules import Card
     from tablepi.table.state import TableState, ZoneCardStatus
 
@@ -229,7 +234,7 @@ enabled = false
     def start() -> subprocess.Popen[bytes]:
         """A new `tablepi run`, returned once it has opened the reader and settled its zones: it said HELLO? to
         the device and journaled the four zones' statuses from the device's snapshot."""
-        hellos = sum(isinstance(m, HelloQuery) for m in device.received)
+        said = hellos(device)
         events = journal_count(journal)
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
         proc = subprocess.Popen(
@@ -239,7 +244,7 @@ enabled = false
 
         def said_hello() -> bool:
             assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else proc.returncode
-            return sum(isinstance(m, HelloQuery) for m in device.received) > hellos
+            return hellos(device) > said
 
         wait_until(said_hello, "the app to open the reader", timeout=90)
         wait_until(lambda: sum(isinstance(e, ReaderStatus) for e in read_journal(journal).events()[events:]) >= 4,

@@ -35,3 +35,16 @@ def test_the_samples_show_what_the_table_published() -> None:
     names = dict(state.names)
     seats = {s.seat: s.name for s in sample("match_start").seats}
     assert seats == names
+
+
+def test_app_view_is_the_frame_the_service_draws() -> None:
+    """The appliance test compares the guest's screen with ``app_view`` (it runs only in the VM, so this keeps its
+    expected frame honest here): for a state with nothing else open it is the sample moment's View, console and
+    labelled Menu button included."""
+    from tablepi.config import DisplayConfig
+
+    from .samples import app_view
+
+    table = table_of("slate")
+    assert table is not None
+    assert app_view(table.state, DisplayConfig(language="en")) == sample("slate")

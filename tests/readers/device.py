@@ -102,12 +102,6 @@ class DeviceEmulator:
     ) -> None:
         self.detach()
 
-    def wait_talking(self, timeout: float = 5.0) -> bool:
-        deadline = time.monotonic() + timeout
-        while not self._talking and time.monotonic() < deadline:
-            time.sleep(0.005)
-        return self._talking
-
     # --- the physical side ---------------------------------------------------------------------------
 
     def uptime_ms(self) -> int:
