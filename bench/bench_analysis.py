@@ -42,6 +42,7 @@ from tablepi.analysis.single import Judge
 from tablepi.analysis.solver import mtdf
 from tablepi.analysis.tables import fast_winner, tables
 from tablepi.analysis.worker import ReviewWorker
+from tablepi.display.scene import Scene
 from tablepi.rules import DECK, Deal, Direction, Seat, Suit
 from tablepi.table import CardPlaced, Table
 from tablepi.table.simulate import simulate_match
@@ -97,7 +98,7 @@ def card_latencies(reviewing: bool) -> list[float]:
                     _REVIEWS[0] = n
                 began = time.perf_counter()
                 state = table.apply(event)
-                display.show(build_view(state, settings))
+                display.show(build_view(Scene(state, settings)))
                 if isinstance(event, CardPlaced):
                     out.append(time.perf_counter() - began)
         if pending is not None:

@@ -7,6 +7,8 @@ Run: ``.venv/bin/python bench/bench_app.py``. It measures real processes, as the
   its CPU use over an idle stretch, and its peak RSS;
 - ``tablepi demo --headless``: a whole match at full speed, its wall time and peak RSS.
 
+A placed card through the app's loop to its frame is ``bench/bench_loop.py``.
+
 ``--before REV`` also builds a virtualenv of that older revision (``git archive``; pip resolves its own
 dependencies, so a revision that asked for ``pygame`` gets the pygame wheel), and one of the working tree installed
 the same way (not editable, as the Pi installs it), and times the start-ups in the same run, interleaved, ``--runs``
@@ -182,39 +184,6 @@ def bench_demo(scratch: Path) -> None:
           f"peak RSS {usage.ru_maxrss / 1024:.1f} MB (exit {proc.returncode})")
 
 
-def bench_event_to_frame(scratch: Path) -> None:
-    """In one process, as the app runs: a placed card through journal (fsync), table, view model and renderer."""
-    os.environ.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    from tablepi.app.core import TableApp
-    from tablepi.app.demo import VirtualClock
-    from tablepi.app.screen import PygameScreen
-    from tablepi.config import DisplayConfig
-    from tablepi.deck import DeckRegistry
-    from tablepi.journal.journal import JournaledTable
-    from tablepi.journal.record import RecordHeader
-    from tablepi.table import CardPlaced
-    from tablepi.table.simulate import simulate_match
-
-    script = simulate_match(11)
-    clock = VirtualClock()
-    table = JournaledTable(scratch / "frame-journal.sqlite3", RecordHeader())
-    screen = PygameScreen(DisplayConfig(language="en"), headless=True)
-    app = TableApp(table, DeckRegistry(), {0: "N", 1: "E", 2: "S", 3: "W"}, screen=screen, clock=clock)  # type: ignore[dict-item]
-    samples = []
-    for event in script.events:
-        clock.now = event.time
-        start = time.perf_counter()
-        app.handle(event)
-        if isinstance(event, CardPlaced):
-            samples.append(time.perf_counter() - start)
-    app.close()
-    samples.sort()
-    p50 = samples[len(samples) // 2] * 1000
-    p99 = samples[int(len(samples) * 0.99)] * 1000
-    print(f"placed card -> journal -> table -> view -> frame drawn: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
-          f"(n={len(samples)}, target p99 < 10 ms)")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", metavar="REV", action="append", default=[],
@@ -225,7 +194,6 @@ def main() -> None:
         bench_start(Path(scratch), args.runs, args.before)
         bench_idle(Path(scratch))
         bench_demo(Path(scratch))
-        bench_event_to_frame(Path(scratch))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ import pygame
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tablepi.display.render import Renderer
+from tablepi.display.scene import Scene
 from tests.display.samples import SAMPLES, sample
 
 BUDGET_MS = 10.0
@@ -74,7 +75,7 @@ def bench_build_view(rounds: int) -> list[float]:
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
-        build_view(state, settings)
+        build_view(Scene(state, settings))
         times.append((time.perf_counter() - start) * 1000)
     return times
 

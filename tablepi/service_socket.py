@@ -101,7 +101,7 @@ class ControlCancel:
 class ControlServer:
     """Listens on ``path`` until :meth:`close`; every request goes to ``put`` (the app's inbox)."""
 
-    def __init__(self, path: str | Path, put: Callable[[object], None]) -> None:
+    def __init__(self, path: str | Path, put: Callable[[ControlRequest | ControlCancel], None]) -> None:
         self.path = Path(path)
         self._put = put
         self._stop = threading.Event()

@@ -8,13 +8,22 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablepi.app.console import Console
 from tablepi.app.core import TableApp
-from tablepi.app.service import Desk, TableFiles
+from tablepi.app.enrolment import Enroller
+from tablepi.app.inputs import Inbox
+from tablepi.app.names import RecentNames
+from tablepi.app.ports import Lights, Observer, Reviewer, Screen, Watchdog
+from tablepi.app.reloads import TableFiles
+from tablepi.app.service import Desk
 from tablepi.config import Config
+from tablepi.display.view import PhoneCode
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.journal.journal import JournaledTable
 from tablepi.journal.record import RecordHeader
@@ -34,7 +43,7 @@ def journal_header(config: Config) -> RecordHeader:
 @dataclass
 class RunningTable:
     app: TableApp
-    parts: list[Any] = field(default_factory=list)  # pump, controls: closed before the app
+    parts: list[Any] = field(default_factory=list)  # pump, controls, feed, book: closed before the app
 
     def close(self) -> None:
         for part in self.parts:
@@ -47,9 +56,9 @@ class RunningTable:
 def open_table(
     config: Config, *, headless: bool = False, journal: Path | None = None, control: bool = True
 ) -> RunningTable:
-    """Make the readers, deck, journal, screen, controls, control socket and watchdog of ``config`` and wire them
-    together. The control socket comes first: a second table on the same configuration stops there, before it
-    opens (and fights over) the reader."""
+    """Make the readers, deck, journal, screen, controls, control socket and watchdog of ``config``, each wired to
+    the loop's one queue, and the app last with every part it talks to handed in. The control socket comes first:
+    a second table on the same configuration stops there, before it opens (and fights over) the reader."""
     from tablepi.app.simdrive import open_configured_reader
     from tablepi.readers import ReaderPump
     from tablepi.sdnotify import Notifier
@@ -70,83 +79,83 @@ def open_table(
     if table.journal.fault is not None:
         log.error("journal %s: storage fault at start (%s): the table runs, %d events wait to be saved", path,
                   table.journal.fault, table.journal.unsaved)
-    parts: list[Any] = []
+    inbox = Inbox()
+    parts: list[Any] = []  # closed in this order if the table does not come up, the app's own parts last
+    own: list[Any] = [table]
     try:
         screen, screen_info = _open_screen(config, headless)
-        app = TableApp(table, files.registry, config.readers.zones, screen=screen, watchdog=Notifier(),
-                       reviewer=_reviewer())
-    except BaseException:
-        table.close()
-        raise
-    app.use_files(files)
-    info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend,
-            "screen": screen_info}
-    add_console(app, config.display.language, path)
-    app.desk = Desk(app, files, info)  # after the console: its menu then offers the enrol mode
-    running = RunningTable(app, parts)
-    try:
-        server = _open_control(config, app) if control else None
+        own.insert(0, screen)
+        reviewer = _reviewer()
+        own.insert(0, reviewer)
+        server = _open_control(config, inbox) if control else None
         if server is not None:
             parts.append(server)
         try:
             reader = open_configured_reader(config.readers.backend, config.readers.options)
         except ConfigError as error:
             raise ConfigError.setting("readers", str(error)) from None
-        reader.known = app.knows_uid  # an unknown UID where a known card lies is a garbled read
-        if isinstance(reader, LinkedReader):
-            app.desk.reader_refused = lambda: _refusal(reader.refused)
-        app.report_delay = reader.report_delay
-        parts.append(ReaderPump(reader, app.put, close_reader=True))
-        if config.controls_enabled:
-            lights = _open_controls(config, app)
-            if lights is not None:
-                app.lights = lights
-                parts.append(lights)
-        if config.feed.enabled:
-            parts.append(open_feed(config, app))
-        parts.extend(open_book(config, app, path))
+        reader.known = files.knows  # an unknown UID where a known card lies is a garbled read
+        parts.append(ReaderPump(reader, inbox.put, close_reader=True))
+        lights = _open_controls(config, inbox) if config.controls_enabled else None
+        if lights is not None:
+            parts.append(lights)
+        feed = open_feed(config, table, inbox) if config.feed.enabled else None
+        if feed is not None:
+            parts.append(feed)
+        book, phone, opt_in = open_book(config, table, reviewer, path)
+        parts.extend(book)
+        info = {"config": str(config.source) if config.source else None, "reader": config.readers.backend,
+                "screen": screen_info}
+        refused = (lambda: _refusal(reader.refused)) if isinstance(reader, LinkedReader) else (lambda: None)
+        app = service_app(table, files, config.readers.zones, path, config.display.language, screen=screen,
+                          lights=lights, watchdog=Notifier(), reviewer=reviewer,
+                          observers=() if feed is None else (feed,), inbox=inbox, report_delay=reader.report_delay,
+                          info=info, reader_refused=refused, phone=phone, opt_in=opt_in)
     except BaseException:
-        running.close()
+        for part in [*parts, *own]:
+            with contextlib.suppress(Exception):
+                part.close()
         raise
-    return running
+    return RunningTable(app, parts)
 
 
 def _refusal(refused: LinkRefused | None) -> dict[str, str] | None:
     return None if refused is None else {"why": refused.why, "fix": refused.fix}
 
 
-def open_feed(config: Config, app: TableApp) -> Any:
-    """The MQTT feed of ``app``'s journal, started; seatings and notices go to the app's inbox."""
+def open_feed(config: Config, table: JournaledTable, inbox: Inbox) -> Any:
+    """The MQTT feed of ``table``'s journal, started; seatings and notices go to the loop's queue."""
     try:
         from tablepi.feed.publisher import FeedPublisher
     except ImportError as error:
         raise ConfigError.setting("feed", f"enabled, but the MQTT client is missing ({error}): "
                           "pip install 'tablepi[feed]'") from None
-    feed = FeedPublisher(config.feed, app.table, on_message=app.put)
-    app.observers.append(feed)
-    feed.show(app.table.state)
+    feed = FeedPublisher(config.feed, table, on_message=inbox.put)
+    feed.show(table.state)
     if feed.seating is not None:
-        app.put(feed.seating)
+        inbox.put(feed.seating)
     return feed.start()
 
 
-def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
+def open_book(
+    config: Config, table: JournaledTable, worker: Reviewer | None, journal: Path
+) -> tuple[list[Any], PhoneCode | None, Callable[[str], None] | None]:
     """The players' book, kept by the journal's listener (docs/players.md), and with ``[web] enabled`` the
-    table's own pages. Returned in the order to close them (the pages first)."""
+    table's own pages. Returned: the parts in the order to close them (the pages first), the QR code of the pages
+    (None: not served) and the players' opt-in to be named on them."""
     from tablepi.book.fill import BookKeeper, default_book_path
     from tablepi.book.store import Book
 
     book = Book(config.book.path or default_book_path(journal), day_starts=config.book.day_starts)
     reviewer = None
-    if app.reviewer is not None:
-        worker = app.reviewer
-
+    if worker is not None:
         def reviewer(deal: Any, number: int, carried: int) -> Any:  # in the review worker process, waited for
             return worker.submit(deal, number, carried).result()
 
-    keeper = BookKeeper(book, app.table, config.feed.table or "1", review=config.book.review,
+    keeper = BookKeeper(book, table, config.feed.table or "1", review=config.book.review,
                         reviewer=reviewer).start()
     parts: list[Any] = []
+    code = None
     if config.web.enabled:
         from tablepi.book.config import page_address
 
@@ -155,7 +164,7 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
         except ImportError as error:  # the web stack is not installed here: the table plays on without pages
             log.error("web: enabled, but the web server is missing (%s): pip install 'tablepi[tournament]'", error)
             parts.extend([keeper, book])
-            return parts
+            return parts, None, None
         try:
             parts.append(open_pages(book, config.book, keeper.live_now, keeper.changes, config.display.language,
                                     config.web.host, config.web.port))
@@ -166,42 +175,71 @@ def open_book(config: Config, app: TableApp, journal: Path) -> list[Any]:
             from tablepi.book.qr import phone_code
 
             address = page_address(config.web)
-            code = phone_code(address)
-            if app.screen is not None and hasattr(app.screen, "phone"):
-                app.screen.phone = code  # the slate shows it between deals
-            if app.console is not None:
-                app.console.phone = code  # menu → On your phone
-                app.console.opt_in = keeper.opt_in  # the name keyboard's "My name on the phones"
+            code = phone_code(address)  # the slate shows it between deals, the menu's "On your phone"
             log.info("the players' pages are on %s", address)
     parts.extend([keeper, book])
-    return parts
+    return parts, code, keeper.opt_in if code is not None else None
 
 
-def add_console(app: TableApp, language: str, journal: Path) -> None:
-    """The screen's hand-entry panels in ``language``; earlier players' names kept beside the journal
-    (names.txt)."""
-    from tablepi.app.console import Console
-    from tablepi.app.names import RecentNames
+def service_app(
+    table: JournaledTable,
+    files: TableFiles,
+    zones: Mapping[int, Seat],
+    journal: Path,
+    language: str,
+    *,
+    screen: Screen | None = None,
+    lights: Lights | None = None,
+    watchdog: Watchdog | None = None,
+    reviewer: Reviewer | None = None,
+    observers: tuple[Observer, ...] = (),
+    inbox: Inbox | None = None,
+    report_delay: float = 0.0,
+    clock: Callable[[], float] = time.monotonic,
+    info: dict[str, Any] | None = None,
+    reader_refused: Callable[[], dict[str, str] | None] = lambda: None,
+    phone: PhoneCode | None = None,
+    opt_in: Callable[[str], None] | None = None,
+) -> TableApp:
+    """The app of the running service: its hand-entry console, the enrol mode on its reader and screen, the desk
+    that answers its control socket, the deck and player files it reloads; every part handed in."""
+    console, names = make_console(language, journal, files, can_enrol=True, phone=phone, opt_in=opt_in)
+    enroller = Enroller(files, zones, console.show_enrolment, clock=clock)
+    desk = Desk(table, files, enroller, info, reader_refused=reader_refused)
+    return TableApp(table, files.registry, zones, screen=screen, lights=lights, watchdog=watchdog, clock=clock,
+                    reviewer=reviewer, console=console, files=files, enrolment=enroller, desk=desk, names=names,
+                    observers=observers, inbox=inbox, report_delay=report_delay)
 
+
+def make_console(
+    language: str,
+    journal: Path,
+    files: TableFiles | None = None,
+    *,
+    can_enrol: bool = False,
+    phone: PhoneCode | None = None,
+    opt_in: Callable[[str], None] | None = None,
+) -> tuple[Console, RecentNames]:
+    """The screen's hand-entry panels in ``language``, and the earlier players' names kept beside the journal
+    (names.txt) that its keyboard offers first (then the player tags' names and the tournament's roster)."""
     recent = RecentNames(journal.parent / "names.txt")
-    app.recent_names = recent
-    console = Console(app.gesture, language, earlier=lambda: recent.names,
-                      known=lambda: (*app.players.names, *(app.seating.roster if app.seating else ())))
-    from tablepi.deck import DeckRegistry
 
-    console.no_deck = lambda: isinstance(app.deck, DeckRegistry) and len(app.deck) == 0
-    app.console = console
-    if app.screen is not None and hasattr(app.screen, "console"):
-        app.screen.console = console
+    def no_deck() -> bool:
+        return files is not None and len(files.registry) == 0
+
+    console = Console(None, language, earlier=lambda: recent.names,
+                      known=lambda: files.players.names if files is not None else (), can_enrol=can_enrol,
+                      phone=phone, opt_in=opt_in, no_deck=no_deck)
+    return console, recent
 
 
-def _open_control(config: Config, app: TableApp) -> Any:
+def _open_control(config: Config, inbox: Inbox) -> Any:
     """The control socket. Another table already on it stops this one (ConfigError); a socket that cannot be made
     here is logged, and the table runs without it (``tablepi enroll`` then cannot reach it and says so)."""
     from tablepi.service_socket import ControlServer, ControlUnavailable
 
     try:
-        server = ControlServer(config.control, app.put)
+        server = ControlServer(config.control, inbox.put)
     except ControlUnavailable as error:
         log.warning("no control socket: %s; `tablepi enroll` and `doctor` cannot reach this table", error)
         return None
@@ -230,14 +268,14 @@ def _open_screen(config: Config, headless: bool) -> tuple[Any, dict[str, Any]]:
                     "renderer": os.environ.get("SDL_RENDER_DRIVER")}
 
 
-def _open_controls(config: Config, app: TableApp) -> Any:
+def _open_controls(config: Config, inbox: Inbox) -> Any:
     """The GPIO buttons, LEDs and buzzer; None (logged) where this computer has no GPIO."""
     from tablepi.controls import Controls
     from tablepi.controls.pins import ControlPins
 
     pins = ControlPins.from_mapping(config.controls)
     try:
-        return Controls(pins, app.put)
+        return Controls(pins, inbox.put)
     except TablepiError:
         raise
     except Exception as error:  # gpiozero: no pin factory on this machine (not a Pi), pins busy

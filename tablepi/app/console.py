@@ -19,17 +19,17 @@ half-typed name. It opens:
 - a deal's correction form on a touch on its row of the evening's deals (filled in as it was scored);
 - the keyboard for each seat in turn from the menu's "players' names", with earlier names offered first;
 - the enrol menu (a deck, a player tag), whose keyboard names what to enrol; the enrol mode's sheet then stays up
-  while the table enrols (``enrolling``, set by the service's desk), its one key stopping it.
+  while the table enrols (:meth:`Console.show_enrolment`, from the enrol mode), its one key stopping it.
 
 :class:`Console` is the app's holder of that state: it feeds touches through :func:`reduce`, hands the gestures on
-and lays the open panel's sheet over the view.
+to the app's loop, and gives the loop its part of the scene (:meth:`Console.scene`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
@@ -60,7 +60,8 @@ from tablepi.display.panels import (
     earlier_names_first,
     press,
 )
-from tablepi.display.view import PhoneCode, View, WarningBanner
+from tablepi.display.scene import ConsoleScene
+from tablepi.display.view import PhoneCode
 from tablepi.rules.deal import WINNING_POINTS
 from tablepi.rules.entry import TIE_POINTS
 from tablepi.rules.seats import Seat
@@ -77,6 +78,9 @@ from tablepi.table.events import (
     TrumpsEntered,
 )
 from tablepi.table.state import HistoryRow, TablePhase, TableState
+
+if TYPE_CHECKING:
+    from tablepi.display.viewmodel import ViewSettings
 
 # --- the reducer ------------------------------------------------------------------------------------------------
 
@@ -292,25 +296,30 @@ def _unseated(board: Keyboard, table: TableState) -> Keyboard:
 
 
 class Console:
-    """The console's state as the app holds it: a touch goes through :func:`reduce`, the gestures it makes go to
-    ``act`` (a player's choice to be named on the pages to ``opt_in``); :meth:`over` lays the open panel's sheet
-    over the view."""
+    """The console's state as the app holds it: a touch goes through :func:`reduce`; the gestures it makes wait for
+    the app's loop (:meth:`take`), or go to ``act`` when one is given (a player's choice to be named on the pages
+    to ``opt_in``); :meth:`scene` is the console's part of the scene the screen draws."""
 
-    def __init__(self, act: Callable[[Gesture], None], language: str = "en",
-                 earlier: Callable[[], Sequence[str]] = tuple, known: Callable[[], Sequence[str]] = tuple) -> None:
-        self.act = act
+    def __init__(self, act: Callable[[Gesture], None] | None = None, language: str = "en",
+                 earlier: Callable[[], Sequence[str]] = tuple, known: Callable[[], Sequence[str]] = tuple, *,
+                 can_enrol: bool = False, phone: PhoneCode | None = None,
+                 opt_in: Callable[[str], None] | None = None, no_deck: Callable[[], bool] = lambda: False) -> None:
+        self._made: list[Gesture] = []
+        #: Where a finished gesture goes; by default it waits for the app's loop to :meth:`take` it.
+        self.act = act if act is not None else self._made.append
         self.language = language
         self.earlier = earlier
         self.known = known
         self.state = ConsoleState()
-        #: The running service hosts enrolment (its desk): the menu then offers it.
-        self.can_enrol = False
+        #: The running service hosts enrolment: the menu then offers it.
+        self.can_enrol = can_enrol
         #: The QR code of the table's pages when it serves them ([web] enabled): the menu then offers it, and the
         #: name keyboard the player's choice to be named on them, handed to ``opt_in`` (the players' book).
-        self.phone: PhoneCode | None = None
-        self.opt_in: Callable[[str], None] | None = None
-        #: Whether no deck is enrolled at all (set by the app): the bar then says how to enrol one.
-        self.no_deck: Callable[[], bool] = lambda: False
+        self.phone = phone
+        self.opt_in = opt_in
+        #: Whether no deck is enrolled at all: the bar then says how to enrol one.
+        self.no_deck = no_deck
+        self._roster: tuple[str, ...] = ()  # the tournament's players: names the keyboard offers, too
 
     @property
     def panel(self) -> Panel | None:
@@ -318,15 +327,20 @@ class Console:
 
     @property
     def enrolling(self) -> Enrolling | None:
-        """The enrol mode on screen while it runs (and its last word once over), set by the app's desk."""
+        """The enrol mode on screen while it runs (and its last word once over), from the app's enrol mode."""
         return self.state.enrolling
 
-    @enrolling.setter
-    def enrolling(self, sheet: Enrolling | None) -> None:
+    def show_enrolment(self, sheet: Enrolling | None) -> None:
+        """The enrol mode's sheet while it runs (its last word once over; None: gone)."""
         self.state = replace(self.state, enrolling=sheet)
 
+    def offer_roster(self, roster: Sequence[str]) -> None:
+        """The tournament's players (this round's seating): the name keyboard offers them after the tags'."""
+        self._roster = tuple(roster)
+
     def setup(self) -> Setup:
-        return Setup(self.language, tuple(self.earlier()), tuple(self.known()), self.can_enrol, self.phone)
+        return Setup(self.language, tuple(self.earlier()), (*self.known(), *self._roster), self.can_enrol,
+                     self.phone)
 
     def touch(self, touched: Touched, state: TableState) -> bool:
         """Whether ``touched`` was the console's (a key, the header, a card place); acts on it. Any touch ends a
@@ -340,34 +354,24 @@ class Console:
                 self.act(gesture)
         return not isinstance(touched, ButtonName)
 
+    def take(self) -> list[Gesture]:
+        """The gestures finished since the last call, in order (the app's loop takes them after each touch)."""
+        made = list(self._made)
+        self._made.clear()
+        return made
+
     def close(self) -> None:
         self.state = replace(self.state, panel=None, seating=())
 
-    def over(self, view: View, state: TableState, settings: Any) -> View:
-        """``view`` with the open panel's sheet over it (the screen calls this on every show)."""
-        from tablepi.display.sheet import sheet_for
-
-        tr = translator(settings.language)
+    def scene(self, state: TableState, settings: ViewSettings) -> ConsoleScene:
+        """The console's part of the next scene (the app's loop asks on every change): the open panel brought up
+        to date with ``state`` (:func:`refresh`), or the enrol mode's sheet, and the line for a free bar."""
         if self.state.enrolling is not None:  # the enrol mode: the reader's cards are the enrolment's
-            return replace(view, sheet=sheet_for(self.state.enrolling, tr))
+            return ConsoleScene(self.state.enrolling)
         self.state = refresh(self.state, state, settings.names)
-        view = self._noted(view, tr)
-        panel = self.state.panel
-        if panel is None:  # the header opens the menu: its labelled button says so
-            return replace(view, menu=tr.gettext("Menu"))
-        names = {**dict(settings.names), **dict(state.names)}
-        return replace(view, sheet=sheet_for(panel, tr, names, history_lines(state, tr, names)))
-
-    def _noted(self, view: View, tr: Translator) -> View:
-        """``view`` with the console's line for the bar when no warning needs it: a player just seated by his tag
-        (or by the tournament), a refused correction, or, while no deck is enrolled, how to enrol one."""
-        if view.warning is not None:
-            return view
-        if self.state.note is not None:
-            return replace(view, warning=WarningBanner("note", self.state.note.text(tr)))
-        if self.no_deck():
-            return replace(view, warning=WarningBanner("no_deck", tx.no_deck_text(tr)))
-        return view
+        note = self.state.note
+        return ConsoleScene(self.state.panel, "" if note is None else note.text(translator(settings.language)),
+                            self.no_deck())
 
 
 def gesture_event(gesture: object, time: float) -> TableEvent | None:
@@ -424,21 +428,3 @@ def answering(state: TableState) -> Answering | None:
 def history_rows(state: TableState) -> tuple[HistoryRow, ...]:
     """The evening's deals, every match of this journal."""
     return state.history
-
-
-def history_lines(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> tuple[str, ...]:
-    """Each deal of the evening as one line: number, who named trumps, the result, the stake, by hand or not."""
-    from tablepi.display.viewmodel import result_text
-
-    rows = history_rows(state)
-    several = len({row.match for row in rows}) > 1
-    lines = []
-    for row in rows:
-        entry = row.entry
-        who = tx.seat_name(tr, row.trumps, names) if row.trumps is not None else \
-            tx.team_label(tr, entry.result.trump_team, names)
-        result = result_text(tr, entry, names).split("\n")[0]
-        prefix = f"{row.match}." if several else ""
-        lines.append(prefix + tx.history_line(tr, entry.number, who, result, entry.stake, by_hand=row.by_hand,
-                                              corrected=row.corrected))
-    return tuple(lines)

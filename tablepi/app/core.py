@@ -1,10 +1,14 @@
-"""The running table: one queue in, one thread, journal before screen.
+"""The running table's loop: one queue in, one thread, journal before screen.
 
-Reader pumps, gpiozero callbacks and the demo's simulated players only ``put`` onto :attr:`TableApp.inbox`
-(threads stop at the adapter, STYLE.md 10). :meth:`TableApp.step` takes one item off the queue on the main
-thread, turns it into a table event, journals it (fsync) and applies it, then refreshes the screen and the seat
-LEDs. When nothing arrives for a short while it feeds a :class:`~tablepi.table.Tick`, so a card tapped and left
-becomes a play without anyone touching anything, and keeps the systemd watchdog fed.
+Reader pumps, gpiozero callbacks, the feed, the control socket and the demo's simulated players only ``put`` typed
+inputs (:data:`tablepi.app.inputs.Input`) onto :attr:`TableApp.inbox` (threads stop at the adapter, STYLE.md 10).
+:meth:`TableApp.step` is the loop, on the main thread: it polls the screen's touches and takes what arrived off the
+queue, routes each input (the feed's lines, the control socket's requests, the enrol mode, the console's panels, the
+table), turns what is the game's into a table event, journals it (fsync) and applies it; then it builds one frozen
+:class:`~tablepi.display.scene.Scene` and hands it to the screen, which only draws it, and lights the seat LEDs.
+When nothing arrives for a short while it feeds a :class:`~tablepi.table.Tick`, so a card tapped and left becomes a
+play without anyone touching anything, and keeps the systemd watchdog fed. Everything around the loop is reached
+through the ports of :mod:`tablepi.app.ports`, handed in when the app is made (:mod:`tablepi.app.build`).
 
 After a restart the readers report the cards lying on the zones afresh. A card the table already has on that zone
 is taken for what it is (the table ignores a repeated place); a card the table believes lies there but the reader
@@ -22,12 +26,26 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
+from tablepi.app.inputs import Inbox, Input, Touch
+from tablepi.app.ports import (
+    Desk,
+    EnrolEnded,
+    Enrolment,
+    Files,
+    Lights,
+    Names,
+    Observer,
+    Ports,
+    Reviewer,
+    Screen,
+    Watchdog,
+)
 from tablepi.controls.events import ControlEvent
+from tablepi.display.scene import Announcement, Scene, SeatingLine
 from tablepi.errors import ConfigError
 from tablepi.feed.messages import Seating
 from tablepi.journal.journal import JournaledTable
@@ -36,15 +54,12 @@ from tablepi.players import PlayerRegistry, fit_name
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
 from tablepi.rules.deal import Deal
 from tablepi.rules.seats import Seat
+from tablepi.service_socket import ControlCancel, ControlRequest
 from tablepi.table import (
     Button,
     ButtonName,
-    CardLifted,
-    CardPlaced,
     DeckLookup,
-    ReaderCrosstalk,
     ReaderState,
-    ReaderStatus,
     TableEvent,
     TablePhase,
     TableState,
@@ -52,14 +67,12 @@ from tablepi.table import (
 )
 from tablepi.table.adapter import from_zone_crosstalk, from_zone_event, from_zone_status, lifts_for_snapshot
 from tablepi.table.events import PlayersSeated, SeatingSource
-from tablepi.table.machine import HAND_EVENTS
 from tablepi.table.warnings import WarningCode
 
 if TYPE_CHECKING:
+    from tablepi.analysis.review import DealReview
     from tablepi.app.console import Console
-    from tablepi.app.names import RecentNames
-    from tablepi.app.service import Desk, TableFiles
-    from tablepi.display.keys import Touched
+    from tablepi.display.panels import Gesture
 
 log = logging.getLogger(__name__)
 
@@ -70,55 +83,123 @@ RETRY_SECONDS = 1.0
 #: After start, how long a zone's reader has to report the cards lying on it before the table takes any card it
 #: still believes there, and the reader does not report, as lifted while the app was down.
 RESYNC_SECONDS = 0.5
+#: How long the director's announcement stays in the warning bar (seconds).
+ANNOUNCE_SECONDS = 120.0
+
+__all__ = ["TableApp", "Touch"]  # Touch: the screen's input, where the app's users have always found it
 
 
-@dataclass(frozen=True, slots=True)
-class Touch:
-    """A control touched on the screen, as a value: a button (the table's own name for it), a key of the sheet, the
-    header, a seat's card place (:data:`tablepi.display.keys.Touched`)."""
+class ZoneResync:
+    """Zones not yet settled since start: the UIDs reported lying there (a device's STATE brings its places before
+    the ONLINE statuses, so they count from the start), and when to settle, from the zone's first ONLINE."""
 
-    target: Touched
-    seat: Seat | None = None  # who touched, when the screen knows (a seat's corner); else the table infers it
+    def __init__(self) -> None:
+        self._settled: set[Seat] = set()
+        self._lying: dict[Seat, set[str]] = {}
+        self._due: dict[Seat, float] = {}
 
+    def placed(self, seat: Seat, uid: str) -> None:
+        if seat not in self._settled:
+            self._lying.setdefault(seat, set()).add(uid)
 
-class Screen(Protocol):
-    """What the app needs of a display: show a state, and hand back touches."""
+    def online(self, seat: Seat, now: float) -> None:
+        if seat not in self._settled:
+            self._due.setdefault(seat, now + RESYNC_SECONDS)
 
-    def show(self, state: TableState) -> None: ...
-
-    def poll(self) -> list[tuple[Touched, Seat | None]]: ...
-
-    def close(self) -> None: ...
-
-
-class Lights(Protocol):
-    """What the app needs of the GPIO controls."""
-
-    def show(self, turn: Seat | None, warning_seats: set[Seat], alert: bool) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class Reviewer(Protocol):
-    """Reviews a finished deal off the table's path (tablepi.analysis.worker.ReviewWorker): returns at once."""
-
-    def submit(self, deal: Any, number: int, carried: int = 0) -> Future[Any]: ...
-
-    def close(self) -> None: ...
+    def due(self, now: float) -> list[tuple[Seat, set[str]]]:
+        """The zones to settle now, each with the UIDs its reader reported lying there."""
+        out = []
+        for seat, deadline in list(self._due.items()):
+            if now < deadline:
+                continue
+            del self._due[seat]
+            self._settled.add(seat)
+            out.append((seat, self._lying.pop(seat, set())))
+        return out
 
 
-class Watchdog(Protocol):
-    """systemd's notify protocol (tablepi.sdnotify.Notifier): ready once, then a beat at least every second."""
+class ReviewKeeper:
+    """The review of the last deal (best play, tablepi.analysis), computed in a worker off the table's path."""
 
-    def ready(self) -> object: ...
+    def __init__(self, reviewer: Reviewer | None) -> None:
+        self.reviewer = reviewer
+        self.review: DealReview | None = None  # the last deal's review once ready
+        self.open = False  # the Review touch shows it (learner mode shows it anyway)
+        self._key: tuple[int, int] | None = None  # (match, deal) reviewed or being reviewed
+        self._pending: Future[DealReview] | None = None
 
-    def watchdog(self) -> object: ...
+    def start(self, table: JournaledTable, state: TableState) -> None:
+        """A deal was just scored: hand a copy to the reviewer (returns at once); forget the previous review."""
+        if self.reviewer is None or not state.slate:
+            return
+        key = (len(table.table.matches), state.slate[-1].number)
+        if key == self._key:
+            return
+        self._key = key
+        self.review, self.open, self._pending = None, False, None
+        told = table.table.matches[-1].scored_as_told()
+        deal = told[-1][1] if told else None
+        if not isinstance(deal, Deal) or deal.trump is None or not deal.is_over:
+            return  # a deal told by hand has no cards to review (the played deal before it is not this one)
+        try:
+            number = state.slate[-1].number
+            carried = table.table.matches[-1].slate.carried_into(number)  # ties before it (tie = "carry")
+            self._pending = self.reviewer.submit(deal, number, carried)
+        except Exception:  # a broken worker must never stop the table
+            log.exception("could not start the review of deal %d", key[1])
 
-    def stopping(self) -> object: ...
+    def collect(self) -> bool:
+        """Whether a review just became ready."""
+        pending = self._pending
+        if pending is None or not pending.done():
+            return False
+        self._pending = None
+        try:
+            self.review = pending.result()
+        except Exception:
+            log.exception("the review of the last deal failed")
+            return False
+        return True
+
+    def toggle(self) -> bool:
+        """The Review touch: whether it showed or hid a review."""
+        if self.review is None:
+            return False
+        self.open = not self.open
+        return True
+
+
+class FeedLines:
+    """What the feed told the table: this round's seating (the tournament's), the director's announcements and
+    the feed's own warnings, newest last."""
+
+    def __init__(self) -> None:
+        self.seating: Seating | None = None
+        self.notices: list[Notice] = []
+        self.announcement: Announcement | None = None
+
+    def scene_seating(self) -> SeatingLine | None:
+        seating = self.seating
+        return None if seating is None else SeatingLine(seating.round, seating.table, seating.names)
+
+
+class Upkeep:
+    """The loop's housekeeping: the watchdog's beat, the journal's retries after a storage fault, the journal's
+    notices last shown, the warnings already logged."""
+
+    def __init__(self, table: JournaledTable, now: float) -> None:
+        self.last_beat = 0.0
+        self.last_retry = now
+        self.notices = table.notices
+        start = table.state
+        self.recovered_at = (len(table.table.matches), start.deal_number)  # the recovery notice stands till then
+        self.logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
+        self.closed = False
 
 
 class TableApp:
-    """Wires one journaled table to its inputs (readers, buttons, touch) and outputs (screen, LEDs, buzzer)."""
+    """The loop of one journaled table, its inputs (readers, buttons, touch, feed, control socket) and outputs
+    (screen, LEDs, feed, enrolment) reached through the ports handed in."""
 
     def __init__(
         self,
@@ -130,60 +211,42 @@ class TableApp:
         watchdog: Watchdog | None = None,
         clock: Callable[[], float] = time.monotonic,
         reviewer: Reviewer | None = None,
+        *,
+        console: Console | None = None,
+        files: Files | None = None,
+        enrolment: Enrolment | None = None,
+        desk: Desk | None = None,
+        names: Names | None = None,
+        observers: Iterable[Observer] = (),
+        players: PlayerRegistry | None = None,
+        inbox: Inbox | None = None,
+        report_delay: float = 0.0,
     ) -> None:
         self.table = table
-        self.deck = deck
         self.seat_of_zone = dict(seat_of_zone)
-        self.screen = screen
-        self.lights = lights
-        self.watchdog = watchdog
+        self.ports = Ports(screen, lights, watchdog, reviewer, tuple(observers), console, files, enrolment, desk,
+                           names)
         self.clock = clock
-        self.inbox: queue.Queue[Any] = queue.Queue()
+        #: The loop's one queue: reader pumps, controls, the feed, the control socket and the demo put onto it.
+        self.inbox: Inbox = inbox if inbox is not None else Inbox()
         #: How long after the time it carries a reader event may still arrive (``Reader.report_delay``: a
         #: device that dates its own events sends a lift after its quiet time). Ticks run that far behind
         #: ``now``, so a card is not taken for laid while the lift that makes it a show may still be coming.
-        self.report_delay = 0.0
-        self.crosstalk: list[ZoneCrosstalk] = []  # the readers' crosstalk notices, newest last (at most 20)
+        self.report_delay = report_delay
+        # The decks and player tags in use (from the files when the table has them).
+        self.deck = files.registry if files is not None else deck
+        self.players = files.players if files is not None else (players or PlayerRegistry())
         # Continue the journal's clock: table time = reader time + offset.
         self.offset = table.journal.last_time - clock() + 0.001
-        self.events_applied = 0
-        self.unhandled = 0
-        self._last_beat = 0.0
-        self._closed = False
-        # Zones not yet settled since start: the UIDs reported lying there (a device's STATE brings its places
-        # before the ONLINE statuses, so they count from the start), and when to settle, from the zone's first ONLINE.
-        self._settled: set[Seat] = set()
-        self._lying: dict[Seat, set[str]] = {}
-        self._resync: dict[Seat, float] = {}
-        self._logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
-        self._last_retry = clock()
-        self._notices = table.notices
-        start = table.state
-        self._recovered_at = (len(table.table.matches), start.deal_number)  # the recovery notice stands till then
-        # Shown every state like the screen (the MQTT feed's retained state is one): show() must not block.
-        self.observers: list[Any] = []
-        self.seating: Seating | None = None  # this round's seating, from the tournament (tablepi.feed)
-        self.notices: list[Notice] = []  # the director's announcements and the feed's warnings, newest last
-        self.players = PlayerRegistry()
-        #: The service's desk (control requests, enrol mode, file reloads); None for a bare app (tests, demo).
-        self.desk: Desk | None = None
-        #: What the enrol mode asks for now ("Lay ♠A on any zone (1/24)."); empty outside the mode.
-        self.mode_text = ""
-        #: The screen's hand-entry panels (tablepi.app.console); None without a touch screen.
-        self.console: Console | None = None
-        #: Names of earlier matches' players (tablepi.app.names), kept when players are seated.
-        self.recent_names: RecentNames | None = None
-        #: Reviews of finished deals (best play, tablepi.analysis) in a worker; None: no reviews.
-        self.reviewer = reviewer
-        self.review: Any = None  # the last deal's review once ready
-        self.review_open = False  # the Review touch shows it (learner mode shows it anyway)
-        self._review_key: tuple[int, int] | None = None  # (match, deal) reviewed or being reviewed
-        self._review_pending: Future[Any] | None = None
+        self._zones = ZoneResync()
+        self._review = ReviewKeeper(reviewer)
+        self._feed = FeedLines()
+        self._upkeep = Upkeep(table, clock())
         self._refresh()
 
-    # --- input -------------------------------------------------------------------------------------------------
+    # --- what the outside sees ---------------------------------------------------------------------------------
 
-    def put(self, item: object) -> None:
+    def put(self, item: Input) -> None:
         """Thread-safe: what reader pumps, controls and the demo call."""
         self.inbox.put(item)
 
@@ -192,12 +255,37 @@ class TableApp:
         """The current table time."""
         return self.clock() + self.offset
 
-    def knows_uid(self, uid: str) -> bool:
-        """Whether ``uid`` is a card of an enrolled deck: the readers' ``known`` (garbled reads are no cards)."""
-        return self.deck.lookup(uid) is not None
+    @property
+    def screen(self) -> Screen | None:
+        return self.ports.screen
 
-    def to_table_event(self, item: object) -> TableEvent | None:
-        """One inbox item as a table event; None (logged) for something the table does not take."""
+    @property
+    def console(self) -> Console | None:
+        return self.ports.console
+
+    @property
+    def review(self) -> DealReview | None:
+        """The last deal's review, once ready."""
+        return self._review.review
+
+    @property
+    def review_open(self) -> bool:
+        return self._review.open
+
+    @property
+    def seating(self) -> Seating | None:
+        """This round's seating, from the tournament (tablepi.feed)."""
+        return self._feed.seating
+
+    @property
+    def notices(self) -> list[Notice]:
+        """The director's announcements and the feed's warnings, newest last."""
+        return self._feed.notices
+
+    # --- routing -----------------------------------------------------------------------------------------------
+
+    def to_table_event(self, item: Input) -> TableEvent | None:
+        """One input as a table event; None (logged) for something the table does not take."""
         if isinstance(item, ZoneCrosstalk):
             self._crosstalk(item)
             return from_zone_crosstalk(item, self.seat_of_zone, self.deck, self.offset)
@@ -211,75 +299,109 @@ class TableApp:
                                  SeatingSource.TAG, normalise_uid(item.uid))
         if isinstance(item, ZoneEvent):
             event = from_zone_event(item, self.seat_of_zone, self.deck, self.offset)
-            if item.present and event.seat not in self._settled:
-                self._lying.setdefault(event.seat, set()).add(event.uid)
+            if item.present:
+                self._zones.placed(event.seat, event.uid)
             return event
         if isinstance(item, ZoneStatus):
             status = from_zone_status(item, self.seat_of_zone, self.offset)
-            if status.state is ReaderState.ONLINE and status.seat not in self._settled:
-                self._resync.setdefault(status.seat, self.now + RESYNC_SECONDS)
+            if status.state is ReaderState.ONLINE:
+                self._zones.online(status.seat, self.now)
             return status
+        if isinstance(item, ControlEvent | Touch):
+            return self._press(item)
+        if isinstance(item, Seating | Notice | ControlRequest | ControlCancel):
+            log.warning("ignored an input the table does not take: %r", item)
+            return None
+        return item  # already a table event (the demo, a replay, a crash test)
+
+    def _press(self, item: ControlEvent | Touch) -> TableEvent | None:
+        """A button pressed (GPIO) or a control touched: the console's, or a button of the table's."""
         if isinstance(item, Touch):
-            if self.console is not None and self.console.touch(item.target, self.table.state):
+            console = self.ports.console
+            if console is not None and console.touch(item.target, self.table.state):
+                for gesture in console.take():
+                    self.gesture(gesture)
                 self._refresh()  # a panel opened, changed or closed (its gesture, if any, was handled)
                 return None
             if not isinstance(item.target, ButtonName):
                 return None  # the header, a card place, a key: nothing without the hand-entry console
             return Button(self.now, item.target, item.seat)
-        if isinstance(item, ControlEvent):
-            name = item.name
-            if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
-                state = self.table.state
-                if state.match_winner is None:
-                    log.info("menu pressed during a match: ignored (hold it after the match for a new one)")
-                    return None
-                name = ButtonName.NEW_MATCH.value
-            try:
-                return Button(self.now, ButtonName(name))
-            except ValueError:
-                log.warning("unknown button %r ignored", name)
+        name = item.name
+        if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
+            if self.table.state.match_winner is None:
+                log.info("menu pressed during a match: ignored (hold it after the match for a new one)")
                 return None
-        if isinstance(item, (CardPlaced, CardLifted, Button, ReaderStatus, ReaderCrosstalk, Tick, *HAND_EVENTS)):
-            return item  # already a table event (the demo, a replay, a future remote control)
-        log.warning("ignored an inbox item the table does not understand: %r", item)
-        return None
-
-    # --- the loop ----------------------------------------------------------------------------------------------
-
-    def handle(self, item: object) -> TableState | None:
-        """Journal and apply one inbox item; returns the new state (None if it was not a table event)."""
-        if isinstance(item, Seating | Notice):
-            self._feed_message(item)
+            name = ButtonName.NEW_MATCH.value
+        try:
+            return Button(self.now, ButtonName(name))
+        except ValueError:
+            log.warning("unknown button %r ignored", name)
             return None
-        if self.desk is not None and self.desk.take(item):
-            if self.console is not None and self.console.enrolling is not None:
-                self._refresh()  # the enrol mode's sheet says what to lay next
-            return None  # a control request, or a card laid for the enrol mode: not the game's
+
+    def handle(self, item: Input) -> TableState | None:
+        """Route one input; journal and apply it if it is the table's. Returns the new state (None if it was not a
+        table event)."""
+        if isinstance(item, Seating | Notice):
+            self._feed_line(item)
+            return None
+        if isinstance(item, ControlRequest | ControlCancel):
+            self._control(item)
+            return None
+        enrolment = self.ports.enrolment
+        if enrolment is not None and enrolment.running and isinstance(item, ZoneEvent | ZoneStatus):
+            self._enrol_ended(enrolment.feed(item))
+            self._draw()  # the enrol mode's sheet says what to lay next
+            if isinstance(item, ZoneEvent):
+                return None  # a card laid for the enrol mode: not the game's
         if isinstance(item, Touch) and item.target is ButtonName.REVIEW:
-            self._toggle_review()  # the screen's own business: nothing happens at the table, nothing journaled
+            if self._review.toggle():  # the screen's own business: nothing happens at the table, nothing journaled
+                self._draw()
             return None
         event = self.to_table_event(item)
         if event is None:
-            self.unhandled += 1
             return None
+        return self.feed(event)
+
+    def feed(self, event: TableEvent) -> TableState:
+        """Journal (fsync) and apply one table event, then show the state if it changed."""
         before = self.table.state
         state = self.table.feed(event)  # journal first (fsync), then the table
-        if isinstance(event, PlayersSeated) and self.recent_names is not None:
-            self.recent_names.add(name for _, name in event.names)
-        self.events_applied += 1
-        if state is not before:  # an idle tick changes nothing: no view to build, nothing to draw
+        if isinstance(event, PlayersSeated) and self.ports.names is not None:
+            self.ports.names.add(name for _, name in event.names)
+        if state is not before:  # an idle tick changes nothing: no scene to build, nothing to draw
             self._refresh()
         return state
 
+    def _control(self, item: ControlRequest | ControlCancel) -> None:
+        """A request on the control socket, or its client hanging up."""
+        if isinstance(item, ControlCancel):
+            if self.ports.enrolment is not None:
+                self._enrol_ended(self.ports.enrolment.cancel(item.request))
+                self._draw()  # the enrol mode's last word, if it ended
+            return
+        desk = self.ports.desk
+        if desk is None:
+            item.finish(ok=False, error="this table answers no requests")
+            return
+        self._enrol_ended(desk.answer(item, self.press))
+        self._draw()  # the enrol mode may have begun or ended: its sheet
+
+    def press(self, name: ButtonName) -> TableState:
+        """A button of the table's pressed by a client of the control socket: journaled and applied like a touch."""
+        self.feed(Button(self.now, name, None))
+        return self.table.state
+
+    # --- the loop ----------------------------------------------------------------------------------------------
+
     def step(self, timeout: float = TICK_SECONDS) -> bool:
         """Handle what arrived within ``timeout`` (or tick), pass on touches; False once closed."""
-        if self._closed:
+        if self._upkeep.closed:
             return False
-        if self.screen is not None:
-            for target, seat in self.screen.poll():
-                self.handle(Touch(target, seat))
+        if self.ports.screen is not None:
+            for touch in self.ports.screen.poll():
+                self.handle(touch)
         try:
-            item = self.inbox.get(timeout=timeout)
+            item: Input = self.inbox.get(timeout=timeout)
         except queue.Empty:
             item = Tick(self.now - self.report_delay)
         self.handle(item)
@@ -290,50 +412,68 @@ class TableApp:
                 break
         self.settle_zones()
         self._storage()
-        self._collect_review()
-        if self.desk is not None:
-            self.desk.tick()
+        if self._review.collect():
+            self._draw()
+        self._files()
+        if self.ports.enrolment is not None:
+            self._enrol_ended(self.ports.enrolment.tick())
+        self._announcement_expiry()
         self._beat()
         return True
+
+    def run(self, stop: threading.Event) -> None:
+        """Run until ``stop`` is set. Tells systemd when ready and keeps its watchdog fed."""
+        if self.ports.watchdog is not None:
+            self.ports.watchdog.ready()
+        while not stop.is_set() and self.step():
+            pass
 
     def _storage(self) -> None:
         """Retry a storage fault about once a second; redraw when the journal's notices change."""
         now = self.clock()
-        if self.table.journal.fault is not None and now - self._last_retry >= RETRY_SECONDS:
-            self._last_retry = now
+        upkeep = self._upkeep
+        if self.table.journal.fault is not None and now - upkeep.last_retry >= RETRY_SECONDS:
+            upkeep.last_retry = now
             self.table.retry()
         state = self.table.state
-        if (len(self.table.table.matches), state.deal_number) != self._recovered_at:
+        if (len(self.table.table.matches), state.deal_number) != upkeep.recovered_at:
             self.table.dismiss_recovery()  # the deal in progress at the restart is over: the notice has been seen
-        if self.table.notices != self._notices:
+        if self.table.notices != upkeep.notices:
             self._refresh()
 
     def settle_zones(self) -> None:
         """Lift what lay on a zone before a restart but is gone now (see the module's docstring)."""
         now = self.now
-        for seat, deadline in list(self._resync.items()):
-            if now < deadline:
-                continue
-            del self._resync[seat]
-            self._settled.add(seat)
-            present = self._lying.pop(seat, set())
+        for seat, present in self._zones.due(now):
             for lift in lifts_for_snapshot(self.table.state, {seat: present}, now):
                 if lift.seat is seat:
                     log.info("zone %s: %s was taken away while the table was off", seat, lift.card or lift.uid)
                     self.handle(lift)
 
-    def gesture(self, gesture: object) -> None:
+    def _files(self) -> None:
+        """The decks and player tags just read, if the files changed (one assignment each: nothing sees half a
+        deck)."""
+        files = self.ports.files
+        if files is not None and files.poll():
+            self._use_files(files)
+
+    def _use_files(self, files: Files) -> None:
+        self.deck = files.registry
+        self.players = files.players
+
+    def gesture(self, gesture: Gesture) -> None:
         """A finished hand-entry panel's gesture: as a table event, journaled and applied like any other."""
         from tablepi.app.console import gesture_event
         from tablepi.display.panels import StartEnrol, StopEnrol
 
         if isinstance(gesture, StartEnrol | StopEnrol):
-            if self.desk is None:
+            enrolment = self.ports.enrolment
+            if enrolment is None:
                 log.warning("enrolment from the screen needs the running service: ignored")
             elif isinstance(gesture, StartEnrol):
-                self.desk.begin_here(gesture.kind, gesture.name)
+                enrolment.begin_here(gesture.kind, gesture.name, self.table.state)
             else:
-                self.desk.stop_here()
+                self._enrol_ended(enrolment.stop_here())
             self._refresh()
             return
 
@@ -343,10 +483,16 @@ class TableApp:
             return
         self.handle(event)
 
-    def use_files(self, files: TableFiles) -> None:
-        """Swap in the decks and player tags just read (one assignment each: nothing sees half a deck)."""
-        self.deck = files.registry
-        self.players = files.players
+    def _enrol_ended(self, ended: EnrolEnded | None) -> None:
+        """The enrol mode ended: the files it wrote are in use at once, and what was lifted meanwhile is lifted."""
+        if ended is None:
+            return
+        if ended.wrote and self.ports.files is not None:
+            self._use_files(self.ports.files)
+        try:
+            self.resync(ended.present)
+        except ConfigError:
+            log.exception("could not lift the cards taken away during the enrol mode")
 
     def resync(self, present: Mapping[int, set[str]]) -> None:
         """Lift what the table believes lies on a zone but ``present`` (zone -> tag UIDs) says is gone: after
@@ -359,16 +505,8 @@ class TableApp:
                 if lift.seat is seat:
                     self.handle(lift)
 
-    def run(self, stop: threading.Event) -> None:
-        """Run until ``stop`` is set. Tells systemd when ready and keeps its watchdog fed."""
-        if self.watchdog is not None:
-            self.watchdog.ready()
-        while not stop.is_set() and self.step():
-            pass
-
     def _crosstalk(self, item: ZoneCrosstalk) -> None:
         """A zone heard a card that is not its own: the reader kept the card where it lies; tell the owner."""
-        self.crosstalk = [*self.crosstalk[-19:], item]
         seat = self.seat_of_zone.get(item.zone)
         where = f"the card on zone {item.holder}" if item.holder is not None else "a garbled tag"
         log.warning(
@@ -378,27 +516,33 @@ class TableApp:
 
     def _beat(self) -> None:
         now = self.clock()
-        if self.watchdog is not None and now - self._last_beat >= 1.0:
-            self.watchdog.watchdog()
-            self._last_beat = now
+        if self.ports.watchdog is not None and now - self._upkeep.last_beat >= 1.0:
+            self.ports.watchdog.watchdog()
+            self._upkeep.last_beat = now
 
-    def _feed_message(self, item: Seating | Notice) -> None:
-        """A seating or a notice from the feed: kept, logged, and handed to the screen if it can show it
-        (``show_seating(seating)`` / ``show_notice(notice)``; the screens' own business how)."""
+    def _feed_line(self, item: Seating | Notice) -> None:
+        """A seating or a notice from the feed: kept, logged, and shown in the warning bar."""
         if isinstance(item, Seating):
-            self.seating = item
+            self._feed.seating = item
             log.info("seating: %s", item.text())
-            hook = getattr(self.screen, "show_seating", None)
+            if self.ports.console is not None:
+                self.ports.console.offer_roster(item.roster)
             if item.names and not self._seated_already(item.names):
                 # The tournament's seating seats the players, like names typed at the table (a journaled event).
                 self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
         else:
-            self.notices = [*self.notices[-9:], item]
-            log.log(logging.WARNING if item.code is NoticeCode.FEED_PROBLEM else logging.INFO, "notice: %s",
-                    item.param("text"))
-            hook = getattr(self.screen, "show_notice", None)
-        if callable(hook):
-            hook(item)
+            self._feed.notices = [*self._feed.notices[-9:], item]
+            text = str(item.param("text", ""))
+            self._feed.announcement = Announcement(text, self.clock() + ANNOUNCE_SECONDS)
+            log.log(logging.WARNING if item.code is NoticeCode.FEED_PROBLEM else logging.INFO, "notice: %s", text)
+        self._draw()
+
+    def _announcement_expiry(self) -> None:
+        """The announcement's time is up: the bar goes back to what it showed before."""
+        announcement = self._feed.announcement
+        if announcement is not None and self.clock() >= announcement.until:
+            self._feed.announcement = None
+            self._draw()
 
     def _seated_already(self, names: tuple[tuple[Seat, str], ...]) -> bool:
         """Whether the table's names are these already, as the table keeps them (a long name cut): a seating
@@ -409,85 +553,56 @@ class TableApp:
         except ConfigError:
             return False  # not a name the table takes: the journal refuses it, and says so
 
-    # --- the review of the last deal (never on the table's path) ----------------------------------------------
+    # --- the scene ---------------------------------------------------------------------------------------------
 
-    def _start_review(self, state: TableState) -> None:
-        """A deal was just scored: hand a copy to the reviewer (returns at once); forget the previous review."""
-        if self.reviewer is None or not state.slate:
-            return
-        key = (len(self.table.table.matches), state.slate[-1].number)
-        if key == self._review_key:
-            return
-        self._review_key = key
-        self.review, self.review_open, self._review_pending = None, False, None
-        hook = getattr(self.screen, "show_review", None)
-        if callable(hook):
-            hook(None, False, redraw=False)  # the screen is about to draw the new state anyway
-        told = self.table.table.matches[-1].scored_as_told()
-        deal = told[-1][1] if told else None
-        if not isinstance(deal, Deal) or deal.trump is None or not deal.is_over:
-            return  # a deal told by hand has no cards to review (the played deal before it is not this one)
-        try:
-            number = state.slate[-1].number
-            carried = self.table.table.matches[-1].slate.carried_into(number)  # ties before it (tie = "carry")
-            self._review_pending = self.reviewer.submit(deal, number, carried)
-        except Exception:  # a broken worker must never stop the table
-            log.exception("could not start the review of deal %d", key[1])
+    def scene(self) -> Scene | None:
+        """What the screen shows now, as one frozen value (None: no screen)."""
+        screen = self.ports.screen
+        return None if screen is None else self._scene(self.table.state, screen)
 
-    def _collect_review(self) -> None:
-        pending = self._review_pending
-        if pending is None or not pending.done():
-            return
-        self._review_pending = None
-        try:
-            self.review = pending.result()
-        except Exception:
-            log.exception("the review of the last deal failed")
-            return
-        self._show_review()
-
-    def _toggle_review(self) -> None:
-        if self.review is not None:
-            self.review_open = not self.review_open
-            self._show_review()
-
-    def _show_review(self) -> None:
-        hook = getattr(self.screen, "show_review", None)
-        if callable(hook):
-            hook(self.review, self.review_open)
+    def _scene(self, state: TableState, screen: Screen) -> Scene:
+        """The scene of ``state`` in the screen's settings (language, orientation, configured names)."""
+        settings = screen.settings
+        console = self.ports.console
+        return Scene(
+            state, settings, self._review.review, self._review.open, tuple(self._upkeep.notices),
+            self._feed.announcement, self._feed.scene_seating(), None if console is None else console.phone,
+            None if console is None else console.scene(state, settings), self.clock(),
+        )
 
     def _refresh(self) -> None:
+        """Something players can see changed: the observers, the log, the screen and the LEDs are told."""
         state = self.table.state
         if state.slate and state.phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
-            self._start_review(state)
-        for observer in self.observers:
+            self._review.start(self.table, state)
+        for observer in self.ports.observers:
             observer.show(state)
         for warning in state.warnings:  # the service's log tells the owner what the table told the players
             key = (warning.deal, warning.code.value, warning.message)
-            if key not in self._logged and not warning.tentative:
-                self._logged.add(key)
+            if key not in self._upkeep.logged and not warning.tentative:
+                self._upkeep.logged.add(key)
                 log.warning("deal %d: %s: %s", warning.deal, warning.code.value, warning.message)
-        self._notices = self.table.notices
-        if self.screen is not None:
-            # The journal's notices (recovered after damage, storage fault) for the warning bar: a screen that
-            # has the hook shows them (PygameScreen), a bare one need not.
-            hook = getattr(self.screen, "set_journal_notices", None)
-            if hook is not None:
-                hook(self._notices)
-            self.screen.show(state)
-        if self.lights is not None:
+        self._upkeep.notices = self.table.notices
+        self._draw()
+        if self.ports.lights is not None:
             warned = {w.seat for w in state.warnings if w.seat is not None}
             offline = any(w.code is WarningCode.READER_OFFLINE for w in state.warnings)
-            self.lights.show(state.to_play, warned, alert=offline)
+            self.ports.lights.show(state.to_play, warned, alert=offline)
+
+    def _draw(self) -> None:
+        """Build the scene and hand it to the screen (which draws only when something players see changed)."""
+        scene = self.scene()
+        if scene is not None and self.ports.screen is not None:
+            self.ports.screen.show(scene)
 
     def close(self) -> None:
         """Stop: tell systemd, close the screen, LEDs, reviewer and journal. Idempotent."""
-        if self._closed:
+        if self._upkeep.closed:
             return
-        self._closed = True
-        if self.watchdog is not None:
-            self.watchdog.stopping()
-        for part in (self.screen, self.lights, self.reviewer):
+        self._upkeep.closed = True
+        if self.ports.watchdog is not None:
+            self.ports.watchdog.stopping()
+        for part in (self.ports.screen, self.ports.lights, self.ports.reviewer):
             if part is not None:
                 part.close()
         self.table.close()

@@ -211,7 +211,7 @@ def run_demo(
             if isinstance(hands, FirmwareHands):
                 hands.start(app)
             hands.settle(app)
-            watch = Watch()
+            watch = Watch(screen.events)
             for event in events:
                 if not _advance(clock, app, hands, event.time, headless, speed, watch):
                     break
@@ -252,7 +252,8 @@ class Watch:
     nothing on the screen reaches the table (an Undo touched on a scripted match once made it loop on "♥9 was
     already played")."""
 
-    def __init__(self) -> None:
+    def __init__(self, events: Callable[[], list[Any]] = list) -> None:
+        self.events = events  # the window's events since the last call (PygameScreen.events)
         self.paused = False
         self.ended = False
 
@@ -267,11 +268,9 @@ class Watch:
                 self.paused = not self.paused
 
 
-def _watch(app: TableApp, watch: Watch) -> bool:
+def _watch(watch: Watch) -> bool:
     """Look at the window's events (and wait while paused); False once the demo should end."""
-    events = getattr(app.screen, "events", None)
-    if events is None:
-        return True
+    events = watch.events
     try:
         watch.feed(events())
         while watch.paused and not watch.ended:
@@ -291,7 +290,7 @@ def _advance(clock: VirtualClock, app: TableApp, hands: SimHands, target: float,
         nxt = min(target, clock.now + step)
         if not headless:
             time.sleep((nxt - clock.now) / speed)
-            if not _watch(app, watch):
+            if not _watch(watch):
                 return False
         clock.now = nxt
         app.handle(Tick(app.now))

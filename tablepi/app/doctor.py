@@ -90,7 +90,7 @@ def check_deck(config: Config) -> Iterator[Finding]:
 
 def _running_decks(config: Config, status: dict[str, Any]) -> Iterator[Finding]:
     """The decks the running table uses, and whether the files on disk still say the same."""
-    from tablepi.app.service import load_decks
+    from tablepi.app.reloads import load_decks
     from tablepi.errors import ConfigError
 
     using = {deck["name"]: deck for deck in status.get("decks", [])}
@@ -118,7 +118,7 @@ def _running_decks(config: Config, status: dict[str, Any]) -> Iterator[Finding]:
 
 
 def _deck_files(config: Config) -> Iterator[Finding]:
-    from tablepi.app.service import load_decks
+    from tablepi.app.reloads import load_decks
     from tablepi.errors import ConfigError
 
     try:

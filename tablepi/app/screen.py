@@ -1,8 +1,10 @@
-"""The table's screen as the app drives it: state in, pixels out, touches back.
+"""The table's screen as the app drives it: a scene in, pixels out, touches back.
 
-A thin shell around the display package: :func:`~tablepi.display.viewmodel.build_view` decides what to show, the
+A thin shell around the display package: the app's loop hands it one frozen
+:class:`~tablepi.display.scene.Scene`, :func:`~tablepi.display.viewmodel.build_view` decides what to show, the
 :class:`~tablepi.display.render.Display` draws only when that changes, and presses on the touch screen (or clicks)
-come back as action names. Headless (``SDL_VIDEODRIVER=dummy``) it draws onto an off-screen surface, and a
+come back as :class:`~tablepi.app.inputs.Touch` values. The screen keeps no state of the table's or the app's.
+Headless (``SDL_VIDEODRIVER=dummy``) it draws onto an off-screen surface, and a
 :class:`FrameSaver` can keep the frames that matter as PNG files: the demo's output and a bug report's pictures.
 """
 
@@ -10,25 +12,20 @@ from __future__ import annotations
 
 import os
 import re
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tablepi.app.inputs import Touch
 from tablepi.config import DisplayConfig
 from tablepi.display.keys import KeyTouch, MenuTouch, PlaceTouch, Touched
 from tablepi.errors import OutputError
-from tablepi.notices import Notice
 from tablepi.rules.seats import Seat
 from tablepi.table import TableState
 from tablepi.table.state import PromptCode, TablePhase
 
 if TYPE_CHECKING:
-    from tablepi.display.view import PhoneCode
-
-#: How long the director's announcement stays in the warning bar (seconds).
-ANNOUNCE_SECONDS = 120.0
+    from tablepi.display.scene import Scene
 
 
 class WindowClosed(Exception):
@@ -148,18 +145,8 @@ class PygameScreen:
         surface = pygame.Surface(drawing) if self._panel is None or self.rotation else self._panel
         self.display = Display(surface, flip=self._present)
         self.touch = PressTracker(panel, self.rotation)
-        #: The hand-entry panels (tablepi.app.console), set by the app; None: no hand entry on this screen.
-        self.console: Any = None
         self._closed = False
-        #: The QR code of the table's pages, shown on the slate between deals (None: the pages are off).
-        self.phone: PhoneCode | None = None
-        #: The last deal's best-play review when it is ready, and whether the Review touch opened it.
-        self.review: Any = None
-        self.review_open = False
-        self._state: TableState | None = None
-        self._notices: tuple[Notice, ...] = ()
-        self._seating: Any = None  # this round's seating from the tournament (tablepi.feed.Seating)
-        self._announcement: tuple[Any, float] | None = None  # the director's last announcement, and when it came
+        self._console = False  # whether the scene drawn last had a hand-entry console (its controls then act)
         #: Where to write each drawn frame's hit-map (TABLEPI_HITMAP): what a robot player reads to touch only what
         #: the screen drew, where it drew it (tests/robot). None: not written.
         hitmap = os.environ.get("TABLEPI_HITMAP")
@@ -180,63 +167,17 @@ class PygameScreen:
         surface = self.display.surface
         return self._pygame.transform.rotate(surface, -self.rotation) if self.rotation else surface
 
-    def set_journal_notices(self, notices: Sequence[Notice]) -> None:
-        """What the journal tells the players (tablepi.notices), shown from the next :meth:`show` on."""
-        self._notices = tuple(notices)
-
-    def show_seating(self, seating: Any) -> None:
-        """The feed's hook: this round's seating, shown in the warning bar (when no game warning needs it) until
-        the match's first trumps are named: "Round 3 — table 7: N Anna, E Jos, S Marie, W Pit"."""
-        self._seating = seating
-        if self._state is not None:
-            self.show(self._state)
-
-    def show_notice(self, notice: Any) -> None:
-        """The feed's hook: the director's announcement (or the feed's own warning), shown in the warning bar for
-        :data:`ANNOUNCE_SECONDS` (when no game warning needs it)."""
-        self._announcement = (notice, time.monotonic())
-        if self._state is not None:
-            self.show(self._state)
-
-    def _with_feed(self, view: Any, state: TableState) -> Any:
-        """The tournament's lines (an announcement, else the seating before play) in a free warning bar."""
-        if view.warning is not None:
-            return view
-        from dataclasses import replace
-
-        from tablepi.display import texts as tx
-        from tablepi.display.i18n import translator
-        from tablepi.display.view import WarningBanner
-
-        tr = translator(self.settings.language)
-        if self._announcement is not None and time.monotonic() - self._announcement[1] < ANNOUNCE_SECONDS:
-            text = str(self._announcement[0].param("text", ""))
-            return replace(view, warning=WarningBanner("announcement", tx.announcement_text(tr, text)))
-        seating = self._seating
-        if seating is not None and state.trump is None and not state.slate:
-            text = tx.seating_text(tr, seating.round, seating.table, seating.names)
-            return replace(view, warning=WarningBanner("seating", text))
-        return view
-
-    def show(self, state: TableState) -> None:
-        from dataclasses import replace
-
-        from tablepi.display.view import ScreenKind
+    def show(self, scene: Scene) -> None:
+        """Draw ``scene`` (only if its View differs from the one on screen); keep a key frame if asked to."""
         from tablepi.display.viewmodel import build_view
 
-        self._state = state
-        view = build_view(state, self.settings, self.review, self.review_open, notices=self._notices)
-        view = self._with_feed(view, state)
-        if self.phone is not None and view.slate is not None and view.kind in (ScreenKind.SLATE,
-                                                                               ScreenKind.MATCH_WON):
-            view = replace(view, slate=replace(view.slate, phone=self.phone))
-        if self.console is not None:
-            view = self.console.over(view, state, self.settings)
+        view = build_view(scene)
+        self._console = scene.console is not None
         drew = self.display.show(view)
         if drew and self.hitmap is not None:
             self._write_hitmap(view)
-        if self.frames is not None:
-            label = self.frames.wants(state)
+        if self.frames is not None and scene.state is not None:
+            label = self.frames.wants(scene.state)
             if label is not None:
                 if not drew:
                     self.display.show(view, force=True)
@@ -267,12 +208,6 @@ class PygameScreen:
             raise OutputError(f"{self.hitmap}: cannot write the hit-map: {err.strerror or err}",
                               path=self.hitmap) from None
 
-    def show_review(self, review: Any, open_: bool, redraw: bool = True) -> None:
-        """The app's hook: the last deal's review is ready (or None), shown or hidden; redraws the last state."""
-        self.review, self.review_open = review, open_
-        if redraw and self._state is not None:
-            self.show(self._state)
-
     def events(self) -> list[Any]:
         """The window's events since the last call (none headless); raises WindowClosed on a window close."""
         if self.headless or self._closed:
@@ -296,14 +231,14 @@ class PygameScreen:
             control = self.touch.touch(event, self.display.last)
             if control is None:
                 continue
-            if self.console is None and isinstance(control.target, MenuTouch | PlaceTouch):
+            if not self._console and isinstance(control.target, MenuTouch | PlaceTouch):
                 continue
             touched.append((control.target, control.seat))
         return touched
 
-    def poll(self) -> list[tuple[Touched, Seat | None]]:
-        """(what was touched, seat) since the last poll; raises WindowClosed on a window close."""
-        return self.actions(self.events())
+    def poll(self) -> list[Touch]:
+        """The controls touched since the last poll; raises WindowClosed on a window close."""
+        return [Touch(target, seat) for target, seat in self.actions(self.events())]
 
     def close(self) -> None:
         if not self._closed:

@@ -88,7 +88,7 @@ def _through_service(args: argparse.Namespace, config: Config) -> int:
 
 
 def _with_own_reader(args: argparse.Namespace, config: Config) -> int:
-    from tablepi.app.service import load_decks
+    from tablepi.app.reloads import load_decks
     from tablepi.app.simdrive import open_configured_reader
     from tablepi.enroll import enroll, enroll_player
     from tablepi.players import load_players_file

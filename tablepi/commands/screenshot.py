@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tablepi.display.scene import Scene
+
 HELP = "render the screen at chosen moments of a game record to PNG (for docs and bug reports)"
 
 
@@ -57,19 +59,20 @@ def run(args: argparse.Namespace) -> int:
     frames = FrameSaver(args.out) if args.key_frames else None
     written = []
     if 0 in wanted:
-        written.append(render_to_png(build_view(table.state, settings), args.out / "event-0000.png", size))
+        written.append(render_to_png(build_view(Scene(table.state, settings)), args.out / "event-0000.png", size))
     for number, event in enumerate(record.events, start=1):
         state = table.apply(event)
         if frames is not None:
             label = frames.wants(state)
             if label is not None:
-                written.append(render_to_png(build_view(state, settings),
+                written.append(render_to_png(build_view(Scene(state, settings)),
                                              args.out / f"{len(written) + 1:04d}-{label}.png", size))
         if number in wanted:
-            written.append(render_to_png(build_view(state, settings), args.out / f"event-{number:04d}.png", size))
+            written.append(render_to_png(build_view(Scene(state, settings)), args.out / f"event-{number:04d}.png",
+                                         size))
     if not written:  # a record with no key moment: the final screen is still worth having
         final = args.out / f"event-{len(record.events):04d}.png"
-        written.append(render_to_png(build_view(table.state, settings), final, size))
+        written.append(render_to_png(build_view(Scene(table.state, settings)), final, size))
         print("no key moments in this record; wrote the final screen instead", file=sys.stderr)
     for path in written:
         print(path)

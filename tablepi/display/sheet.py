@@ -294,6 +294,4 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
 
 
 def _result_words(tr: Translator, entry: object, names: Mapping[Seat, str]) -> str:
-    from tablepi.display.viewmodel import result_text
-
-    return result_text(tr, entry, names).split("\n")[0]  # type: ignore[arg-type]
+    return tx.result_text(tr, entry, names).split("\n")[0]  # type: ignore[arg-type]

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tablepi.display.i18n import N_, Translator
 from tablepi.display.view import Action, Button, CardView, SeatView
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import TRICKS_PER_DEAL
 from tablepi.rules.seats import Seat, Team
+
+if TYPE_CHECKING:
+    from tablepi.rules.slate import SlateEntry
 
 #: Warning code -> English template (the message id). Fields: seat, card, trick, rule, and where the table
 #: sends them expected (the seat to play), holder (who showed a card) and announcement. Each sentence says what
@@ -496,3 +500,32 @@ def seated_text(tr: Translator, name: str, seat: Seat) -> str:
 def no_deck_text(tr: Translator) -> str:
     """The first evening: no deck is enrolled, every card laid would be "unknown"."""
     return tr.gettext("No deck is enrolled yet: Menu, Enrol cards or tags, Enrol a deck.")
+
+
+def result_text(tr: Translator, entry: SlateEntry, names: Mapping[Seat, str] | None = None) -> str:
+    """A deal's result in words: who won and by how much, then what it was worth.
+
+    E.g. ``N+S win the deal, 40 to 0`` / ``Konter a Matt, Kapo: 4 lines`` / ``4 lines added to E+W``.
+    """
+    names = names or {}
+    result = entry.result
+    lines: list[str] = []
+    if result.winner is None:
+        lines.append(tie_text(tr))
+    else:
+        w = result.winner
+        lines.append(deal_won_text(tr, team_label(tr, w, names), result.points[w], result.points[w.other]))
+    if result.revoke_by is not None:
+        lines.append(revoke_lost_text(tr, seat_name(tr, result.revoke_by, names)))
+    elif result.claimed_by is not None:
+        lines.append(claimed_text(tr, team_label(tr, result.claimed_by, names)))
+    parts: set[str] = set()
+    for _, announcement in result.announcements:
+        parts |= announcement.parts
+    lines.append(stake_text(tr, matt="matt" in parts, konter="konter" in parts, kapo=result.kapo,
+                               lines=entry.stake))
+    for team in Team:
+        added = entry.added.get(team, 0)
+        if added:
+            lines.append(lines_added_text(tr, team_label(tr, team, names), added))
+    return "\n".join(lines)

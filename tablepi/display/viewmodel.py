@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
+from tablepi.display.panels import Enrolling
+from tablepi.display.scene import ConsoleScene, Scene
+from tablepi.display.texts import result_text
 from tablepi.display.view import (
     Action,
     Button,
@@ -42,7 +45,6 @@ from tablepi.rules.cards import DECK, Card
 from tablepi.rules.deal import Announcement
 from tablepi.rules.house import RevokePenalty
 from tablepi.rules.seats import Seat, Team
-from tablepi.rules.slate import SlateEntry
 from tablepi.table.events import ReaderState
 from tablepi.table.state import PromptCode, TablePhase, TableState, Zone, ZoneCardStatus
 from tablepi.table.warnings import TableWarning, WarningCode
@@ -66,15 +68,16 @@ class ViewSettings(Protocol):
     def names(self) -> Mapping[Seat, str]: ...
 
 
-def build_view(state: TableState | None, settings: ViewSettings, review: DealReview | None = None,
-               review_open: bool = False, notices: Sequence[Notice] = ()) -> View:
-    """The View of ``state`` in the configured language and orientation.
+def build_view(scene: Scene) -> View:
+    """The View of ``scene`` in the configured language and orientation: the one place that decides what is shown.
 
-    ``review`` is the best-play review of the last deal once it is ready (the app computes it off the table's path);
-    the slate shows it always in learner mode, otherwise while ``review_open`` (the Review touch). ``notices``
-    (from the journal: a recovery after damage, a storage fault) take the warning bar whenever no game warning
-    needs it.
+    The review of the last deal (the app computes it off the table's path) is on the slate always in learner mode,
+    otherwise while ``review_open`` (the Review touch). The journal's notices (a recovery after damage, a storage
+    fault) take the warning bar whenever no game warning needs it; then the director's announcement while it
+    stands, else the tournament's seating until the match's first trumps are named; then the console's line. The
+    open panel's sheet lies over the table; without one, the header is the labelled Menu button.
     """
+    state, settings = scene.state, scene.settings
     tr = translator(settings.language)
     if state is not None and state.names:
         settings = _Seated(settings, {**dict(settings.names), **dict(state.names)})  # names seated at the table
@@ -82,16 +85,68 @@ def build_view(state: TableState | None, settings: ViewSettings, review: DealRev
         view = View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
                     prompt=tx.prompt_text(tr, "wait_readers"))
     else:
-        review = review if review is not None and _reviews_last_deal(state, review) else None
+        review = scene.review if scene.review is not None and _reviews_last_deal(state, scene.review) else None
         if state.phase is TablePhase.MATCH_OVER:
-            view = _with_review(_match_won(state, settings, tr), review, review_open, settings, tr)
+            view = _with_review(_match_won(state, settings, tr), review, scene.review_open, settings, tr)
         elif state.phase is TablePhase.DEAL_OVER and state.prompt.code is PromptCode.NEXT_DEAL:
-            view = _with_review(_slate_screen(state, settings, tr), review, review_open, settings, tr)
+            view = _with_review(_slate_screen(state, settings, tr), review, scene.review_open, settings, tr)
         else:
             view = _deal_screen(state, settings, tr)
-    if view.warning is None and notices:
-        view = replace(view, warning=notice_banner(tr, notices))
+    if view.warning is None and scene.notices:
+        view = replace(view, warning=notice_banner(tr, scene.notices))
+    if view.warning is None and state is not None:
+        view = replace(view, warning=_tournament_banner(scene, state, tr))
+    if scene.phone is not None and view.slate is not None and view.kind in (ScreenKind.SLATE, ScreenKind.MATCH_WON):
+        view = replace(view, slate=replace(view.slate, phone=scene.phone))
+    if scene.console is not None:
+        view = _with_console(view, scene.console, state, settings, tr)
     return view
+
+
+def _tournament_banner(scene: Scene, state: TableState, tr: Translator) -> WarningBanner | None:
+    """The director's announcement while it stands, else the round's seating until the first trumps are named."""
+    if scene.announcement is not None and scene.time < scene.announcement.until:
+        return WarningBanner("announcement", tx.announcement_text(tr, scene.announcement.text))
+    seating = scene.seating
+    if seating is not None and state.trump is None and not state.slate:
+        return WarningBanner("seating", tx.seating_text(tr, seating.round, seating.table, seating.names))
+    return None
+
+
+def _with_console(view: View, console: ConsoleScene, state: TableState | None, settings: ViewSettings,
+                  tr: Translator) -> View:
+    """The open panel's sheet over the table (the enrol mode's sheet over everything), the console's line in a
+    free bar, or without a panel the header's labelled Menu button."""
+    from tablepi.display.sheet import sheet_for
+
+    panel = console.panel
+    if isinstance(panel, Enrolling):  # the enrol mode: the reader's cards are the enrolment's, not the game's
+        return replace(view, sheet=sheet_for(panel, tr))
+    if view.warning is None and console.note:
+        view = replace(view, warning=WarningBanner("note", console.note))
+    elif view.warning is None and console.no_deck:
+        view = replace(view, warning=WarningBanner("no_deck", tx.no_deck_text(tr)))
+    if panel is None:
+        return replace(view, menu=tr.gettext("Menu"))
+    names = dict(settings.names)  # the configured names and those seated at the table
+    history = history_lines(state, tr, names) if state is not None else ()
+    return replace(view, sheet=sheet_for(panel, tr, names, history))
+
+
+def history_lines(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> tuple[str, ...]:
+    """Each deal of the evening as one line: number, who named trumps, the result, the stake, by hand or not."""
+    rows = state.history
+    several = len({row.match for row in rows}) > 1
+    lines = []
+    for row in rows:
+        entry = row.entry
+        who = tx.seat_name(tr, row.trumps, names) if row.trumps is not None else \
+            tx.team_label(tr, entry.result.trump_team, names)
+        result = result_text(tr, entry, names).split("\n")[0]
+        prefix = f"{row.match}." if several else ""
+        lines.append(prefix + tx.history_line(tr, entry.number, who, result, entry.stake, by_hand=row.by_hand,
+                                              corrected=row.corrected))
+    return tuple(lines)
 
 
 def notice_banner(tr: Translator, notices: Sequence[Notice]) -> WarningBanner:
@@ -394,35 +449,6 @@ def _targets(state: TableState, seat: Seat, tr: Translator) -> tuple[Button, ...
 
 
 # ---- the slate ------------------------------------------------------------------------------------------------
-
-
-def result_text(tr: Translator, entry: SlateEntry, names: Mapping[Seat, str] | None = None) -> str:
-    """A deal's result in words: who won and by how much, then what it was worth.
-
-    E.g. ``N+S win the deal, 40 to 0`` / ``Konter a Matt, Kapo: 4 lines`` / ``4 lines added to E+W``.
-    """
-    names = names or {}
-    result = entry.result
-    lines: list[str] = []
-    if result.winner is None:
-        lines.append(tx.tie_text(tr))
-    else:
-        w = result.winner
-        lines.append(tx.deal_won_text(tr, tx.team_label(tr, w, names), result.points[w], result.points[w.other]))
-    if result.revoke_by is not None:
-        lines.append(tx.revoke_lost_text(tr, tx.seat_name(tr, result.revoke_by, names)))
-    elif result.claimed_by is not None:
-        lines.append(tx.claimed_text(tr, tx.team_label(tr, result.claimed_by, names)))
-    parts: set[str] = set()
-    for _, announcement in result.announcements:
-        parts |= announcement.parts
-    lines.append(tx.stake_text(tr, matt="matt" in parts, konter="konter" in parts, kapo=result.kapo,
-                               lines=entry.stake))
-    for team in Team:
-        added = entry.added.get(team, 0)
-        if added:
-            lines.append(tx.lines_added_text(tr, tx.team_label(tr, team, names), added))
-    return "\n".join(lines)
 
 
 def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateView:

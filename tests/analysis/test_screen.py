@@ -14,6 +14,7 @@ from tablepi.app.core import TableApp, Touch
 from tablepi.app.demo import ZONES, demo_deck
 from tablepi.deck import DeckRegistry
 from tablepi.display.i18n import LANGUAGES, translator
+from tablepi.display.scene import Scene
 from tablepi.display.view import Action, DisplaySettings
 from tablepi.display.viewmodel import build_view, review_lines
 from tablepi.journal.journal import JournaledTable
@@ -91,42 +92,44 @@ def test_slate_shows_the_review_in_learner_mode_and_behind_review_otherwise() ->
     learner = DisplaySettings(learner=True, names=NAMES)
     plain = DisplaySettings(names=NAMES)
 
-    view = build_view(state, learner, review)
+    view = build_view(Scene(state, learner, review))
     assert view.slate is not None and len(view.slate.review) == 2
     button = view.button(Action.REVIEW)
     assert button is not None and not button.enabled  # nothing to toggle: it is always shown
 
-    view = build_view(state, plain, review)
+    view = build_view(Scene(state, plain, review))
     assert view.slate is not None and view.slate.review == ()
     button = view.button(Action.REVIEW)
     assert button is not None and button.enabled
-    opened = build_view(state, plain, review, review_open=True)
+    opened = build_view(Scene(state, plain, review, review_open=True))
     assert opened.slate is not None and opened.slate.review == review_lines(translator("en"), review, NAMES)
 
-    waiting = build_view(state, plain)  # the review is not ready yet: the button is there, disabled
+    waiting = build_view(Scene(state, plain))  # the review is not ready yet: the button is there, disabled
     assert waiting.button(Action.REVIEW) is not None and not waiting.button(Action.REVIEW).enabled  # type: ignore[union-attr]
 
 
 def test_a_review_of_another_deal_is_not_shown() -> None:
     _, state = slate_state()
     other = kapo_review()  # deal number 1 too, but clubs: not this table's deal unless trumps agree
-    view = build_view(state, DisplaySettings(learner=True), other)
+    view = build_view(Scene(state, DisplaySettings(learner=True), other))
     assert view.slate is not None
     assert (view.slate.review != ()) == (state.trump is Suit.CLUBS)
 
 
 class FakeScreen:
+    settings = DisplaySettings()
+
     def __init__(self) -> None:
         self.states: list[TableState] = []
         self.reviews: list[tuple[Any, bool]] = []
 
-    def show(self, state: TableState) -> None:
-        self.states.append(state)
+    def show(self, scene: Scene) -> None:
+        assert scene.state is not None
+        self.states.append(scene.state)
+        if not self.reviews or self.reviews[-1] != (scene.review, scene.review_open):
+            self.reviews.append((scene.review, scene.review_open))
 
-    def show_review(self, review: Any, open_: bool, redraw: bool = True) -> None:
-        self.reviews.append((review, open_))
-
-    def poll(self) -> list[str]:
+    def poll(self) -> list[Touch]:
         return []
 
     def close(self) -> None:

@@ -12,9 +12,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tablepi.app.build import add_console
+from tablepi.app.build import make_console, service_app
 from tablepi.app.core import TableApp, Touch
 from tablepi.app.demo import ZONES, VirtualClock, demo_deck
+from tablepi.app.reloads import TableFiles
 from tablepi.app.screen import PygameScreen
 from tablepi.cli import main
 from tablepi.config import DisplayConfig
@@ -61,7 +62,8 @@ def touch(text: str, seat: Seat | None = None) -> Touch:
 class Rig:
     """The sim reader, its pump, the app with its hand-entry console and screen, on a journal in ``tmp``."""
 
-    def __init__(self, tmp: Path, players: dict[str, str] | None = None, rules: HouseRules | None = None) -> None:
+    def __init__(self, tmp: Path, players: dict[str, str] | None = None, rules: HouseRules | None = None,
+                 files: Callable[[VirtualClock], TableFiles] | None = None) -> None:
         self.clock = VirtualClock()
         self.deck = demo_deck()
         self.uid_of = {card: uid for uid, card in self.deck.cards.items()}
@@ -71,9 +73,13 @@ class Rig:
         self.table = JournaledTable(self.path, RecordHeader(rules or HouseRules(), table=TableConfig(),
                                                             zones=tuple(ZONES.items())), archive=tmp / "archive")
         self.screen = PygameScreen(DisplayConfig(language="en", size=(800, 480)), headless=True)
-        self.app = TableApp(self.table, DeckRegistry([self.deck]), ZONES, screen=self.screen, clock=self.clock)
-        self.app.players = PlayerRegistry(players or {})
-        add_console(self.app, "en", self.path)
+        if files is None:  # the app with its console, as the app builds it
+            console, names = make_console("en", self.path)
+            self.app = TableApp(self.table, DeckRegistry([self.deck]), ZONES, screen=self.screen, clock=self.clock,
+                                console=console, names=names, players=PlayerRegistry(players or {}))
+        else:  # the running service's app: its files reloaded, its enrol mode
+            self.app = service_app(self.table, files(self.clock), ZONES, self.path, "en", screen=self.screen,
+                                   clock=self.clock)
         self.pump = ReaderPump(self.reader, self.app.put, close_reader=True)
         self.wait_for(lambda item: isinstance(item, ZoneStatus), count=4)  # every zone online
         self.touch_time = 0.0
@@ -552,18 +558,15 @@ def test_a_deck_and_a_player_tag_enrolled_from_the_screens_enrol_menu(tmp_path: 
     """Menu, Enrol, a deck: its name on the keyboard, then each card laid when the sheet asks for it, on the
     running table's own reader; the table uses the new deck at once and not one of its cards reached the game.
     Then a player's tag the same way, and a deck enrolment stopped halfway, which writes nothing."""
-    from tablepi.app.service import Desk, TableFiles
     from tablepi.deck import load_deck_file, write_deck_file
     from tablepi.players import load_players_file
     from tablepi.rules import DECK
 
     write_deck_file(tmp_path / "decks.toml", [demo_deck()])
-    rig = Rig(tmp_path)
+    rig = Rig(tmp_path, files=lambda clock: TableFiles([tmp_path / "decks.toml"], tmp_path / "players.toml",
+                                                         clock=clock))
     red = {card: f"04E1{i:02X}A1B2C3D4" for i, card in enumerate(DECK)}
     try:
-        files = TableFiles([tmp_path / "decks.toml"], tmp_path / "players.toml", clock=rig.clock)
-        rig.app.use_files(files)
-        rig.app.desk = Desk(rig.app, files)
         rig.open_menu()
         rig.key("open:enrol")
         assert rig.screen.display.last.sheet.lines == ("Lay each card when asked.",)  # type: ignore[union-attr]
@@ -610,7 +613,7 @@ def test_a_deck_and_a_player_tag_enrolled_from_the_screens_enrol_menu(tmp_path: 
         rig.place(Seat.E, "04B100A1B2C3D4")
         rig.lift(Seat.E)
         rig.key("stop")
-        assert rig.app.desk.mode is None and rig.screen.display.last.sheet is None  # type: ignore[union-attr]
+        assert not rig.app.ports.enrolment.running and rig.screen.display.last.sheet is None  # type: ignore[union-attr]
         assert [d.name for d in load_deck_file(tmp_path / "decks.toml")] == ["demo", "red"]
     finally:
         rig.close()

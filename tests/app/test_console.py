@@ -15,6 +15,7 @@ from tablepi.config import DisplayConfig
 from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.display.keys import KeyTouch, Opening, OpenKey, touch_named
 from tablepi.display.panels import CardPicker, EnterCard, HistoryPanel, Keyboard, Menu, SeatPlayer
+from tablepi.display.scene import Scene
 from tablepi.display.sheet import key_rects
 from tablepi.display.touch import control_at
 from tablepi.journal.journal import JournaledTable
@@ -34,10 +35,9 @@ def touch(text: str, seat: Seat | None = None) -> Touch:
 def app(tmp_path: Path) -> Iterator[tuple[TableApp, PygameScreen, list[object]]]:
     screen = PygameScreen(DisplayConfig(language="en", size=(800, 480)), headless=True)
     table = JournaledTable(tmp_path / "j.sqlite3", RecordHeader(zones=tuple(ZONES.items())))
-    app = TableApp(table, DeckRegistry([virtual_deck()]), ZONES, screen=screen, clock=lambda: 0.0)
     made: list[object] = []
     console = Console(made.append, "en", earlier=lambda: ("Marie", "Jang"), known=lambda: ("Anna",))
-    app.console = screen.console = console
+    app = TableApp(table, DeckRegistry([virtual_deck()]), ZONES, screen=screen, clock=lambda: 0.0, console=console)
     yield app, screen, made
     app.close()
 
@@ -101,6 +101,7 @@ def test_a_touch_on_the_zone_of_the_seat_to_play_opens_the_card_picker(
 
 def test_the_screen_sends_the_key_under_a_finger(app: tuple[TableApp, PygameScreen, list[object]]) -> None:
     table, screen, _ = app
+    table.handle(touch("key:cancel"))  # Play: the start sheet a new match offers is put away
     header = control_at(screen.display.last, (800, 480), (400, 10))  # type: ignore[arg-type]
     assert header is not None and header.name == "open:menu"
     table.handle(touch("open:menu"))
@@ -122,10 +123,10 @@ def live(tmp_path: Path) -> Iterator[TableApp]:
 
     screen = PygameScreen(DisplayConfig(language="en", size=(800, 480)), headless=True)
     table = JournaledTable(tmp_path / "j.sqlite3", RecordHeader(zones=tuple(ZONES.items())))
-    app = TableApp(table, DeckRegistry([virtual_deck()]), ZONES, screen=screen, clock=lambda: 0.0)
-    app.recent_names = RecentNames(tmp_path / "names.txt")
-    app.players = PlayerRegistry({"04AB12CD34EF56": "Jang"})
-    app.console = screen.console = Console(app.gesture, "en", earlier=lambda: app.recent_names.names)  # type: ignore[union-attr]
+    names = RecentNames(tmp_path / "names.txt")
+    console = Console(None, "en", earlier=lambda: names.names)
+    app = TableApp(table, DeckRegistry([virtual_deck()]), ZONES, screen=screen, clock=lambda: 0.0, console=console,
+                   names=names, players=PlayerRegistry({"04AB12CD34EF56": "Jang"}))
     yield app
     app.close()
 
@@ -191,9 +192,9 @@ def test_with_no_deck_enrolled_the_bar_says_how_to_enrol_one_and_the_menu_has_a_
     console.no_deck = lambda: True
     settings = DisplaySettings(names={Seat.N: "A", Seat.E: "B", Seat.S: "C", Seat.W: "D"})
     state = Table().state
-    view = console.over(build_view(state, settings), state, settings)
+    view = build_view(Scene(state, settings, console=console.scene(state, settings)))
     assert view.warning is not None and view.warning.code == "no_deck" and view.warning.informational
     assert view.warning.text == "No deck is enrolled yet: Menu, Enrol cards or tags, Enrol a deck."
     assert view.menu == "Menu" and view.sheet is None
     console.no_deck = lambda: False
-    assert console.over(build_view(state, settings), state, settings).warning is None
+    assert build_view(Scene(state, settings, console=console.scene(state, settings))).warning is None

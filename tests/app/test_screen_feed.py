@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tablepi.app.build import add_console
+from tablepi.app.build import make_console
 from tablepi.app.core import TableApp, Touch
 from tablepi.app.screen import PygameScreen
 from tablepi.config import DisplayConfig
@@ -35,7 +35,9 @@ def touch(text: str, seat: Seat | None = None) -> Touch:
 def app(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[TableApp, PygameScreen]]:
     screen = PygameScreen(DisplayConfig(language=getattr(request, "param", "en"), size=(800, 480)), headless=True)
     table = JournaledTable(tmp_path / "j.sqlite3", RecordHeader(zones=tuple(ZONES.items())))
-    app = TableApp(table, DeckRegistry([virtual_deck()]), ZONES, screen=screen, clock=lambda: 0.0)
+    console, names = make_console(screen.settings.language, tmp_path / "j.sqlite3")  # as the app does
+    app = TableApp(table, DeckRegistry([virtual_deck()]), ZONES, screen=screen, clock=lambda: 0.0, console=console,
+                   names=names)
     yield app, screen
     app.close()
 
@@ -70,8 +72,6 @@ def test_an_announcement_in_the_screens_language(app: tuple[TableApp, PygameScre
 
 def test_players_pick_their_names_from_the_roster(app: tuple[TableApp, PygameScreen], tmp_path: Path) -> None:
     table, screen = app
-    add_console(table, "en", tmp_path / "j.sqlite3")  # as the app does
-    assert screen.console is table.console
     table.handle(Seating(1, "2", (), ("Anna", "Ben", "Jos")))
     table.handle(touch("open:menu"))
     table.handle(touch("key:open:players"))

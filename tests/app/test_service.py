@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
+from tablepi.app.build import service_app
 from tablepi.app.core import TableApp
-from tablepi.app.service import POLL_SECONDS, Desk, TableFiles
+from tablepi.app.enrolment import Enroller
+from tablepi.app.reloads import POLL_SECONDS, TableFiles
 from tablepi.deck import Deck, load_deck_file, virtual_deck, write_deck_file
 from tablepi.journal.journal import JournaledTable
 from tablepi.journal.record import RecordHeader
@@ -44,15 +46,14 @@ class Clock:
 
 
 @pytest.fixture
-def rig(tmp_path: Path) -> Iterator[tuple[TableApp, Desk, Clock]]:
+def rig(tmp_path: Path) -> Iterator[tuple[TableApp, Enroller, Clock]]:
     write_deck_file(tmp_path / "decks.toml", [virtual_deck("demo")])
     clock = Clock()
     files = TableFiles([tmp_path / "decks.toml"], tmp_path / "players.toml", clock=clock)
     table = JournaledTable(tmp_path / "j.sqlite3", RecordHeader(zones=tuple(ZONES.items())))
-    app = TableApp(table, files.registry, ZONES, clock=clock)
-    app.use_files(files)
-    app.desk = Desk(app, files, {"reader": "sim"})
-    yield app, app.desk, clock
+    app = service_app(table, files, ZONES, tmp_path / "j.sqlite3", "en", clock=clock, info={"reader": "sim"})
+    assert isinstance(app.ports.enrolment, Enroller)
+    yield app, app.ports.enrolment, clock
     app.close()
 
 
@@ -70,31 +71,31 @@ def _run(app: TableApp, request: ControlRequest, events: list[object]) -> list[d
 
 
 def test_a_deck_file_replaced_on_disk_is_used_without_a_restart(
-    rig: tuple[TableApp, Desk, Clock], tmp_path: Path
+    rig: tuple[TableApp, Enroller, Clock], tmp_path: Path
 ) -> None:
-    app, desk, clock = rig
+    app, _enroller, clock = rig
     uid = next(iter(BLUE.cards))
     assert app.deck.lookup(uid) is None
     write_deck_file(tmp_path / "decks.toml", [BLUE])
     clock.now += POLL_SECONDS
-    desk.tick()  # the change is seen, and waited on: perhaps it is still being written
+    app.step(timeout=0)  # the change is seen, and waited on: perhaps it is still being written
     assert app.deck.lookup(uid) is None
     clock.now += POLL_SECONDS
-    desk.tick()
+    app.step(timeout=0)
     assert app.deck.lookup(uid) == ("blue", BLUE.cards[uid])
     assert sorted(app.deck.decks) == ["blue"]
 
 
 def test_a_bad_deck_file_is_one_warning_and_the_old_decks_stay(
-    rig: tuple[TableApp, Desk, Clock], tmp_path: Path, caplog: pytest.LogCaptureFixture
+    rig: tuple[TableApp, Enroller, Clock], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    app, desk, clock = rig
+    app, _enroller, clock = rig
     before = app.deck
     (tmp_path / "decks.toml").write_text("format = 1\n[decks.red]\nAS = 'nonsense'\n", encoding="utf-8")
     with caplog.at_level(logging.WARNING):
         for _ in range(6):
             clock.now += POLL_SECONDS
-            desk.tick()
+            app.step(timeout=0)
     assert app.deck is before
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "\n" not in warnings[0].getMessage()
@@ -102,16 +103,16 @@ def test_a_bad_deck_file_is_one_warning_and_the_old_decks_stay(
     write_deck_file(tmp_path / "decks.toml", [BLUE])  # corrected: taken at once
     for _ in range(2):
         clock.now += POLL_SECONDS
-        desk.tick()
+        app.step(timeout=0)
     assert sorted(app.deck.decks) == ["blue"]
 
 
-def test_a_player_file_edited_on_disk_is_used(rig: tuple[TableApp, Desk, Clock], tmp_path: Path) -> None:
-    app, desk, clock = rig
+def test_a_player_file_edited_on_disk_is_used(rig: tuple[TableApp, Enroller, Clock], tmp_path: Path) -> None:
+    app, _enroller, clock = rig
     write_players_file(tmp_path / "players.toml", PlayerRegistry({KEYRING: "Marie"}))
     for _ in range(2):
         clock.now += POLL_SECONDS
-        desk.tick()
+        app.step(timeout=0)
     assert app.players.lookup(KEYRING) == "Marie"
 
 
@@ -119,9 +120,9 @@ def test_a_player_file_edited_on_disk_is_used(rig: tuple[TableApp, Desk, Clock],
 
 
 def test_enrolling_a_deck_through_the_running_table_keeps_its_cards_out_of_the_game(
-    rig: tuple[TableApp, Desk, Clock], tmp_path: Path
+    rig: tuple[TableApp, Enroller, Clock], tmp_path: Path
 ) -> None:
-    app, desk, _ = rig
+    app, enroller, _ = rig
     events_before = len(app.table.journal)
     laid: list[object] = []
     for i, card in enumerate(DECK):
@@ -134,7 +135,7 @@ def test_enrolling_a_deck_through_the_running_table_keeps_its_cards_out_of_the_g
     assert "Zone 2: unplugged." in said
     assert said[-1].startswith("Deck 'red' complete: 24 cards saved to")
     assert replies[-1] == {"deck": "red", "cards": 24, "file": str(tmp_path / "decks.toml"), "end": True, "ok": True}
-    assert desk.mode is None and app.mode_text == ""
+    assert enroller.mode is None and enroller.text == ""
     assert sorted(d.name for d in load_deck_file(tmp_path / "decks.toml")) == ["demo", "red"]
     assert app.deck.lookup(RED[DECK[5]]) == ("red", DECK[5])  # in use at once, no poll needed
     # Not one card of the enrolment reached the game (the last one's lift came after the mode: a lift of nothing);
@@ -145,7 +146,7 @@ def test_enrolling_a_deck_through_the_running_table_keeps_its_cards_out_of_the_g
 
 
 def test_enrolling_a_player_tag_refuses_a_card_and_seats_the_name_in_the_player_file(
-    rig: tuple[TableApp, Desk, Clock], tmp_path: Path
+    rig: tuple[TableApp, Enroller, Clock], tmp_path: Path
 ) -> None:
     app, _, _ = rig
     card_uid = virtual_deck().uid_of(DECK[0])
@@ -163,11 +164,11 @@ def test_enrolling_a_player_tag_refuses_a_card_and_seats_the_name_in_the_player_
 
 
 def test_a_second_enrolment_is_refused_and_a_hang_up_or_timeout_writes_nothing(
-    rig: tuple[TableApp, Desk, Clock], tmp_path: Path
+    rig: tuple[TableApp, Enroller, Clock], tmp_path: Path
 ) -> None:
     from tablepi.service_socket import ControlCancel
 
-    app, desk, clock = rig
+    app, enroller, clock = rig
     first = ControlRequest("enroll_deck", {"name": "red", "timeout": 30})
     app.handle(first)
     second = ControlRequest("enroll_player", {"name": "Jang"})
@@ -176,49 +177,51 @@ def test_a_second_enrolment_is_refused_and_a_hang_up_or_timeout_writes_nothing(
         "error": "the table is enrolling deck 'red' already; finish or cancel that first", "end": True, "ok": False}
     app.handle(ZoneEvent(0, RED[DECK[0]], True, 100.0))
     app.handle(ControlCancel(first))  # the client pressed Ctrl-C
-    assert desk.mode is None
+    assert enroller.mode is None
     assert [d.name for d in load_deck_file(tmp_path / "decks.toml")] == ["demo"]
     timed = ControlRequest("enroll_deck", {"name": "red", "timeout": 5})
     app.handle(timed)
     clock.now += 6
-    desk.tick()
+    app.step(timeout=0)
     *_, last = [timed.replies.get_nowait() for _ in range(timed.replies.qsize())]
     assert last == {"error": "enrolment of deck 'red' timed out; nothing written", "end": True, "ok": False}
 
 
-def test_stop_on_the_screen_closes_the_sheet_and_any_other_end_shows_why(rig: tuple[TableApp, Desk, Clock]) -> None:
-    """The desk decides by how the mode ended (EnrolEnd), not by the words of the reason."""
-    from tablepi.app.console import Console
-    from tablepi.app.service import EnrolEnd
+def test_stop_on_the_screen_closes_the_sheet_and_any_other_end_shows_why(
+    rig: tuple[TableApp, Enroller, Clock],
+) -> None:
+    """The enrol mode decides by how it ended (EnrolEnd), not by the words of the reason."""
+    from tablepi.app.enrolment import EnrolEnd
 
-    app, desk, _ = rig
-    app.console = Console(lambda gesture: None, "en")
-    desk.begin_here("deck", "red")
-    assert app.console.enrolling is not None and not app.console.enrolling.over
-    desk.stop_here()
-    assert desk.mode is None and app.console.enrolling is None  # stopped there: the sheet closes, no last word
+    app, enroller, _ = rig
+    console = app.console
+    assert console is not None
+    enroller.begin_here("deck", "red", app.table.state)
+    assert console.enrolling is not None and not console.enrolling.over
+    enroller.stop_here()
+    assert enroller.mode is None and console.enrolling is None  # stopped there: the sheet closes, no last word
     request = ControlRequest("enroll_deck", {"name": "red"})
     app.handle(request)
     app.handle(ControlRequest("cancel", {}))
-    assert app.console.enrolling is not None and app.console.enrolling.over
-    assert app.console.enrolling.error == EnrolEnd.CANCELLED.value == "cancelled"
+    assert console.enrolling is not None and console.enrolling.over
+    assert console.enrolling.error == EnrolEnd.CANCELLED.value == "cancelled"
     *_, last = [request.replies.get_nowait() for _ in range(request.replies.qsize())]
     assert last == {"error": "enrolment of deck 'red' cancelled", "end": True, "ok": False}
 
 
-def test_a_card_lifted_during_the_enrol_mode_is_lifted_on_the_table_too(rig: tuple[TableApp, Desk, Clock]) -> None:
-    app, desk, _ = rig
+def test_a_card_lifted_during_the_enrol_mode_is_lifted_on_the_table_too(rig: tuple[TableApp, Enroller, Clock]) -> None:
+    app, enroller, _ = rig
     uid = virtual_deck().uid_of(DECK[9])
     assert uid is not None
     app.handle(ZoneEvent(1, uid, True, 100.0))  # W (forehand of dealer N) names trumps with it
     assert app.table.state.zone(Seat.W).cards
     request = ControlRequest("enroll_player", {"name": "Jang"})
     _run(app, request, [ZoneEvent(1, uid, False, 101.0), ZoneEvent(2, KEYRING, True, 102.0)])
-    assert desk.mode is None
+    assert enroller.mode is None
     assert not app.table.state.zone(Seat.W).cards
 
 
-def test_status_says_what_the_table_really_uses(rig: tuple[TableApp, Desk, Clock], tmp_path: Path) -> None:
+def test_status_says_what_the_table_really_uses(rig: tuple[TableApp, Enroller, Clock], tmp_path: Path) -> None:
     app, _, _ = rig
     request = ControlRequest("status", {})
     (reply,) = _run(app, request, [])
@@ -409,7 +412,7 @@ def test_enrolment_doctor_and_deck_reload_through_a_running_table(tmp_path: Path
     assert not uids & set(RED.values()) and KEYRING not in uids
 
 
-def test_a_new_match_through_the_control_socket(rig: tuple[TableApp, Desk, Clock]) -> None:
+def test_a_new_match_through_the_control_socket(rig: tuple[TableApp, Enroller, Clock]) -> None:
     """A table without a screen begins a new match from ``tablepi match``: refused while a match is going,
     journaled like the button once it is over."""
     from tablepi.table.simulate import simulate_match

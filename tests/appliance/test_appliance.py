@@ -40,6 +40,7 @@ from tablepi.config import load_config
 from tablepi.deck import virtual_deck, write_deck_file
 from tablepi.display.layout import layout_for
 from tablepi.display.render import Renderer, render_surface
+from tablepi.display.scene import Scene
 from tablepi.display.view import Action
 from tablepi.emulator.runner import FirmwareRunner
 from tablepi.emulator.tags import Ntag213

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tablepi.app.build import open_table
+from tablepi.app.inputs import Touch
 from tablepi.config import load_config
 from tablepi.display.keys import KeyTouch, MenuTouch, Opening, OpenKey, Word, key_named
 from tablepi.table.simulate import simulate_match
@@ -43,14 +44,16 @@ def test_the_slate_shows_a_qr_code_that_opens_the_pages(tmp_path: Path, size: tu
     running = open_table(config, headless=True, control=False)
     try:
         screen = running.app.screen
-        assert screen is not None and screen.phone is not None  # type: ignore[attr-defined]
+        assert screen is not None and running.app.console is not None and running.app.console.phone is not None
         table = running.app.table
         for event in simulate_match(3).events:  # play until the first deal is scored
             table.feed(dataclasses.replace(event, time=event.time + 1.0))
             if table.state.slate and table.state.phase is not TablePhase.PLAY and not table.state.tricks:
                 break
         assert table.state.slate
-        screen.show(table.state)  # type: ignore[attr-defined]
+        scene = running.app.scene()
+        assert scene is not None and scene.phone is not None
+        screen.show(scene)
         import pygame
 
         png = tmp_path / "slate.png"
@@ -66,7 +69,9 @@ def test_the_slate_shows_a_qr_code_that_opens_the_pages(tmp_path: Path, size: tu
 def test_no_pages_and_no_code_unless_enabled(tmp_path: Path) -> None:
     running = open_table(load_config(sim_config(tmp_path)), headless=True, control=False)
     try:
-        assert running.app.screen.phone is None  # type: ignore[attr-defined]
+        assert running.app.console is not None and running.app.console.phone is None
+        scene = running.app.scene()
+        assert scene is not None and scene.phone is None
     finally:
         running.close()
 
@@ -85,7 +90,7 @@ def test_menu_on_your_phone_shows_the_code_large(tmp_path: Path) -> None:
         assert console.touch(MenuTouch(), state)
         assert OpenKey(Opening.PHONE) in console.panel.live_keys()  # type: ignore[union-attr]
         assert console.touch(KeyTouch(key_named("open:phone")), state)
-        app.screen.show(state)  # type: ignore[union-attr]
+        app.screen.show(app.scene())  # type: ignore[union-attr, arg-type]
         import pygame
 
         png = tmp_path / "menu.png"
@@ -123,9 +128,9 @@ def test_a_player_opts_in_with_a_touch_as_he_names_himself(tmp_path: Path) -> No
         board = console.panel
         assert board is not None and Word.PUBLIC in board.live_keys() and board.public is False  # type: ignore[union-attr]
         for key in ("char:J", "char:a", "char:n", "char:g", "public", "ok"):
-            assert console.touch(KeyTouch(key_named(key)), app.table.state), key
+            app.handle(Touch(KeyTouch(key_named(key))))
         for key in ("char:M", "char:a", "char:r", "char:i", "char:e", "ok"):  # the next seat: not opted in
-            assert console.touch(KeyTouch(key_named(key)), app.table.state), key
+            app.handle(Touch(KeyTouch(key_named(key))))
         app.step(0.2)
         assert dict(app.table.state.names).get(next(iter(dict(app.table.state.names)))) == "Jang"
         path = tmp_path / "players.sqlite3"

@@ -4,10 +4,11 @@ then drawn by the app's own screen.
 Each moment is a short game record — the gestures of a real table: players seated (on the screen or by the
 tournament), a card shown to name trumps, a matador shown to announce, cards laid and swept, buttons, a hand
 scan, a reader going offline, cards and deals entered by hand, a correction — replayed through a fresh
-:class:`~tablepi.table.Table`. Its state goes through the app's screen (:class:`~tablepi.app.screen.PygameScreen`,
-headless) with what else the app holds at that moment (the tournament's seating or the director's announcement,
-the review of the last deal, the console and the touches that opened its panel), and the View it drew is the
-sample. Nothing here builds a View by hand, so a change in what the table publishes shows in the pictures.
+:class:`~tablepi.table.Table`. Its state goes into the scene the app's loop hands its screen
+(:class:`~tablepi.display.scene.Scene`) with what else the app holds at that moment (the tournament's seating or
+the director's announcement, the review of the last deal, the console and the touches that opened its panel), and
+the View the screen draws of it (``build_view(scene)``) is the sample. Nothing here builds a View by hand, so a
+change in what the table publishes shows in the pictures.
 
 The evening: Anna (N), Jos (E), Marie (S) and Pit (W) sit down; W deals, S is forehand (anticlockwise play).
 
@@ -28,15 +29,13 @@ from dataclasses import dataclass, field, replace
 
 from tablepi.analysis.review import DealReview
 from tablepi.app.console import Console
-from tablepi.app.screen import PygameScreen
 from tablepi.config import DisplayConfig
 from tablepi.display.keys import touch_named
 from tablepi.display.panels import Enrolling
+from tablepi.display.scene import Announcement, Scene, SeatingLine
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
-from tablepi.feed.messages import Seating
 from tablepi.journal.record import Record, RecordHeader, read_record, record_lines
-from tablepi.notices import Notice, NoticeCode
 from tablepi.rules.cards import Card
 from tablepi.rules.deal import Deal
 from tablepi.rules.entry import DealEntry
@@ -376,24 +375,15 @@ def table_of(name: str) -> Table | None:
     return record().table() if record is not None else None
 
 
-def app_screen(settings: DisplayConfig, earlier: Callable[[], Sequence[str]] = tuple) -> tuple[PygameScreen, Console]:
-    """The running service's screen (headless) with its console, as `tablepi run` builds them."""
-    screen = PygameScreen(settings, headless=True)
-    console = Console(lambda gesture: None, settings.language, earlier=earlier)
-    console.can_enrol = True  # the running service hosts enrolment
-    screen.console = console
-    return screen, console
+def service_console(settings: DisplayConfig, earlier: Callable[[], Sequence[str]] = tuple) -> Console:
+    """The running service's console (it hosts enrolment), as `tablepi run` builds it."""
+    return Console(None, settings.language, earlier=earlier, can_enrol=True)
 
 
 def app_view(state: TableState, settings: DisplayConfig) -> View:
     """The View the running service's screen draws for ``state`` with nothing else open (the appliance test
     compares the guest's screen with it)."""
-    screen, _ = app_screen(settings)
-    screen.show(state)
-    view = screen.display.last
-    screen.close()
-    assert view is not None
-    return view
+    return build_view(Scene(state, settings, console=service_console(settings).scene(state, settings)))
 
 
 @functools.cache
@@ -406,21 +396,18 @@ def sample(name: str, language: str = "en") -> View:
     table = table_of(name)
     settings = DisplayConfig(language=language, learner=moment.learner)
     if table is None:
-        return build_view(None, settings)
+        return build_view(Scene(None, settings))
     state = table.state
-    screen, console = app_screen(settings, earlier=lambda: moment.earlier)
-    console.enrolling = moment.enrolling
-    if moment.review:
-        screen.show_review(review_of(table), True, redraw=False)
-    if moment.seating:
-        screen.show_seating(Seating(3, "7", tuple(NAMES.items())))
-    if moment.announcement:
-        screen.show_notice(Notice(NoticeCode.ANNOUNCEMENT, (("text", moment.announcement),)))
-    screen.show(state)  # the console sees the state once, as after the record's last event
+    # the console of the running service (it hosts enrolment), as the loop keeps it: it sees the state once, as
+    # after the record's last event, then each touch of the moment
+    console = service_console(settings, earlier=lambda: moment.earlier)
+    console.show_enrolment(moment.enrolling)
+    part = console.scene(state, settings)
     for touch in moment.touches:
         console.touch(touch_named(touch), state)  # the control the hit-map names so
-        screen.show(state)
-    view = screen.display.last
-    screen.close()
-    assert view is not None
-    return view
+        part = console.scene(state, settings)
+    return build_view(Scene(
+        state, settings, review_of(table) if moment.review else None, review_open=moment.review,
+        announcement=Announcement(moment.announcement, until=float("inf")) if moment.announcement else None,
+        seating=SeatingLine(3, "7", tuple(NAMES.items())) if moment.seating else None, console=part,
+    ))

@@ -11,6 +11,7 @@ import pytest
 from tablepi.display.i18n import LANGUAGES
 from tablepi.display.layout import PANELS, layout_for
 from tablepi.display.render import Renderer
+from tablepi.display.scene import Scene
 from tablepi.display.view import DisplaySettings
 from tablepi.display.viewmodel import build_view
 from tablepi.rules import Seat, Suit
@@ -35,7 +36,7 @@ def test_the_warning_says_touch_your_card_place_and_leaves_every_name_in_view(fa
     for language in LANGUAGES:
         for bottom in Seat:
             settings = DisplaySettings(language=language, bottom_seat=bottom, names=NAMES)
-            view = build_view(_dead(Seat.W, trumps=False).state, settings)
+            view = build_view(Scene(_dead(Seat.W, trumps=False).state, settings))
             assert view.warning is not None and view.warning.code == "reader_offline"
             assert "Léon" in view.warning.text
             banner = renderer.warning_banner(view, layout)
@@ -52,11 +53,12 @@ def test_the_prompt_asks_a_dead_readers_player_to_touch_his_card_place(language:
     for trumps in (True, False):
         state = _dead(Seat.W, trumps=trumps).state
         assert Seat.W in state.possible.by_hand
-        prompt = build_view(state, settings).prompt
-        assert prompt.startswith("Léon") and prompt != build_view(_dead(Seat.N, trumps).state, settings).prompt
-    assert build_view(_dead(Seat.W, True).state, en).prompt == "Léon: touch your card place to name trumps"
-    assert build_view(_dead(Seat.W, False).state, en).prompt == "Léon: touch your card place to enter your card"
-    assert build_view(_dead(Seat.N, False).state, en).prompt == "Léon: show your queens to announce, or lead a card"
+        prompt = build_view(Scene(state, settings)).prompt
+        assert prompt.startswith("Léon") and prompt != build_view(Scene(_dead(Seat.N, trumps).state, settings)).prompt
+    assert build_view(Scene(_dead(Seat.W, True).state, en)).prompt == "Léon: touch your card place to name trumps"
+    assert build_view(Scene(_dead(Seat.W, False).state, en)).prompt == "Léon: touch your card place to enter your card"
+    assert build_view(Scene(_dead(Seat.N, False).state, en)).prompt == \
+        "Léon: show your queens to announce, or lead a card"
 
 
 @pytest.mark.parametrize("family", list(PANELS))
@@ -74,7 +76,7 @@ def test_between_deals_a_dead_forehand_names_trumps_by_a_touch_on_the_slates_bar
     table.apply(ReaderStatus(2.0, nxt, ReaderState.OFFLINE))
     state = table.state
     assert nxt in state.possible.by_hand
-    view = build_view(state, DisplaySettings(names=NAMES))
+    view = build_view(Scene(state, DisplaySettings(names=NAMES)))
     assert view.hand_seat is nxt and view.prompt == f"{NAMES[nxt]}: touch here to name trumps"
     size = PANELS[family].size
     hit = control_at(view, size, layout_for(size).bar.center)

@@ -27,6 +27,7 @@ from tablepi.display import panels as pn
 from tablepi.display.i18n import LANGUAGES, translator
 from tablepi.display.keys import AnswerKey, Key, KeyTouch
 from tablepi.display.layout import PANELS, layout_for
+from tablepi.display.scene import Scene
 from tablepi.display.sheet import sheet_for
 from tablepi.display.touch import SETTLE, Control, PressTracker, hit_map
 from tablepi.display.view import DisplaySettings, ScreenKind, View
@@ -88,9 +89,9 @@ def _table_views(seed: int, language: str, bottom: Seat) -> Iterator[tuple[View,
         if isinstance(event, Button) and event.name.announcement is not None and event.seat is not None:
             # the same announcement touched on the panel: the table asks who, the names answer
             trial = copy.deepcopy(table)
-            yield build_view(trial.apply(Button(event.time, event.name)), settings), f"event {i} asked who"
+            yield build_view(Scene(trial.apply(Button(event.time, event.name)), settings)), f"event {i} asked who"
         state = table.apply(event)
-        yield build_view(state, settings), f"event {i} {type(event).__name__}"
+        yield build_view(Scene(state, settings)), f"event {i} {type(event).__name__}"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

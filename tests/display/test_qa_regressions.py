@@ -28,6 +28,7 @@ from tablepi.display.render import (
     render_surface,
     render_to_png,
 )
+from tablepi.display.scene import Scene
 from tablepi.display.view import Action, DisplaySettings, ScreenKind, SlateView
 from tablepi.display.viewmodel import build_view, warning_sentence
 from tablepi.errors import TablepiError
@@ -99,7 +100,7 @@ def test_trick_label_counts_the_complete_trick_until_it_is_swept() -> None:
     assert view.prompt.startswith("Sweep the trick off")
     assert view.trick_label == "Trick 1/6"  # was "Trick 2/6" while trick 1's four cards still lay there
     sweep(table, clock, TRICKS[0])
-    assert build_view(table.state, DisplaySettings(language="en")).trick_label == "Trick 2/6"
+    assert build_view(Scene(table.state, DisplaySettings(language="en"))).trick_label == "Trick 2/6"
 
 
 # ---- an unknown tag is drawn where it lies ------------------------------------------------------------------
@@ -108,7 +109,7 @@ def test_trick_label_counts_the_complete_trick_until_it_is_swept() -> None:
 def test_an_unknown_tag_shows_as_a_red_question_mark_on_its_zone(renderer: Renderer) -> None:
     table, clock = Table(dealer=Seat.N), Clock()
     table.apply(CardPlaced(clock(), Seat.S, None, uid="04AABBCCDD"))
-    view = build_view(table.state, DisplaySettings(language="en"))
+    view = build_view(Scene(table.state, DisplaySettings(language="en")))
     south = view.seat(Seat.S)
     assert south is not None and south.card is not None
     assert south.card.card is None and south.card.illegal
@@ -123,7 +124,7 @@ def test_an_unknown_tag_shows_as_a_red_question_mark_on_its_zone(renderer: Rende
 def test_offline_zones_say_so_and_all_readers_down_is_one_sentence(renderer: Renderer) -> None:
     table = Table(dealer=Seat.N)
     table.apply(ReaderStatus(1.0, Seat.E, ReaderState.FAULT, "antenna"))
-    view = build_view(table.state, DisplaySettings(language="de"))
+    view = build_view(Scene(table.state, DisplaySettings(language="de")))
     east, west = view.seat(Seat.E), view.seat(Seat.W)
     assert east is not None and east.reader_off == "Leser aus"
     assert west is not None and west.reader_off == ""
@@ -134,13 +135,13 @@ def test_offline_zones_say_so_and_all_readers_down_is_one_sentence(renderer: Ren
 
     for seat in (Seat.N, Seat.S, Seat.W):
         table.apply(ReaderStatus(2.0, seat, ReaderState.OFFLINE, "reader link down"))
-    view = build_view(table.state, DisplaySettings(language="en"))
+    view = build_view(Scene(table.state, DisplaySettings(language="en")))
     assert all(s.reader_off == "reader off" for s in view.seats)
     assert view.warning is not None and view.warning.code == "reader_offline"
     assert view.warning.text == "The card readers are not answering. Check their cable."
 
     table.apply(ReaderStatus(3.0, Seat.N, ReaderState.ONLINE))
-    view = build_view(table.state, DisplaySettings(language="en"))
+    view = build_view(Scene(table.state, DisplaySettings(language="en")))
     north = view.seat(Seat.N)
     assert north is not None and north.reader_off == ""
     assert view.warning is not None and "readers are" not in view.warning.text
@@ -295,7 +296,7 @@ def test_hand_scan_counts_each_seats_cards_and_offers_confirm() -> None:
     table, clock = Table(dealer=Seat.N, config=TableConfig(hand_scan=True)), Clock()
     name_trumps(table, clock)
     assert table.state.phase is TablePhase.HAND_SCAN
-    view = build_view(table.state, DisplaySettings(language="en"))
+    view = build_view(Scene(table.state, DisplaySettings(language="en")))
     assert view.button(Action.CONFIRM) is not None  # play on with what was scanned (docs/table.md)
     scanning = table.state.prompt.seat
     assert scanning is not None
@@ -305,7 +306,7 @@ def test_hand_scan_counts_each_seats_cards_and_offers_confirm() -> None:
         t = clock()
         table.apply(CardPlaced(t, scanning, Card.parse(card)))
         table.apply(CardLifted(t + 0.2, scanning, Card.parse(card)))
-    seat_view = build_view(table.state, DisplaySettings(language="en")).seat(scanning)
+    seat_view = build_view(Scene(table.state, DisplaySettings(language="en"))).seat(scanning)
     assert seat_view is not None and seat_view.marks[-1] == "2/6"
 
 

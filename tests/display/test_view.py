@@ -97,9 +97,10 @@ def test_view_model_modules_do_not_import_pygame() -> None:
     code = (
         "import sys\n"
         "import tablepi.display, tablepi.display.view, tablepi.display.texts, tablepi.display.layout\n"
-        "import tablepi.display.i18n, tablepi.display.viewmodel, tablepi.table, tablepi.config\n"
+        "import tablepi.display.i18n, tablepi.display.viewmodel, tablepi.display.scene, tablepi.table, tablepi.config\n"
         "state = tablepi.table.Table().state\n"
-        "tablepi.display.viewmodel.build_view(state, tablepi.config.DisplayConfig(language='lb'))\n"
+        "scene = tablepi.display.scene.Scene(state, tablepi.config.DisplayConfig(language='lb'))\n"
+        "tablepi.display.viewmodel.build_view(scene)\n"
         "assert 'pygame' not in sys.modules, 'the view model imported pygame'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tablepi.display import texts as tx
+from tablepi.display.scene import Scene
 from tablepi.display.view import Action, DisplaySettings, ScreenKind, View, line_is_open
 from tablepi.display.viewmodel import build_view
 from tablepi.rules.cards import Card, Suit
@@ -48,7 +49,7 @@ def name_trumps(table: Table, clock: Clock) -> None:
 def lay(table: Table, clock: Clock, seat: Seat, card: str) -> View:
     table.apply(CardPlaced(clock(), seat, Card.parse(card)))
     table.apply(Tick(clock()))  # lies longer than the tap window: a play
-    return build_view(table.state, EN)
+    return build_view(Scene(table.state, EN))
 
 
 def sweep(table: Table, clock: Clock, cards: tuple[str, ...]) -> None:
@@ -58,13 +59,13 @@ def sweep(table: Table, clock: Clock, cards: tuple[str, ...]) -> None:
 
 
 def test_no_state_yet_is_the_idle_screen() -> None:
-    view = build_view(None, DisplaySettings(language="lb"))
+    view = build_view(Scene(None, DisplaySettings(language="lb")))
     assert view.kind is ScreenKind.IDLE and view.title == "Konter a Matt"
     assert view.prompt == "Waarden op d'Kaartelieser"
 
 
 def test_start_of_match_asks_forehand_for_trumps() -> None:
-    view = build_view(Table(dealer=Seat.N).state, DisplaySettings(language="en", names=NAMES))
+    view = build_view(Scene(Table(dealer=Seat.N).state, DisplaySettings(language="en", names=NAMES)))
     assert view.kind is ScreenKind.DEAL
     assert view.prompt == "Pit: show a card of the suit you choose as trumps"
     pit, anna = view.seat(Seat.W), view.seat(Seat.N)
@@ -81,7 +82,7 @@ def test_start_of_match_asks_forehand_for_trumps() -> None:
 def test_trump_shown_then_announcements_possible() -> None:
     table, clock = Table(dealer=Seat.N), Clock()
     name_trumps(table, clock)
-    view = build_view(table.state, EN)
+    view = build_view(Scene(table.state, EN))
     assert view.trump is not None and view.trump.suit is Suit.HEARTS
     assert view.trump.reminder == "A ♠Q ♥Q ♦Q K J 10 9"
     assert view.trick_label == "Trick 1/6"
@@ -94,7 +95,7 @@ def test_trump_shown_then_announcements_possible() -> None:
     assert actions[:3] == [Action.ANNOUNCE_MATT, Action.ANNOUNCE_KONTER, Action.ANNOUNCE_KONTER_A_MATT]
     assert view.targets() == ()
     table.apply(Button(clock(), ButtonName.ANNOUNCE_KONTER))
-    view = build_view(table.state, EN)
+    view = build_view(Scene(table.state, EN))
     assert view.prompt == "Who announces? Touch your name"
     for seat in Seat:
         targets = view.seat(seat).targets  # type: ignore[union-attr]
@@ -105,7 +106,7 @@ def test_announcement_shows_at_the_announcers_seat() -> None:
     table, clock = Table(dealer=Seat.N), Clock()
     name_trumps(table, clock)
     table.apply(Button(clock(), ButtonName.ANNOUNCE_MATT, Seat.E))
-    seat = build_view(table.state, DisplaySettings(language="de")).seat(Seat.E)
+    seat = build_view(Scene(table.state, DisplaySettings(language="de"))).seat(Seat.E)
     assert seat is not None and seat.announcement == "Matt"
 
 
@@ -125,7 +126,7 @@ def test_a_card_just_placed_is_tentative() -> None:
     table, clock = Table(dealer=Seat.N), Clock()
     name_trumps(table, clock)
     table.apply(CardPlaced(clock(), Seat.W, Card.parse("AS")))
-    west = build_view(table.state, EN).seat(Seat.W)
+    west = build_view(Scene(table.state, EN)).seat(Seat.W)
     assert west is not None and west.card is not None and west.card.tentative
 
 
@@ -135,7 +136,7 @@ def test_out_of_turn_warns_in_the_chosen_language_and_marks_the_seat() -> None:
     lay(table, clock, Seat.W, "AS")
     table.apply(CardPlaced(clock(), Seat.N, Card.parse("TS")))  # S is to play, not N
     table.apply(Tick(clock()))
-    view = build_view(table.state, DisplaySettings(language="lb", names=NAMES))
+    view = build_view(Scene(table.state, DisplaySettings(language="lb", names=NAMES)))
     assert view.warning is not None and view.warning.code == "out_of_turn"
     assert view.warning.text == "Anna: Du bass net drun. Huel ♠10 zeréck."
     assert view.warning.seat is Seat.N
@@ -148,7 +149,7 @@ def test_out_of_turn_warns_in_the_chosen_language_and_marks_the_seat() -> None:
 def test_unknown_warning_code_params_fall_back_to_english() -> None:
     table, clock = Table(dealer=Seat.N), Clock()
     table.apply(CardPlaced(clock(), Seat.S, None, uid="04AABBCCDD"))
-    view = build_view(table.state, DisplaySettings(language="fr"))
+    view = build_view(Scene(table.state, DisplaySettings(language="fr")))
     assert view.warning is not None and view.warning.code == "unknown_tag"
     assert view.warning.text == "Carte inconnue sur la zone de S : sa puce n'est pas de ce jeu. Retire-la."
 
@@ -189,7 +190,7 @@ def test_deal_result_then_slate() -> None:
     assert [(t.team, t.points, t.trump_team) for t in view.teams] == [(Team.NS, 0, False), (Team.EW, 40, True)]
     assert view.trick_label == "Trick 6/6"
     sweep(table, clock, TRICKS[-1])
-    slate_view = build_view(table.state, DisplaySettings(language="lb"))
+    slate_view = build_view(Scene(table.state, DisplaySettings(language="lb")))
     assert slate_view.kind is ScreenKind.SLATE
     slate = slate_view.slate
     assert slate is not None and slate.title == "d'Lee"
@@ -203,7 +204,7 @@ def test_deal_result_then_slate() -> None:
 def test_scorer_team_can_be_the_other_row() -> None:
     table, clock = Table(dealer=Seat.N), Clock()
     play_deal(table, clock)
-    slate = build_view(table.state, DisplaySettings(language="en", scorer_team=Team.EW)).slate
+    slate = build_view(Scene(table.state, DisplaySettings(language="en", scorer_team=Team.EW))).slate
     assert slate is not None and slate.bottom.team is Team.EW
 
 
@@ -213,19 +214,19 @@ def test_learner_mode_counts_points_trumps_and_cards() -> None:
     for seat, card in zip(ORDER, TRICKS[3], strict=True):  # the trump trick first: A K J 10 of hearts
         lay(table, clock, seat, card)
     sweep(table, clock, TRICKS[3])
-    view = build_view(table.state, DisplaySettings(language="en", learner=True))
+    view = build_view(Scene(table.state, DisplaySettings(language="en", learner=True)))
     assert view.learner is not None
     assert view.learner.points_label == "Points: N+S 0 · E+W 8"
     assert [c.display for c in view.learner.trumps_out] == ["♠Q", "♥Q", "♦Q", "♥9"]
     assert view.learner.in_play_label == "20 cards still in play"
-    assert build_view(table.state, EN).learner is None
+    assert build_view(Scene(table.state, EN)).learner is None
 
 
 def test_equal_states_give_equal_views_so_the_display_can_skip_redraws() -> None:
     a, b = Table(dealer=Seat.N), Table(dealer=Seat.N)
     for table in (a, b):
         name_trumps(table, Clock())
-    assert build_view(a.state, EN) == build_view(b.state, EN)
+    assert build_view(Scene(a.state, EN)) == build_view(Scene(b.state, EN))
 
 
 @pytest.mark.parametrize("language", ["lb", "de", "fr", "en"])
@@ -238,10 +239,10 @@ def test_every_view_of_a_whole_deal_renders(language: str, renderer) -> None:  #
     for cards in TRICKS:
         for seat, card in zip(ORDER, cards, strict=True):
             table.apply(CardPlaced(clock(), seat, Card.parse(card)))
-            render_surface(build_view(table.state, settings), (480, 320), renderer)
+            render_surface(build_view(Scene(table.state, settings)), (480, 320), renderer)
             table.apply(Tick(clock()))
         sweep(table, clock, cards)
-    view = build_view(table.state, settings)
+    view = build_view(Scene(table.state, settings))
     assert view.kind is ScreenKind.SLATE
     render_surface(view, (800, 480), renderer)
 
@@ -252,7 +253,7 @@ def test_match_won_screen() -> None:
     table, clock = Table(HouseRules(start_lines=2), dealer=Seat.N), Clock()
     play_deal(table, clock)
     assert table.state.phase is TablePhase.MATCH_OVER
-    view = build_view(table.state, DisplaySettings(language="de", names=NAMES))
+    view = build_view(Scene(table.state, DisplaySettings(language="de", names=NAMES)))
     assert view.kind is ScreenKind.MATCH_WON
     assert view.title == "Jos+Pit gewinnen die Partie!"
     assert [b.action for b in view.buttons][:2] == [Action.NEW_MATCH, Action.REVANCHE]

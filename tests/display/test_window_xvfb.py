@@ -28,6 +28,7 @@ from tablepi.config import load_config
 from tablepi.deck import write_deck_file
 from tablepi.display.layout import layout_for
 from tablepi.display.render import Renderer, render_surface
+from tablepi.display.scene import Scene
 from tablepi.display.view import Action
 from tablepi.display.viewmodel import build_view
 from tests.waits import UNREADABLE, journal_count, journal_state, wait_until
@@ -117,7 +118,7 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
         def matches(name: str) -> float | None:
             state = journal_state(journal)
             # as the app's screen makes it: the view, then the console's menu button (or its open sheet) over it
-            view = console.over(build_view(state, config.display), state, config.display)
+            view = build_view(Scene(state, config.display, console=console.scene(state, config.display)))
             expected = pygame.transform.rotate(render_surface(view, drawing, renderer), -rotation)
             shot = _grab(display, window, tmp_path / f"{name}.png")
             if shot is None or shot.get_size() != panel:

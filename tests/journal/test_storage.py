@@ -19,6 +19,8 @@ import pytest
 
 from tablepi.app.core import TableApp
 from tablepi.deck import DeckRegistry
+from tablepi.display.scene import Scene
+from tablepi.display.view import DisplaySettings
 from tablepi.journal import archive
 from tablepi.journal.journal import JournalBusy, JournaledTable
 from tablepi.journal.record import RecordHeader, event_to_line, load_record
@@ -64,18 +66,15 @@ def _fill(folder: Path) -> Path:
 
 
 class Recorder:
+    settings = DisplaySettings()
+
     def __init__(self) -> None:
         self.shown: list[tuple[object, tuple[object, ...]]] = []
 
-    notices: tuple[object, ...] = ()
+    def show(self, scene: Scene) -> None:
+        self.shown.append((scene.state, scene.notices))
 
-    def set_journal_notices(self, notices: tuple[object, ...]) -> None:
-        self.notices = tuple(notices)
-
-    def show(self, state: object) -> None:
-        self.shown.append((state, self.notices))
-
-    def poll(self) -> list[str]:
+    def poll(self) -> list[object]:
         return []
 
     def close(self) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from tablepi.commands.replay import format_text
 from tablepi.display.i18n import translator
+from tablepi.display.scene import Scene
 from tablepi.display.view import Action, DisplaySettings
 from tablepi.display.viewmodel import build_view, warning_sentence
 from tablepi.errors import RulesCode
@@ -113,7 +114,7 @@ def test_a_seatless_announce_touch_is_never_given_to_the_player_whose_card_is_te
     assert state.announcements == ()
     assert state.prompt.code is PromptCode.CHOOSE_SEAT and state.prompt.button is ButtonName.ANNOUNCE_MATT
     assert set(state.possible.seats_for(ButtonName.ANNOUNCE_MATT)) == {Seat.W, Seat.S, Seat.E, Seat.N}
-    view = build_view(state, DisplaySettings())
+    view = build_view(Scene(state, DisplaySettings()))
     assert [t.seat for t in view.targets() if t.action is Action.ANNOUNCE_MATT] == [Seat.N, Seat.E, Seat.S, Seat.W]
     rec.button("announce_matt", seat="S", dt=0.2)
     state = rec.state()
@@ -154,7 +155,7 @@ def test_claim_is_neither_offered_nor_taken_with_claims_off() -> None:
     state = rec.state()
     assert dict(state.points)[state.forehand.team] >= 21
     assert state.possible.claim is None and not state.possible.seats_for(ButtonName.CLAIM)
-    view = build_view(state, DisplaySettings())
+    view = build_view(Scene(state, DisplaySettings()))
     assert Action.CLAIM not in [b.action for b in (*view.buttons, *view.targets()) if b.enabled]
     table = rec.button("claim", seat="E").table()
     assert table.state.phase is TablePhase.PLAY
@@ -173,7 +174,7 @@ def test_konter_a_matt_by_taps_is_one_announcement(rec: Rec) -> None:
     assert rec.state().announcements == ((Seat.W, Announcement.MATT),)
     table = rec.tap("W", "QH").tap("W", "QD").table()
     assert table.state.announcements == ((Seat.W, Announcement.KONTER_A_MATT),)
-    view = build_view(table.state, DisplaySettings())
+    view = build_view(Scene(table.state, DisplaySettings()))
     assert view.seat(Seat.W).announcement == "Konter a Matt"  # type: ignore[union-attr]
     for plays in DEAL:
         rec.trick(plays)

@@ -13,6 +13,7 @@ import itertools
 
 import pytest
 
+from tablepi.display.scene import Scene
 from tablepi.display.view import DisplaySettings
 from tablepi.display.viewmodel import build_view
 from tablepi.rules import Direction, HouseRules, RevokePenalty, TieRule
@@ -51,7 +52,7 @@ def _check_live_buttons(table: Table, time: float) -> int:
 
 
 def _check_screen_offers_only_live(state: TableState) -> None:
-    view = build_view(state, DisplaySettings())
+    view = build_view(Scene(state, DisplaySettings()))
     shown = {Target(b.action, b.seat) for b in (*view.buttons, *view.targets()) if b.enabled}
     assert shown <= set(state.possible.buttons), shown - set(state.possible.buttons)
     # Nothing live for a seat is out of reach: its seatless button is on the panel (it asks "who?"), and while the

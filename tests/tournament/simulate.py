@@ -27,7 +27,7 @@ from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, Table, TableEvent, TablePhase, Tick
 from tablepi.table.simulate import simulate_match
-from tablepi.table.state import TableConfig
+from tablepi.table.state import TableConfig, TableState
 from tablepi.tournament.config import TournamentConfig
 from tablepi.tournament.seating import TableSeating
 from tablepi.tournament.standings import Standing, TableRound, bye_rounds, rank, table_scores
@@ -58,9 +58,11 @@ class SimulatedTable:
         header = RecordHeader(self.rules, Seat.N, TableConfig(), tuple(ZONES.items()), tuple(deck.cards.items()),
                               deck.name)
         self.journaled = JournaledTable(directory / "journal.sqlite3", header, archive=directory / "archive")
-        self.app = TableApp(self.journaled, DeckRegistry([deck]), ZONES, clock=self.clock)
-        self.feed_config = feed
         self.feed: FeedPublisher | None = None
+        # The feed is plugged in and out while the table runs: the app shows every state to this table, which
+        # passes it on to the feed while there is one.
+        self.app = TableApp(self.journaled, DeckRegistry([deck]), ZONES, clock=self.clock, observers=(self,))
+        self.feed_config = feed
         self.script: _Script | None = None
         self.matches = 0
 
@@ -68,15 +70,18 @@ class SimulatedTable:
         """Start the feed (the table is "plugged into the network")."""
         if self.feed is None:
             self.feed = FeedPublisher(self.feed_config, self.journaled, on_message=self.app.put)
-            self.app.observers.append(self.feed)
             self.feed.show(self.journaled.state)
             self.feed.start()
         return self
 
+    def show(self, state: TableState) -> None:
+        """The app's observer: each state to the feed while it is plugged in."""
+        if self.feed is not None:
+            self.feed.show(state)
+
     def disconnect(self) -> None:
         """Stop the feed (a cable pulled); the table plays on and the journal keeps everything."""
         if self.feed is not None:
-            self.app.observers.remove(self.feed)
             self.journaled.listeners.remove(self.feed)
             self.feed.close()
             self.feed = None
