@@ -287,15 +287,28 @@ class Renderer:
             self.blit_text(surface, symbol, f.header + g // 2, color, badge)
             x = badge.right + 2 * g
             if suit is not None:
-                space = self.font(f.reminder).size(" ")[0]
+                size = self._reminder_size(view, layout, x)
+                space = self.font(size).size(" ")[0]
                 for token in view.trump.reminder_tokens:
-                    image = self.text(token, f.reminder, _token_color(token))
+                    image = self.text(token, size, _token_color(token))
                     surface.blit(image, (x, h.y + (h.h - image.get_height()) // 2))
                     x += image.get_width() + space
-        if view.trick_label:
-            end = self._header_right(view, layout)
-            right = Rect(max(x, layout.panel.x), h.y, end - max(x, layout.panel.x) - g, h.h)
+        if view.trick_label:  # right-aligned beside the menu's button, at its own size in the room left
+            right = Rect(x, h.y, self._header_right(view, layout) - x - g, h.h)
             self.blit_text(surface, view.trick_label, f.trick, YELLOW, right, align="right")
+
+    def _reminder_size(self, view: View, layout: Layout, x: int) -> int:
+        """The order reminder's font size: the layout's, or smaller (down to 3/5 of it) where the reminder and the
+        trick count would not both fit between ``x`` and the menu's button: the count keeps its size."""
+        f, g = layout.fonts, layout.gap
+        assert view.trump is not None
+        room = self._header_right(view, layout) - x - g
+        if view.trick_label:
+            room -= self.font(f.trick).size(view.trick_label)[0] + g
+        size, smallest = f.reminder, max(8, f.reminder * 3 // 5)
+        while size > smallest and self.font(size).size(view.trump.reminder)[0] > room:
+            size -= 1
+        return size
 
     def _header_fits(self, view: View, layout: Layout) -> bool:
         """Whether the word "Trumps", the badge, the order reminder and the trick count fit side by side."""

@@ -246,9 +246,9 @@ enabled = false
             assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else proc.returncode
             return hellos(device) > said
 
-        wait_until(said_hello, "the app to open the reader", timeout=90)
+        wait_until(said_hello, "the app to open the reader", 180)
         wait_until(lambda: sum(isinstance(e, ReaderStatus) for e in read_journal(journal).events()[events:]) >= 4,
-                   "the four zones' statuses in the journal", ignore=UNREADABLE, every=0.05)
+                   "the four zones' statuses in the journal", 120, every=0.05, ignore=UNREADABLE)
         return proc
 
     def wait_state(what: str, check: Callable[[TableState], bool]) -> None:
@@ -260,7 +260,7 @@ enabled = false
             return f"{what} (the table: trump {state.trump}, tricks {[t.plays for t in state.tricks]}, " \
                    f"zones {[z.cards for z in state.zones]})"
 
-        wait_until(lambda: check(journal_state(journal)), seen, ignore=UNREADABLE, every=0.05)
+        wait_until(lambda: check(journal_state(journal)), seen, 120, every=0.05, ignore=UNREADABLE)
 
     def settled(state: TableState) -> bool:
         """No card lies tentatively: each one lying is played (its tap window passed) or shown."""
@@ -296,7 +296,7 @@ enabled = false
                    lambda s: len(s.tricks) == 2 and s.tricks[1].plays == ((Seat.W, Card.parse("KH")),)
                    and settled(s))
         app.send_signal(signal.SIGTERM)
-        _, err = app.communicate(timeout=60)
+        _, err = app.communicate(timeout=120)
         assert app.returncode == 0, err.decode()
     finally:
         if app.poll() is None:

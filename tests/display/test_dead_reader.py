@@ -57,7 +57,8 @@ def test_the_prompt_asks_a_dead_readers_player_to_touch_his_card_place(language:
         assert prompt.startswith("Léon") and prompt != build_view(Scene(_dead(Seat.N, trumps).state, settings)).prompt
     assert build_view(Scene(_dead(Seat.W, True).state, en)).prompt == "Léon: touch your card place to name trumps"
     assert build_view(Scene(_dead(Seat.W, False).state, en)).prompt == "Léon: touch your card place to enter your card"
-    assert build_view(Scene(_dead(Seat.N, False).state, en)).prompt == "Léon: show your queens to announce, or lead a card"
+    assert build_view(Scene(_dead(Seat.N, False).state, en)).prompt == \
+        "Léon: show your queens to announce, or lead a card"
 
 
 @pytest.mark.parametrize("family", list(PANELS))
