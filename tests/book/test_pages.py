@@ -31,6 +31,7 @@ from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.web.serve import WebServer
 from tests.book.helpers import HOSTILE, play, rotation
+from tests.streams import read_event
 
 pytestmark = pytest.mark.slow
 
@@ -226,19 +227,6 @@ def test_the_live_page_follows_a_deal_and_shows_no_card_before_it_is_played(site
     assert set(re.findall(r'"([AKQJT9][SHDC])"', live)) <= {str(card) for _, card in trick.plays}
 
 
-def _read_event(sock: socket.socket, data: bytearray) -> str:
-    """The next ``data:`` event on an open stream (its HTTP head and keep-alive comments skipped)."""
-    while True:
-        for part in bytes(data).split(b"\n\n")[:-1]:
-            del data[:len(part) + 2]
-            lines = [line for line in part.decode().split("\r\n")[-1].split("\n") if line.startswith("data: ")]
-            if lines:
-                return lines[-1][len("data: "):]
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise AssertionError("the stream closed")
-        data += chunk
-
 
 def test_the_live_stream_wakes_on_a_change_and_an_idle_one_does_nothing(site: dict[str, Any],
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
@@ -264,7 +252,7 @@ def test_the_live_stream_wakes_on_a_change_and_an_idle_one_does_nothing(site: di
             sock = socket.create_connection(("127.0.0.1", web.port), 5)
             sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
             data = bytearray()
-            first = json.loads(_read_event(sock, data))  # the book and the table as they are
+            first = json.loads(read_event(sock, data))  # the book and the table as they are
             held.append((sock, data))
         looks.clear()  # each stream looked before it sent its first event, read above
         time.sleep(1.5)
@@ -273,7 +261,7 @@ def test_the_live_stream_wakes_on_a_change_and_an_idle_one_does_nothing(site: di
         started = time.monotonic()
         for sock, data in held:
             sock.settimeout(5)
-            assert json.loads(_read_event(sock, data))["book"] != first["book"]
+            assert json.loads(read_event(sock, data))["book"] != first["book"]
         assert time.monotonic() - started < 0.5
         assert len(looks) == 3  # one look per stream and change
         started = time.monotonic()

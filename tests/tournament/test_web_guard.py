@@ -26,6 +26,7 @@ from tablepi.tournament.server import TournamentServer
 from tablepi.web.auth import LOCK_AFTER
 from tablepi.web.guard import MAX_BODY
 from tablepi.web.serve import WebServer
+from tests.streams import read_event
 from tests.tournament.conftest import Tournament
 from tests.tournament.test_director import NoRedirect, csrf_of, get, login, post
 from tests.tournament.test_tls import make_broker_cert, make_ca
@@ -258,19 +259,6 @@ def test_fifteen_hundred_live_pages(make_tournament: Callable[..., Tournament]) 
         web.close()
 
 
-def _read_event(sock: socket.socket, data: bytearray) -> str:
-    """The next ``data:`` event on an open stream (its HTTP head and keep-alive comments skipped)."""
-    while True:
-        for part in bytes(data).split(b"\n\n")[:-1]:
-            del data[:len(part) + 2]
-            lines = [line for line in part.decode().split("\r\n")[-1].split("\n") if line.startswith("data: ")]
-            if lines:
-                return lines[-1][len("data: "):]
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise AssertionError("the stream closed")
-        data += chunk
-
 
 def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, alone: TournamentServer,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
@@ -292,7 +280,7 @@ def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, al
             sock = socket.create_connection(("127.0.0.1", web.port), 5)
             sock.sendall(b"GET /standings/events HTTP/1.1\r\nHost: x\r\n\r\n")
             data = bytearray()
-            _read_event(sock, data)  # the standings as they are
+            read_event(sock, data)  # the standings as they are
             held.append((sock, data))
         looks.clear()  # each stream looked before it sent its first event, read above
         woken = alone.hub.changes.wakeups
@@ -301,7 +289,7 @@ def test_streams_wake_on_a_change_and_idle_streams_do_nothing(web: WebServer, al
         threading.Thread(target=alone.hub.put, args=("standings", '{"changed": 1}')).start()
         started = time.monotonic()
         for sock, data in held:
-            assert _read_event(sock, data) == '{"changed": 1}'
+            assert read_event(sock, data) == '{"changed": 1}'
         assert time.monotonic() - started < 0.5
         assert alone.hub.changes.wakeups == woken + 4 and len(looks) == 4  # one look per stream and change
         started = time.monotonic()
@@ -337,15 +325,15 @@ def test_the_overlay_wakes_when_a_change_is_as_old_as_its_delay_and_not_before(
     try:
         sock.sendall(b"GET /overlay/1/events?token=tok HTTP/1.1\r\nHost: x\r\n\r\n")
         data = bytearray()
-        assert _read_event(sock, data) == "{}"
+        assert read_event(sock, data) == "{}"
         if server.hub.next_after("table/1", 0.0) is not None:  # the table's view the server made as it started
-            _read_event(sock, data)  # ... shown 1 s after it
+            read_event(sock, data)  # ... shown 1 s after it
         looks.clear()  # each stream looked before it sent its first event, read above
         time.sleep(1.0)
         assert looks == []  # idle: no look
         put = time.monotonic()
         threading.Thread(target=server.hub.put, args=("table/1", '{"deal": 1}', server.clock())).start()
-        assert _read_event(sock, data) == '{"deal": 1}'
+        assert read_event(sock, data) == '{"deal": 1}'
         shown = time.monotonic() - put
         assert 1.0 - 0.05 <= shown < 1.3, shown
         assert len(looks) <= 4  # at the change, at its due time (and a look or two if the timer fires a hair early)
