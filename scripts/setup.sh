@@ -12,7 +12,7 @@
 #   --checkers   also install the optional checkers the test suite uses when present
 #                (shellcheck, systemd-analyze); best effort, never fatal.
 #   --appliance  also install what the appliance test needs (scripts/appliance.sh: QEMU for arm64 and amd64,
-#                qemu-user for building an arm64 system, mmdebstrap, dpkg-dev for the offline bundle).
+#                qemu-user for building an arm64 system, mmdebstrap and arch-test, dpkg-dev for the offline bundle).
 # Environment:
 #   PYTHON=/path/to/python3.x   interpreter to build .venv from (default: newest python3.1x found)
 #   TABLEPI_SETUP_FORCE=1       reinstall the Python package even if nothing changed
@@ -33,7 +33,7 @@ REQUIRED_DEBS+=(zbar-tools)
 CHECKER_DEBS=(shellcheck systemd)
 WITH_CHECKERS=0
 APPLIANCE_DEBS=(qemu-system-arm qemu-system-x86 qemu-user-static qemu-utils binfmt-support mmdebstrap
-    e2fsprogs git)
+    e2fsprogs git arch-test)
 WITH_APPLIANCE=0
 
 for arg in "$@"; do
