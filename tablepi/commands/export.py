@@ -2,9 +2,10 @@
 
 The evening (:mod:`tablepi.journal.evening`) is every match played since the table was switched on, or since
 midnight: the matches of it in ``archive/`` beside the journal and the journal's own, as one record whose match
-numbers are the screen's (``--evening``, the default). ``--match N`` writes match N of the evening alone: the journal that holds it, as it was kept. To file a
-bug, export and attach the record; ``tablepi replay`` plays it back exactly. The journal is only read,
-never changed, and no lock is taken, so an export works while the table runs and on a damaged journal: every
+numbers are the screen's (``--evening``, the default). ``--match N`` writes match N of the evening alone: the
+journal that holds it, as it was kept. To file a bug, export and attach the record; ``tablepi replay`` plays it
+back exactly. The journal is only read, never changed, and no lock is taken, so an export works while the table
+runs and on a damaged journal: every
 intact event is written, in order (docs/journal.md), and what was damaged is said on standard error (exit status
 1). A file of the archive (``archive/*.jsonl.gz``) or of the quarantine is exported the same way.
 """
