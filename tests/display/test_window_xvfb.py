@@ -167,7 +167,7 @@ def test_a_correction_waiting_at_the_match_end_is_closed_on_the_window_and_the_r
     def big_enough() -> None:
         sides: dict[tuple[str, str | None], int] = {}
         for control in robot.frame()["controls"]:
-            x, y, w, h = control["rect"]
+            _, _, w, h = control["rect"]
             key = (control["name"].casefold(), control["seat"])
             sides[key] = max(sides.get(key, 0), min(w, h))
         small = {name: side for name, side in sides.items() if side * mm < MIN_TARGET_MM}
