@@ -207,7 +207,7 @@ def table_worker(names: list[str], port: int, passwords: dict[str, str], work: s
     pipe.send({
         "elapsed": elapsed, "lag": lag, "ends": ends,
         "events": sum(len(sim.journaled.journal) for sim in sims),
-        "published": sum(sim.feed.published for sim in sims if sim.feed is not None),
+        "published": sum(sim.feed.health.published for sim in sims if sim.feed is not None),
         "backlog": sum(sim.feed.backlog for sim in sims if sim.feed is not None),
     })
     for sim in sims:

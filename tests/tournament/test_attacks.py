@@ -191,7 +191,7 @@ def test_a_message_bigger_than_the_limit_is_refused_by_the_broker(
     wait_until(lambda: dropped, "the broker to drop the client that sent it")
     t.play_all()
     check(t)
-    assert t.server.quarantined == 0 or all(q["size"] <= MAX_PAYLOAD for q in dashboard(t)["quarantine"])
+    assert t.server.counts.quarantined == 0 or all(q["size"] <= MAX_PAYLOAD for q in dashboard(t)["quarantine"])
     assert "message_size_limit" in (broker.directory / "mosquitto.conf").read_text()
     del info
 
@@ -207,7 +207,7 @@ def test_a_tables_password_cannot_take_over_the_servers_session(
     for table in t.tables.values():
         table.play(until=table.clock.now + 120)
     # The id the server used before, and the id it uses now: neither is the attacker's to take.
-    thieves = [attacker("tablepi-tournament-tournament"), attacker(t.server.client._client_id.decode())]
+    thieves = [attacker("tablepi-tournament-tournament"), attacker(t.server.broker.client._client_id.decode())]
     for table in t.tables.values():
         table.play(until=table.clock.now + 120)
     t.play_all()
@@ -299,7 +299,7 @@ def test_a_broker_crash_with_the_server_down_loses_nothing(
     t.server = TournamentServer(t.config).start()
     t.play_all()
     check(t)
-    assert sum(table.feed.resent for table in t.tables.values() if table.feed is not None) > 0
+    assert sum(table.feed.outbox.resent for table in t.tables.values() if table.feed is not None) > 0
     assert not any(row["gaps"] for row in dashboard(t)["tables"])
 
 
