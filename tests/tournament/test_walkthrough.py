@@ -20,6 +20,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -134,24 +135,23 @@ class Runner:
 
 
 @pytest.fixture(params=["root", "user"])
-def runner(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Runner]:
+def runner(request: pytest.FixtureRequest) -> Iterator[Runner]:
     user = None
     if request.param == "user":
         if os.geteuid() == 0:
             user = "nobody"  # else this test process is the ordinary user already
     elif os.geteuid() != 0:
         pytest.skip("the root walk-through needs root")
-    home = tmp_path / "home"
+    # A home every user can reach (mosquitto reads the broker's files there): under /tmp, not pytest's tmp_path,
+    # whose base folder is private to this user (0700) and made so again by every other pytest run that starts.
+    base = Path(tempfile.mkdtemp(prefix="tablepi-walkthrough-", dir="/tmp"))
+    home = base / "home"
     home.mkdir()
-    for folder in (tmp_path, home):  # a home the user owns, on a path it may walk
+    for folder in (base, home):
         folder.chmod(0o755)
-    parent = tmp_path.parent
-    while parent != Path("/") and parent.stat().st_uid == os.geteuid() and os.geteuid() == 0:
-        parent.chmod(parent.stat().st_mode | 0o005)  # walkable by others (mosquitto and the user)
-        parent = parent.parent
     # "<the tablepi repository>": this checkout's commit, in a repository of the user's (git refuses to clone
     # one another user owns, which a repository on the network is not)
-    repository = tmp_path / "tablepi.git"
+    repository = base / "tablepi.git"
     subprocess.run(["git", "clone", "-q", "--bare", "--no-hardlinks", str(ROOT), str(repository)], check=True,
                    timeout=120)
     if user is not None:
@@ -160,6 +160,7 @@ def runner(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Runner]:
     running = Runner(home, user, repository)
     yield running
     running.stop()
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def test_the_organisers_walkthrough_works_as_written(runner: Runner) -> None:
