@@ -408,12 +408,18 @@ class FeedPublisher:
             self.outbox.resend(item[1], item[2])
 
     def _publish_online(self) -> None:
-        """The retained status: online, and the last seq of the journal it plays in (the server asks for what it
-        lacks of it: a tail lost with a broker that crashed shows there)."""
-        out = self.outbox.journals.get(self.outbox.current)
+        """The retained status: online, the last seq of the journal it plays in, and of the earlier ones it keeps
+        (the server asks for what it lacks of them: a tail lost with a broker that crashed shows there, also of a
+        match archived since)."""
+        current = self.outbox.current
+        out = self.outbox.journals.get(current)
         body: dict[str, Any] = {"table": self.config.table, "online": True}
         if out is not None and out.cursor.last > 0:
             body.update(journal=out.jid, last=out.cursor.last)
+        earlier = sorted((jc.index, jid, jc.last) for jid, jc in self.outbox.cursor.journals.items()
+                         if jid != current and jc.last > 0)[-KEEP_DONE:]
+        if earlier:
+            body["earlier"] = {jid: last for _, jid, last in earlier}
         self.client.publish(status_topic(self.prefix, self.config.table), encode(body), qos=1, retain=True)
 
     def _connect_failed(self) -> None:

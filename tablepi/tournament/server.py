@@ -90,6 +90,8 @@ MAX_HELD_SHOWN = 50
 JOURNAL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: The highest seq a message may carry (a journal of a whole season has far fewer events).
 MAX_SEQ = 10**9
+#: A table's status names at most this many earlier journals (it sends the newest it keeps: KEEP_DONE).
+MAX_EARLIER = 50
 
 
 def read_message(table: str, kind: str, payload: bytes) -> dict[str, Any] | None:
@@ -111,6 +113,12 @@ def read_message(table: str, kind: str, payload: bytes) -> dict[str, Any] | None
                                 or not isinstance(last, int) or not 0 <= last <= MAX_SEQ):
             raise FeedError(f"status: journal and last must be a journal id and a seq, got {shown(jid)}, "
                             f"{shown(last)}", field="journal" if isinstance(last, int) else "last")
+        earlier = obj.get("earlier", {})
+        if not isinstance(earlier, dict) or len(earlier) > MAX_EARLIER or not all(
+                JOURNAL_ID.fullmatch(j) and isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_SEQ
+                for j, n in earlier.items()):
+            raise FeedError(f"status: earlier must map at most {MAX_EARLIER} journal ids to seqs, got "
+                            f"{shown(earlier)}", field="earlier")
         return obj
     seq, journal, number = obj.get("seq"), obj.get("journal"), obj.get("round")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
