@@ -94,16 +94,16 @@ def main() -> None:
             print(f"{count} matches of the evening archived, {events} events; load average "
                   f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
-            def start() -> None:
+            def start(journal: Path = journal, archive: Path = archive, count: int = count) -> None:
                 with JournaledTable(journal, archive=archive) as table:
                     assert table.state.match_number == count + 1
 
-            def drop() -> None:
+            def drop(archive: Path = archive) -> None:
                 (archive / CACHE_NAME).unlink(missing_ok=True)
 
             cold = timed(args.runs, start, drop)
             warm = timed(args.runs, start)
-            alone = timed(args.runs, lambda: JournaledTable(journal).close())
+            alone = timed(args.runs, lambda journal=journal: JournaledTable(journal).close())
             print(line("start, cache in place", warm))
             print(line("start, no cache (every match replayed)", cold))
             print(line("start without the archive", alone))
