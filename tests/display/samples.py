@@ -31,7 +31,7 @@ from tablepi.analysis.review import DealReview
 from tablepi.app.console import Console
 from tablepi.config import DisplayConfig
 from tablepi.display.keys import touch_named
-from tablepi.display.panels import Enrolling
+from tablepi.display.panels import EnrolKind, Enrolling
 from tablepi.display.scene import Announcement, Scene, SeatingLine
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
@@ -332,7 +332,7 @@ SHEET_SAMPLES: dict[str, Moment] = {
     "enrol_name": Moment(_until("match_start", SHEET_NAMES),
                          (MENU, *_keys("open:enrol", "open:enrol_deck", "char:r", "char:e"))),
     "enrolling": Moment(_until("match_start", SHEET_NAMES),
-                        enrolling=Enrolling("deck", "red", (("ok", (("card", "♥K"),)),
+                        enrolling=Enrolling(EnrolKind.DECK, "red", (("ok", (("card", "♥K"),)),
                                                             ("ask", (("card", "♥Q"), ("n", "9"), ("total", "24")))))),
     "keyboard": Moment(_until("match_start", None), _keys("open:players", "char:G", "char:u"),
                        earlier=("Guillaume", "Gusty", "Jang")),
