@@ -62,6 +62,15 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class ControlsConfig:
+    """The ``[controls]`` section: whether the GPIO buttons, LEDs and buzzer are used, and their pins (checked by
+    :class:`tablepi.controls.pins.ControlPins`)."""
+
+    enabled: bool = True
+    pins: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the app needs to build a table. ``source`` names the file it came from (None: defaults)."""
 
@@ -75,8 +84,7 @@ class Config:
     house_rules: HouseRules = field(default_factory=HouseRules)
     readers: ReaderConfig = field(default_factory=ReaderConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
-    controls_enabled: bool = True
-    controls: Mapping[str, Any] = field(default_factory=dict)  # checked by tablepi.controls.ControlPins
+    controls: ControlsConfig = field(default_factory=ControlsConfig)
     feed: FeedConfig = field(default_factory=FeedConfig)  # the MQTT feed (docs/feed.md); off by default
     book: BookConfig = field(default_factory=BookConfig)  # the players' book (docs/players.md)
     web: WebConfig = field(default_factory=WebConfig)  # the table's own pages; off by default
@@ -226,8 +234,7 @@ def _build(data: Mapping[str, Any], source: Path | None) -> Config:
         house_rules=house_rules,
         readers=ReaderConfig(backend, zones, dict(options)),
         display=display_config,
-        controls_enabled=enabled,
-        controls=controls,
+        controls=ControlsConfig(enabled, controls),
         feed=feed,
         book=BookConfig.from_mapping(_section(data, "players"), base),
         web=WebConfig.from_mapping(_section(data, "web")),

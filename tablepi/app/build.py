@@ -96,7 +96,7 @@ def open_table(
             raise ConfigError.setting("readers", str(error)) from None
         reader.known = files.knows  # an unknown UID where a known card lies is a garbled read
         parts.append(ReaderPump(reader, inbox.put, close_reader=True))
-        lights = _open_controls(config, inbox) if config.controls_enabled else None
+        lights = _open_controls(config, inbox) if config.controls.enabled else None
         if lights is not None:
             parts.append(lights)
         feed = open_feed(config, table, inbox) if config.feed.enabled else None
@@ -273,7 +273,7 @@ def _open_controls(config: Config, inbox: Inbox) -> Any:
     from tablepi.controls import Controls
     from tablepi.controls.pins import ControlPins
 
-    pins = ControlPins.from_mapping(config.controls)
+    pins = ControlPins.from_mapping(config.controls.pins)
     try:
         return Controls(pins, inbox.put)
     except TablepiError:

@@ -391,7 +391,7 @@ def _touch_screens() -> Iterator[Finding]:
 
 
 def check_gpio(config: Config) -> Iterator[Finding]:
-    if not config.controls_enabled:
+    if not config.controls.enabled:
         yield Finding("gpio", Status.OK, "controls disabled in the configuration")
         return
     try:

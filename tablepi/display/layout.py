@@ -121,6 +121,9 @@ class Fonts:
     title: int
     slate: SlateFonts
     result: int
+    #: The smallest type the detail of a warning may shrink to (see docs/display.md, "Warnings"): the bar grows a
+    #: line rather than go below it. The headline is always at ``bar``.
+    warning_min: int
 
     def scaled(self, size: Callable[[float], int]) -> Fonts:
         """Every size turned by ``size`` (a layout's design size to its surface's)."""
@@ -128,7 +131,7 @@ class Fonts:
             size(self.header), size(self.reminder), size(self.trick), size(self.name), size(self.chip),
             CardFonts(size(self.card.rank), size(self.card.suit)), size(self.bar), size(self.center),
             size(self.small), size(self.button), size(self.button_suit), size(self.title),
-            SlateFonts(size(self.slate.label), size(self.slate.count)), size(self.result),
+            SlateFonts(size(self.slate.label), size(self.slate.count)), size(self.result), size(self.warning_min),
         )
 
 
@@ -154,6 +157,11 @@ class Panel:
     def mm_per_px(self) -> float:
         return self.mm[0] / self.size[0]
 
+
+#: The smallest side a control a finger must hit may have, in millimetres on the panel its layout is designed for
+#: (docs/display.md, "Touch targets"): a phone's letter key, which names are typed on every day. The 3.5" panel's
+#: keyboard row of twelve letters across 73 mm leaves no more.
+MIN_TARGET_MM = 5.5
 
 #: The panels the four layouts are designed for (active areas from the makers' data sheets).
 PANELS: dict[str, Panel] = {
@@ -190,11 +198,13 @@ class Layout:
     border: int
     gap: int
     fonts: Fonts
-    #: The smallest type the detail of a warning may shrink to (see docs/display.md, "Warnings"): the bar grows a
-    #: line rather than go below it. The headline is always at ``fonts.bar``.
-    warning_min: int = 18
     family: str = "wide"
     buttons: ButtonGrid = field(default_factory=ButtonGrid)
+
+    @property
+    def warning_min(self) -> int:
+        """The smallest type the detail of a warning may shrink to (``fonts.warning_min``)."""
+        return self.fonts.warning_min
 
     @property
     def compact(self) -> bool:
@@ -205,6 +215,16 @@ class Layout:
     def shared_choice(self) -> bool:
         """The 480x320 layout: trumps and announcements share their rows (see the module's docstring)."""
         return self.family == "small"
+    #: Upright, the trump order reminder has a line of its own under the header, over the deal screen's table (the
+    #: header's one line, shared with the trick count and the Menu button, left it about 16 px); None: it stays in
+    #: the header.
+    reminder: Rect | None = None
+
+    @property
+    def seat_area(self) -> Rect:
+        """Where the deal screen's seats are: the table, under the reminder's line when it has one."""
+        t, band = self.table, self.reminder
+        return t if band is None else Rect(t.x, band.bottom, t.w, t.bottom - band.bottom)
 
     @property
     def portrait(self) -> bool:
@@ -218,7 +238,7 @@ class Layout:
         return {seat: self._slot(side) for seat, side in screen_sides(bottom_seat).items()}
 
     def _slot(self, side: Side) -> SeatSlot:
-        t, (cw, ch), g = self.table, self.card, self.gap
+        t, (cw, ch), g = self.seat_area, self.card, self.gap
         tag_h = self.fonts.name + 2 * max(3, g // 2)
         ah = self.fonts.name * 4 // 5 + g  # announcement chip height
         tag_w = (t.w - 2 * g) // 2
@@ -322,7 +342,6 @@ class _Spec:
     gap: int
     radius: int
     fonts: Fonts
-    warning_min: int
 
 
 # The readable size (``bar``) is the 12-arcminute capital of each panel: 5.2 mm at 1.5 m is 27 px of cap height on
@@ -332,16 +351,16 @@ class _Spec:
 _SPECS: dict[str, _Spec] = {
     "wide": _Spec((800, 480), 52, 96, 200, (64, 90), 8, 9, Fonts(
         header=30, reminder=24, trick=30, name=24, chip=16, card=CardFonts(34, 38), bar=39, center=30, small=17,
-        button=21, button_suit=32, title=64, slate=SlateFonts(30, 39), result=26), 22),
-    "small": _Spec((480, 320), 32, 70, 140, (42, 58), 5, 6, Fonts(
+        button=21, button_suit=32, title=64, slate=SlateFonts(30, 39), result=26, warning_min=22)),
+    "small": _Spec((480, 320), 36, 70, 140, (42, 58), 5, 6, Fonts(
         header=22, reminder=16, trick=20, name=16, chip=12, card=CardFonts(22, 24), bar=27, center=20, small=12,
-        button=15, button_suit=24, title=40, slate=SlateFonts(20, 27), result=17), 16),
+        button=15, button_suit=24, title=40, slate=SlateFonts(20, 27), result=17, warning_min=16)),
     "hd": _Spec((1280, 720), 80, 150, 300, (100, 140), 12, 14, Fonts(
         header=46, reminder=38, trick=46, name=38, chip=26, card=CardFonts(54, 60), bar=62, center=46, small=27,
-        button=34, button_suit=52, title=100, slate=SlateFonts(48, 62), result=40), 35),
+        button=34, button_suit=52, title=100, slate=SlateFonts(48, 62), result=40, warning_min=35)),
     "portrait": _Spec((720, 1280), 84, 300, 300, (104, 146), 12, 14, Fonts(
         header=46, reminder=36, trick=46, name=38, chip=26, card=CardFonts(56, 62), bar=62, center=46, small=27,
-        button=34, button_suit=56, title=96, slate=SlateFonts(48, 62), result=40), 35),
+        button=34, button_suit=56, title=96, slate=SlateFonts(48, 62), result=40, warning_min=35)),
 }
 
 
@@ -387,17 +406,22 @@ def _build(family: str, size: tuple[int, int]) -> Layout:
         panel = Rect(w - panel_w, header.bottom, panel_w, bar.y - header.bottom)
         table = Rect(0, header.bottom, panel.x, bar.y - header.bottom)
     cw, ch = S(spec.card[0]), S(spec.card[1])
+    # The reminder's line: its type and a gap over and under it.
+    reminder = Rect(0, header.bottom, w, fonts.reminder * 5 // 4 + g) if portrait else None
     deal, end, row_h = _button_grid(family, panel, g)
     base = Layout(
         size=(w, h), header=header, table=table, panel=panel, bar=bar, center=table, result=table, card=(cw, ch),
         radius=S(spec.radius), border=max(2, S(4 * spec.gap / 10)), gap=g, fonts=fonts,
-        warning_min=S(spec.warning_min), family=family, buttons=ButtonGrid(deal, end, row_h),
+        family=family, buttons=ButtonGrid(deal, end, row_h),
+        reminder=reminder,
     )
     slots = base.slots(Seat.S)
     top, bottom = slots[Seat.N], slots[Seat.S]
     left, right = slots[Seat.W], slots[Seat.E]
-    center = Rect(left.card.right + g, top.card.bottom + g // 2, right.card.x - left.card.right - 2 * g,
-                  bottom.card.y - top.card.bottom - g)
+    # Upright the side seats' tags sit under the top card, beside the centre: the centre starts under them.
+    above = max(top.card.bottom, left.tag.bottom) if portrait else top.card.bottom
+    center = Rect(left.card.right + g, above + g // 2, right.card.x - left.card.right - 2 * g,
+                  bottom.card.y - above - g)
     result = Rect(left.card.right + g, top.tag.bottom + g, center.w, bottom.tag.y - top.tag.bottom - 2 * g)
     return replace(base, center=center, result=result)
 

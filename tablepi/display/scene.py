@@ -43,10 +43,12 @@ class Announcement:
 @dataclass(frozen=True, slots=True)
 class Note:
     """The console's line for the bar until the next touch: players just seated by their tags (or by the
-    tournament), or the correction of deal ``refused`` refused. A value: the screen says it in its language."""
+    tournament), the correction of deal ``refused`` refused, or the one of deal ``aside`` set aside unanswered. A
+    value: the screen says it in its language."""
 
     seated: tuple[tuple[Seat, str], ...] = ()
     refused: int | None = None
+    aside: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

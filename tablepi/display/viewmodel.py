@@ -118,6 +118,8 @@ def _note_text(note: Note, tr: Translator) -> str:
     """The console's note in the screen's language."""
     if note.refused is not None:
         return tx.correction_refused_text(tr, note.refused)
+    if note.aside is not None:
+        return tx.correction_aside_text(tr, note.aside)
     return " ".join(tx.seated_text(tr, name, seat) for seat, name in note.seated)
 
 

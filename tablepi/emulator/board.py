@@ -118,7 +118,7 @@ class EmulatedBoard:
         for z, (chip, cs) in enumerate(zip(self.chips, self.cs_pins, strict=True)):
             self.bus.attach(chip, cs)
             self.rst_pin.on_change(chip.nrstpd)
-            chip.rng.seed(f"{seed}/{z}")
+            chip.air.rng.seed(f"{seed}/{z}")
             chip.now_us = clock.now_us  # SoftReset takes time on this clock
             if realtime:
                 chip.on_air = _sleep_us
@@ -152,13 +152,13 @@ class EmulatedBoard:
 
     def reset_counters(self) -> None:
         for chip in self.chips:
-            chip.reset_counters()
+            chip.stats.reset()
         self.bus.transactions = 0
         self.bus.bytes_clocked = 0
 
     @property
     def air_time_us(self) -> float:
-        return sum(chip.air_time_us for chip in self.chips)
+        return sum(chip.stats.air_time_us for chip in self.chips)
 
 
 def _sleep_us(us: float) -> None:

@@ -32,7 +32,7 @@ so that code which only works on a kind chip fails here first:
   transmission; ``timer_running`` shows it until the timer ends or ControlReg TStopNow stops it.
 
 Time is not simulated by stalling: each command finishes at once and the time it would have taken on air
-(frame times, frame delay, or the timer period when nobody answers) is added to ``air_time_us`` and passed
+(frame times, frame delay, or the timer period when nobody answers) is added to ``stats.air_time_us`` and passed
 to ``on_air`` — a test clock advances by it, the pty runner sleeps it.
 
 Failures for tests: ``fail("absent")`` (nothing drives MISO), ``fail("version", 0x12)`` (a clone or a dead
@@ -56,10 +56,10 @@ The failure modes builders of multi-reader RC522 tables report (docs/firmware.md
 * ``place(tag, slide_us=)``: a card still sliding in: until then each read is silent, partial (the answer cut
   short), garbled or clean at random. Every tag also needs ``tag.power_up_us`` (ISO/IEC 14443-3: up to 5 ms)
   after entering the field or the field coming on before it answers anything.
-* Stacks: when ``freeze_at`` (3) tags or more answer at once the reception never ends (no RxIRq, no
+* Stacks: when ``air.freeze_at`` (3) tags or more answer at once the reception never ends (no RxIRq, no
   TimerIRq) until the command is stopped: the receiver "freezes", as builders report for stacked cards.
 
-Randomness comes from ``rng`` (seeded per chip by EmulatedBoard), so a failing run can be replayed.
+Randomness comes from ``air.rng`` (seeded per chip by EmulatedBoard), so a failing run can be replayed.
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from tablepi.emulator.tags import CASCADE_TAG, Iso14443aTag, from_bits, to_bits
 
@@ -191,6 +192,72 @@ def frame_us(nbits: int) -> float:
     return (nbits + nbits // 8 + 2) * BIT_US
 
 
+@dataclass
+class ChipStats:
+    """What the chip counted, for tests and the benchmark."""
+
+    accesses: int = 0  # SPI transactions (chip select low .. high)
+    busy_accesses: int = 0  # bytes clocked while a SoftReset was still running (lost)
+    reads: Counter[int] = field(default_factory=Counter)  # per register
+    writes: Counter[int] = field(default_factory=Counter)
+    commands: Counter[int] = field(default_factory=Counter)
+    frames: list[bytes] = field(default_factory=list)  # every transmitted frame (bounded)
+    frame_bits: list[int] = field(default_factory=list)  # the length in bits of each frame in ``frames``
+    air_time_us: float = 0.0
+    frozen: int = 0  # receptions frozen by a stack
+
+    def reset(self) -> None:
+        """Start counting accesses, frames and air time again (a lost access or a frozen reception still counts)."""
+        self.accesses = 0
+        self.reads.clear()
+        self.writes.clear()
+        self.commands.clear()
+        self.frames.clear()
+        self.frame_bits.clear()
+        self.air_time_us = 0.0
+
+
+@dataclass
+class CardField:
+    """The air around the antenna, beyond the tags lying on it: neighbours' tags heard faintly, cards still sliding
+    in, how each tag's link goes in this read, and the randomness that picks it (seeded per chip by EmulatedBoard,
+    so a failing run can be replayed)."""
+
+    rng: random.Random
+    faint: dict[Iso14443aTag, tuple[float, float, float]] = field(default_factory=dict)  # (distance, answer, garble)
+    slide_until: dict[Iso14443aTag, float] = field(default_factory=dict)  # a card sliding in, until then
+    modes: dict[Iso14443aTag, object] = field(default_factory=dict)  # this read's link mode per tag (or its phantom)
+    freeze_at: int = STACK_FREEZE  # this many answers at once freeze the receiver
+
+
+@dataclass
+class ChipFailures:
+    """The failure modes set on the chip (the module docstring): a fault of ``fail()``, deafness, a hanging reset."""
+
+    fault: str | None = None  # one of FAULT_MODES, until repaired
+    fault_version: int = 0x00  # what VersionReg reads under the "version" fault
+    deaf_after_us: float | None = None  # deaf again this long after every reset that cured it
+    deaf_at: float | None = None  # deaf from this time on (``now_us``)
+    hang_reset: bool = False  # the next SoftReset never completes
+
+
+@dataclass
+class ChipPower:
+    """Power-down and reset: the NRSTPD pin, a SoftReset that never completed, a reset still running."""
+
+    held_in_reset: bool = False  # NRSTPD low: hard power-down
+    stuck: bool = False  # a SoftReset that never completed: PowerDown set, writes lost
+    resetting_until: float = -1.0  # a SoftReset or a restart runs until then (``now_us``)
+
+
+@dataclass
+class _Transaction:
+    """The SPI transaction in progress: what the next byte is, and the register it names."""
+
+    mode: str | None = None  # "addr", "read", "write", "done"; None: the chip is not selected
+    addr: int = 0
+
+
 class EmulatedMFRC522:
     """One emulated MFRC522 and the tags lying on its antenna. Thread-safe: a demo may lay and lift tags
     from another thread while the firmware scans."""
@@ -200,49 +267,29 @@ class EmulatedMFRC522:
         self.version = version
         self.tristate_miso = True
         self.tags: list[Iso14443aTag] = []
-        self.fault: str | None = None
-        self._fault_version = 0x00
         self._lock = threading.RLock()
         self.on_air: Callable[[float], None] | None = None
-        # statistics for tests and the benchmark
-        self.accesses = 0  # SPI transactions (chip select low .. high)
-        self.busy_accesses = 0  # bytes clocked while a SoftReset was still running (lost)
-        self.reads: Counter[int] = Counter()
-        self.writes: Counter[int] = Counter()
-        self.commands: Counter[int] = Counter()
-        self.frames: list[bytes] = []  # every transmitted frame, for tests (bounded)
-        self.frame_bits: list[int] = []  # the length in bits of each frame in ``frames``
-        self.air_time_us = 0.0
         self.now_us: Callable[[], float] | None = None  # the board's clock, for the SoftReset duration
         self.timer_running = False  # TAuto timer started by a transmission and not yet ended or stopped
-        self.rng = random.Random(name)
-        self.held_in_reset = False  # NRSTPD low: hard power-down
-        self.stuck = False  # a SoftReset that never completed: PowerDown set, writes lost
-        self._hang_reset = False
-        self.deaf_after_us: float | None = None
-        self._deaf_at: float | None = None
-        self.freeze_at = STACK_FREEZE
-        self.frozen = 0  # receptions frozen by a stack (for tests)
-        self.faint: dict[Iso14443aTag, tuple[float, float, float]] = {}  # tag -> (distance, answer, garble)
-        self._slide_until: dict[Iso14443aTag, float] = {}
-        self._modes: dict[Iso14443aTag, object] = {}  # this read's link mode per tag (or its garbled phantom)
-        self._resetting_until = -1.0
+        self.stats = ChipStats()
+        self.air = CardField(random.Random(name))
+        self.failures = ChipFailures()
+        self.power = ChipPower()
+        self._txn = _Transaction()
         self._reset_registers()
-        self._txn_mode: str | None = None
-        self._txn_addr = 0
 
     def __repr__(self) -> str:
-        return f"EmulatedMFRC522({self.name!r}, tags={self.tags!r}, fault={self.fault!r})"
+        return f"EmulatedMFRC522({self.name!r}, tags={self.tags!r}, fault={self.failures.fault!r})"
 
     # --- the physical world ---------------------------------------------------------------------------
     @property
     def field_on(self) -> bool:
-        return bool(self.regs[TX_CONTROL] & 0x03) and self.fault is None and not self.held_in_reset
+        return bool(self.regs[TX_CONTROL] & 0x03) and self.failures.fault is None and not self.power.held_in_reset
 
     @property
     def deaf(self) -> bool:
         """True while the module hears no tag (``stop_detecting_after``)."""
-        return self._deaf_at is not None and self._now() >= self._deaf_at
+        return self.failures.deaf_at is not None and self._now() >= self.failures.deaf_at
 
     @property
     def rx_gain_db(self) -> int:
@@ -261,7 +308,7 @@ class EmulatedMFRC522:
             tag.home = self
             self.tags.append(tag)
             if slide_us > 0:
-                self._slide_until[tag] = self._now() + slide_us
+                self.air.slide_until[tag] = self._now() + slide_us
 
     def lift(self, tag: Iso14443aTag | None = None) -> None:
         """Take a tag (or every tag) off the antenna; it loses power and state."""
@@ -281,26 +328,26 @@ class EmulatedMFRC522:
         the gain reaches that far. Per read it answers with probability ``answer``; an answer is garbled with
         probability ``garble`` (a valid-looking read of wrong bits), else clean."""
         with self._lock:
-            self.faint[tag] = (float(distance_mm), answer, garble)
+            self.air.faint[tag] = (float(distance_mm), answer, garble)
 
     def decouple(self, tag: Iso14443aTag | None = None) -> None:
         with self._lock:
             if tag is None:
-                self.faint.clear()
+                self.air.faint.clear()
             else:
-                self.faint.pop(tag, None)
+                self.air.faint.pop(tag, None)
 
     def stop_detecting_after(self, us: float, again_us: float | None = None) -> None:
         """Go deaf ``us`` of emulated time from now, and again ``again_us`` (default: ``us``) after every
         reset that cured it."""
         with self._lock:
-            self.deaf_after_us = us if again_us is None else again_us
-            self._deaf_at = self._now() + us
+            self.failures.deaf_after_us = us if again_us is None else again_us
+            self.failures.deaf_at = self._now() + us
 
     def hang_next_soft_reset(self) -> None:
         """The next SoftReset never completes; only a hard reset (NRSTPD) brings the chip back."""
         with self._lock:
-            self._hang_reset = True
+            self.failures.hang_reset = True
 
     def drift(self, reg: int, value: int) -> None:
         """A setup register changes by itself (the firmware is not told)."""
@@ -311,25 +358,25 @@ class EmulatedMFRC522:
         """The NRSTPD pin: low is hard power-down (nothing answers, field off); high restarts the chip."""
         with self._lock:
             if not level:
-                self.held_in_reset = True
+                self.power.held_in_reset = True
                 self._reset_registers()
                 self.timer_running = False
                 return
-            if not self.held_in_reset:
+            if not self.power.held_in_reset:
                 return
-            self.held_in_reset = False
-            self.stuck = False
-            self._hang_reset = False
+            self.power.held_in_reset = False
+            self.power.stuck = False
+            self.failures.hang_reset = False
             self._reset_registers()
             self._rearm_deafness()
             if self.now_us is not None:
-                self._resetting_until = self.now_us() + HARD_RESET_US
+                self.power.resetting_until = self.now_us() + HARD_RESET_US
 
     def _rearm_deafness(self) -> None:
-        if self.deaf_after_us is not None:
-            self._deaf_at = self._now() + self.deaf_after_us
+        if self.failures.deaf_after_us is not None:
+            self.failures.deaf_at = self._now() + self.failures.deaf_after_us
         else:
-            self._deaf_at = None
+            self.failures.deaf_at = None
 
     def _power(self, tag: Iso14443aTag) -> None:
         tag.power_on()
@@ -348,27 +395,18 @@ class EmulatedMFRC522:
         if mode not in FAULT_MODES:
             raise ValueError(f"unknown fault mode {mode!r} (expected one of {', '.join(FAULT_MODES)})")
         with self._lock:
-            self.fault = mode
-            self._fault_version = version
+            self.failures.fault = mode
+            self.failures.fault_version = version
 
     def repair(self) -> None:
         """The reader works again; it keeps the registers it had (a re-init sets them up)."""
         with self._lock:
-            self.fault = None
+            self.failures.fault = None
 
     def power_glitch(self) -> None:
         """A brown-out: every register back to its reset value, the field off, tags lose power."""
         with self._lock:
             self._reset_registers()
-
-    def reset_counters(self) -> None:
-        self.accesses = 0
-        self.reads.clear()
-        self.writes.clear()
-        self.commands.clear()
-        self.frames.clear()
-        self.frame_bits.clear()
-        self.air_time_us = 0.0
 
     # --- SPI side (called by the bus) ----------------------------------------------------------------------
     def idle_miso(self) -> int:
@@ -376,40 +414,40 @@ class EmulatedMFRC522:
         return 0x00
 
     def begin(self) -> None:
-        self._txn_mode = "addr"
+        self._txn.mode = "addr"
 
     def end(self) -> None:
-        if self._txn_mode is not None:
-            self.accesses += 1
-        self._txn_mode = None
+        if self._txn.mode is not None:
+            self.stats.accesses += 1
+        self._txn.mode = None
 
     @property
     def resetting(self) -> bool:
         """True while a SoftReset is still running (see RESET_US)."""
-        return self.now_us is not None and self.now_us() < self._resetting_until
+        return self.now_us is not None and self.now_us() < self.power.resetting_until
 
     def clock(self, mosi: int) -> int | None:
         """One byte in on MOSI, one out on MISO (None: MISO not driven)."""
-        if self.fault == "absent" or self.held_in_reset:
+        if self.failures.fault == "absent" or self.power.held_in_reset:
             return None
         with self._lock:
             if self.resetting:
-                self.busy_accesses += 1
+                self.stats.busy_accesses += 1
                 return 0x00
-            mode = self._txn_mode
+            mode = self._txn.mode
             if mode == "addr":
-                self._txn_addr = (mosi >> 1) & 0x3F
-                self._txn_mode = "read" if mosi & 0x80 else "write"
+                self._txn.addr = (mosi >> 1) & 0x3F
+                self._txn.mode = "read" if mosi & 0x80 else "write"
                 return 0x00
             if mode == "read":
-                out = self._read(self._txn_addr)
+                out = self._read(self._txn.addr)
                 if mosi & 0x80:
-                    self._txn_addr = (mosi >> 1) & 0x3F
+                    self._txn.addr = (mosi >> 1) & 0x3F
                 else:
-                    self._txn_mode = "done"  # 0x00 ends a read sequence
+                    self._txn.mode = "done"  # 0x00 ends a read sequence
                 return out
             if mode == "write":
-                self._write(self._txn_addr, mosi)
+                self._write(self._txn.addr, mosi)
                 return 0x00
             return 0x00
 
@@ -421,9 +459,9 @@ class EmulatedMFRC522:
         self.fifo = bytearray()
 
     def _read(self, reg: int) -> int:
-        self.reads[reg] += 1
+        self.stats.reads[reg] += 1
         if reg == VERSION:
-            return self._fault_version if self.fault == "version" else self.version
+            return self.failures.fault_version if self.failures.fault == "version" else self.version
         if reg == FIFO_DATA:
             if not self.fifo:
                 return 0x00
@@ -435,8 +473,8 @@ class EmulatedMFRC522:
         return self.regs[reg]
 
     def _write(self, reg: int, value: int) -> None:
-        self.writes[reg] += 1
-        if self.stuck:
+        self.stats.writes[reg] += 1
+        if self.power.stuck:
             return  # a soft reset that never completed: the chip takes nothing
         if reg == FIFO_DATA:
             if len(self.fifo) >= FIFO_SIZE:
@@ -482,21 +520,21 @@ class EmulatedMFRC522:
         self.regs[COMMAND] = value & 0x30 | (cmd if cmd != CMD_NO_CHANGE else self.regs[COMMAND] & 0x0F)
         if cmd == CMD_NO_CHANGE:
             return
-        self.commands[cmd] += 1
+        self.stats.commands[cmd] += 1
         if cmd == CMD_SOFT_RESET:
             self._reset_registers()
             self.timer_running = False
-            if self._hang_reset:
-                self.stuck = True  # PowerDown never clears again
+            if self.failures.hang_reset:
+                self.power.stuck = True  # PowerDown never clears again
                 self.regs[COMMAND] = 0x20 | 0x10
                 return
             self._rearm_deafness()
             if self.now_us is not None:
-                self._resetting_until = self.now_us() + RESET_US
+                self.power.resetting_until = self.now_us() + RESET_US
             return
         if cmd == CMD_IDLE:
             return
-        if self.fault == "hung":
+        if self.failures.fault == "hung":
             return  # the command never ends: no IRQ will ever come
         self.regs[ERROR] = 0
         if cmd == CMD_CALC_CRC:
@@ -538,9 +576,9 @@ class EmulatedMFRC522:
             crc = crc_coprocessor(data, CRC_PRESETS[self.regs[MODE] & 0x03])
             data += bytes([crc & 0xFF, crc >> 8])
         bits = to_bits(data, last or 8)
-        if len(self.frames) < 10_000:
-            self.frames.append(data)
-            self.frame_bits.append(len(bits))
+        if len(self.stats.frames) < 10_000:
+            self.stats.frames.append(data)
+            self.stats.frame_bits.append(len(bits))
         return bits
 
     def _send(self, bits: list[int]) -> list[list[int]]:
@@ -560,7 +598,7 @@ class EmulatedMFRC522:
             if answer is not None and not deaf and tag.distance_mm <= OWN_RANGE_MM[gain]:
                 strong.append(answer)
         faint = []
-        for tag, (distance, p_answer, p_garble) in list(self.faint.items()):
+        for tag, (distance, p_answer, p_garble) in list(self.air.faint.items()):
             if tag in self.tags or not self._powered(tag) or distance > FAINT_RANGE_MM[gain]:
                 continue
             answer = self._through(tag, bits, start, lambda t, a=p_answer, g=p_garble: self._faint_mode(a, g))
@@ -574,8 +612,8 @@ class EmulatedMFRC522:
         return faint
 
     def _own_mode(self, tag: Iso14443aTag) -> str:
-        if self._now() < self._slide_until.get(tag, -1.0):
-            r = self.rng.random()
+        if self._now() < self.air.slide_until.get(tag, -1.0):
+            r = self.air.rng.random()
             for mode, weight in _SLIDE_MODES:
                 if r < weight:
                     return mode
@@ -583,9 +621,9 @@ class EmulatedMFRC522:
         return _CLEAN
 
     def _faint_mode(self, p_answer: float, p_garble: float) -> str:
-        if self.rng.random() >= p_answer:
+        if self.air.rng.random() >= p_answer:
             return _SILENT
-        return "garbled" if self.rng.random() < p_garble else _CLEAN
+        return "garbled" if self.air.rng.random() < p_garble else _CLEAN
 
     def _through(self, tag: Iso14443aTag, bits: list[int], start: bool, pick: Callable[..., str]) -> list[int] | None:
         """The frame reaches the tag; what the receiver hears of its answer in this read's link mode."""
@@ -593,22 +631,22 @@ class EmulatedMFRC522:
             mode: object = pick(tag)
             if mode == "garbled":
                 mode = self._phantom(tag)  # it starts in the tag's state: a halted tag's phantom is halted
-            self._modes[tag] = mode
-        mode = self._modes.get(tag, _CLEAN)
+            self.air.modes[tag] = mode
+        mode = self.air.modes.get(tag, _CLEAN)
         answer = tag.receive(bits)  # the tag itself hears the frame whatever the receiver makes of its answer
         if isinstance(mode, Iso14443aTag):
             return mode.receive(bits)
         if mode == _SILENT or answer is None:
             return None
         if mode == _PARTIAL and len(answer) > 1:
-            return answer[: self.rng.randrange(1, len(answer))]
+            return answer[: self.air.rng.randrange(1, len(answer))]
         return answer
 
     def _phantom(self, tag: Iso14443aTag) -> Iso14443aTag:
         """The tag as a garbled read makes it look: the same kind, 2-4 bits of its UID flipped."""
         while True:
             uid = bytearray(tag.uid)
-            for bit in self.rng.sample(range(8 * len(uid)), self.rng.randint(2, 4)):
+            for bit in self.air.rng.sample(range(8 * len(uid)), self.air.rng.randint(2, 4)):
                 uid[bit // 8] ^= 1 << (bit % 8)
             if uid[0] != CASCADE_TAG and uid != tag.uid:
                 break
@@ -632,7 +670,7 @@ class EmulatedMFRC522:
 
     def _transceive(self) -> None:
         # StartSend stays set (see the module docstring): the driver has to clear it before the next command.
-        if self.fault == "hung":
+        if self.failures.fault == "hung":
             return
         self.regs[ERROR] = 0
         bits = self._tx_bits()
@@ -643,8 +681,8 @@ class EmulatedMFRC522:
             self._timeout()
             return
         self.timer_running = False  # TAuto: the timer stops when an answer starts
-        if len(answers) >= self.freeze_at:
-            self.frozen += 1
+        if len(answers) >= self.air.freeze_at:
+            self.stats.frozen += 1
             return  # a stack: the reception never ends, no IRQ until the command is stopped
         merged, collision = self._merge(answers)
         self._air(FDT_US + frame_us(len(merged)))
@@ -689,6 +727,6 @@ class EmulatedMFRC522:
             self.regs[COM_IRQ] |= IRQ_ERR
 
     def _air(self, us: float) -> None:
-        self.air_time_us += us
+        self.stats.air_time_us += us
         if self.on_air is not None:
             self.on_air(us)

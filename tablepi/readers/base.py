@@ -83,6 +83,21 @@ class _PendingLift:
     due: float
 
 
+@dataclass(slots=True)
+class _ZoneBelief:
+    """Per zone, what the consumers were told and what is held back from them."""
+
+    told: list[str | None]  # the card each zone holds, as told (None: empty)
+    states: list[ZoneState]
+    reported: list[bool]  # a zone's first status always goes out: the table starts knowing nothing
+    pending: dict[int, _PendingLift]  # lifts held back (debounce, garble window)
+    ghost: list[str | None]  # a tag the zone reports but is not believed to hold
+
+    @classmethod
+    def empty(cls, zones: int) -> _ZoneBelief:
+        return cls([None] * zones, [ZoneState.OFFLINE] * zones, [False] * zones, {}, [None] * zones)
+
+
 class Reader(abc.ABC):
     """Base of every reader backend. Use :func:`tablepi.readers.open_reader` to make one by name."""
 
@@ -102,11 +117,7 @@ class Reader(abc.ABC):
         self.zones = zones
         self.debounce = float(debounce)
         self._clock = clock
-        self._told: list[str | None] = [None] * zones
-        self._states: list[ZoneState] = [ZoneState.OFFLINE] * zones
-        self._reported = [False] * zones  # a zone's first status always goes out: the table starts knowing nothing
-        self._pending: dict[int, _PendingLift] = {}
-        self._ghost: list[str | None] = [None] * zones  # a tag the zone reports but is not believed to hold
+        self._belief = _ZoneBelief.empty(zones)
         #: "Is this UID an enrolled card?" (set by the app; None: every UID is taken for a card).
         self.known: Callable[[str], bool] | None = None
         self._out: collections.deque[ReaderEvent] = collections.deque()
@@ -132,8 +143,8 @@ class Reader(abc.ABC):
                     return self._out.popleft()
             now = self._clock()
             wait = _MAX_HOOK_WAIT if deadline is None else max(0.0, min(_MAX_HOOK_WAIT, deadline - now))
-            if self._pending:
-                wait = min(wait, max(0.0, min(p.due for p in self._pending.values()) - now))
+            if self._belief.pending:
+                wait = min(wait, max(0.0, min(p.due for p in self._belief.pending.values()) - now))
             item = self._recv_internal(wait)
             if item is not None:
                 with self._lock:
@@ -159,12 +170,12 @@ class Reader(abc.ABC):
     def present(self) -> tuple[str | None, ...]:
         """The card each zone holds, as told to consumers so far (``None``: empty)."""
         with self._lock:
-            return tuple(self._told)
+            return tuple(self._belief.told)
 
     @property
     def states(self) -> tuple[ZoneState, ...]:
         with self._lock:
-            return tuple(self._states)
+            return tuple(self._belief.states)
 
     @property
     def closed(self) -> bool:
@@ -175,8 +186,8 @@ class Reader(abc.ABC):
         with self._lock:
             return ReaderHealth(
                 backend=self.backend,
-                states=tuple(self._states),
-                present=tuple(self._told),
+                states=tuple(self._belief.states),
+                present=tuple(self._belief.told),
                 counters=dict(self._counters),
                 detail=self._health_detail(),
             )
@@ -230,7 +241,7 @@ class Reader(abc.ABC):
     def _accept(self, item: BackendItem) -> None:
         if isinstance(item, TableSnapshot):
             for snap in item.zones:
-                if snap.uid != self._told[snap.zone] and self._told[snap.zone] is not None:
+                if snap.uid != self._belief.told[snap.zone] and self._belief.told[snap.zone] is not None:
                     self._accept(ZoneSnapshot(snap.zone, None, snap.time))  # first lift what is no longer there
             for snap in item.zones:
                 self._accept(snap)
@@ -255,25 +266,25 @@ class Reader(abc.ABC):
             self._accept_lift(item)
 
     def _accept_status(self, status: ZoneStatus) -> None:
-        if self._states[status.zone] is status.state and self._reported[status.zone]:
+        if self._belief.states[status.zone] is status.state and self._belief.reported[status.zone]:
             self._count("repeated_status")
             return
-        self._states[status.zone] = status.state
-        self._reported[status.zone] = True
+        self._belief.states[status.zone] = status.state
+        self._belief.reported[status.zone] = True
         level = logging.INFO if status.state is ZoneState.ONLINE else logging.WARNING
         log.log(level, "%s reader: %s", self.backend, status)
         self._emit(status)
 
     def _accept_place(self, event: ZoneEvent) -> None:
         zone = event.zone
-        if self._ghost[zone] == event.uid:
+        if self._belief.ghost[zone] == event.uid:
             self._count("crosstalk_repeated")  # still the misreading this zone reported before
             return
-        holder = next((z for z, uid in enumerate(self._told) if uid == event.uid and z != zone), None)
-        leaving = self._pending.get(holder) if holder is not None else None
+        holder = next((z for z, uid in enumerate(self._belief.told) if uid == event.uid and z != zone), None)
+        leaving = self._belief.pending.get(holder) if holder is not None else None
         if leaving is not None and leaving.event.uid == event.uid:
             # The card's lift there is only being held (debounce, garble window): it moved. Lift, then place.
-            del self._pending[holder]  # type: ignore[arg-type]
+            del self._belief.pending[holder]  # type: ignore[arg-type]
             lift = leaving.event
             if event.time <= lift.time:
                 # Heard here before it was last heard there (device times): the card lay between the two
@@ -285,44 +296,44 @@ class Reader(abc.ABC):
         if holder is not None:
             self._crosstalk(event, holder)
             return
-        pending = self._pending.get(zone)
-        held = pending.event.uid if pending is not None else self._told[zone]
+        pending = self._belief.pending.get(zone)
+        held = pending.event.uid if pending is not None else self._belief.told[zone]
         if held is not None and self._garbled(held, event.uid):
-            self._pending.pop(zone, None)  # the known card stays: its lift was the garbled read's doing
+            self._belief.pending.pop(zone, None)  # the known card stays: its lift was the garbled read's doing
             self._crosstalk(event, None)
             return
-        pending = self._pending.pop(zone, None)
+        pending = self._belief.pending.pop(zone, None)
         if pending is not None:
             if pending.event.uid == event.uid:
                 self._count("debounced")
                 log.debug("%s reader: bounce of %s on zone %d ignored", self.backend, event.uid, zone)
                 return
             self._emit_lift(pending.event)
-        self._ghost[zone] = None
-        told = self._told[zone]
+        self._belief.ghost[zone] = None
+        told = self._belief.told[zone]
         if told == event.uid:
             self._count("duplicate_place")
             return
         if told is not None:
             self._count("implicit_lift")
             self._emit_lift(ZoneEvent(zone, told, False, event.time))
-        self._told[zone] = event.uid
+        self._belief.told[zone] = event.uid
         self._emit(event)
 
     def _accept_lift(self, event: ZoneEvent) -> None:
         zone = event.zone
-        if self._ghost[zone] == event.uid:
-            self._ghost[zone] = None
+        if self._belief.ghost[zone] == event.uid:
+            self._belief.ghost[zone] = None
             self._count("crosstalk_lift")
             return
-        if self._told[zone] != event.uid or zone in self._pending:
+        if self._belief.told[zone] != event.uid or zone in self._belief.pending:
             self._count("stray_lift")
             return
         hold = self.debounce
         if self.known is not None and self.known(event.uid):
             hold = max(hold, self.garble_window)
         if hold > 0:
-            self._pending[zone] = _PendingLift(event, self._clock() + hold)
+            self._belief.pending[zone] = _PendingLift(event, self._clock() + hold)
         else:
             self._emit_lift(event)
 
@@ -333,9 +344,9 @@ class Reader(abc.ABC):
 
     def _crosstalk(self, event: ZoneEvent, holder: int | None) -> None:
         zone = event.zone
-        self._ghost[zone] = event.uid
+        self._belief.ghost[zone] = event.uid
         self._count("crosstalk" if holder is not None else "garbled_read")
-        where = f"it lies on zone {holder}" if holder is not None else f"zone {zone} holds {self._told[zone]}"
+        where = f"it lies on zone {holder}" if holder is not None else f"zone {zone} holds {self._belief.told[zone]}"
         log.warning(
             "%s reader: zone %d reports %s, but %s: crosstalk between antennas (space them or lower the gain)",
             self.backend, zone, event.uid, where,
@@ -344,28 +355,28 @@ class Reader(abc.ABC):
 
     def _accept_snapshot(self, snap: ZoneSnapshot) -> None:
         zone = snap.zone
-        if snap.uid != self._ghost[zone] or snap.uid not in self._told:
+        if snap.uid != self._belief.ghost[zone] or snap.uid not in self._belief.told:
             # The zone no longer reports its misreading, or the card it heard lies nowhere else now: it lies here.
-            self._ghost[zone] = None
+            self._belief.ghost[zone] = None
         if snap.uid is not None:
             self._accept_place(ZoneEvent(zone, snap.uid, True, snap.time))
             return
-        pending = self._pending.pop(zone, None)
+        pending = self._belief.pending.pop(zone, None)
         if pending is not None:
             self._emit_lift(pending.event)
-        told = self._told[zone]
+        told = self._belief.told[zone]
         if told is not None:
             self._count("snapshot_lift")
             self._emit_lift(ZoneEvent(zone, told, False, snap.time))
 
     def _flush_due_lifts(self, now: float) -> None:
-        for zone, pending in list(self._pending.items()):
+        for zone, pending in list(self._belief.pending.items()):
             if pending.due <= now:
-                del self._pending[zone]
+                del self._belief.pending[zone]
                 self._emit_lift(pending.event)
 
     def _emit_lift(self, event: ZoneEvent) -> None:
-        self._told[event.zone] = None
+        self._belief.told[event.zone] = None
         self._emit(event)
 
     def _emit(self, event: ReaderEvent) -> None:

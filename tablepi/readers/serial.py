@@ -29,7 +29,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +98,66 @@ class Command:
         return self.answer == "ACK"
 
 
+@dataclass
+class _Link:
+    """The open port and the host's side of what is written on it.
+
+    ``lock`` guards ``port``, ``broken``, ``tx_seq`` and ``commands``: host commands come from any thread.
+    """
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    port: Any = None
+    path: str | None = None
+    broken: str | None = None  # set by a writer thread that hit an I/O error
+    tx_seq: int = 0
+    commands: dict[int, Command] = field(default_factory=dict)  # sent, the answer still awaited
+
+
+@dataclass
+class _Sync:
+    """Where the device's line stands since the port was opened: the handshake and the sequence numbers."""
+
+    last_rx: float = 0.0  # when the last line arrived
+    last_hello: float = 0.0  # when HELLO? was last sent
+    hello_seen: bool = False
+    proto_ok: bool = True  # the device speaks a protocol this host speaks
+    rx_seq: int | None = None  # the last sequence number received
+
+
+class _LineFramer:
+    """Cuts the bytes read from the port into lines; a line longer than ``p.MAX_LINE`` is dropped whole."""
+
+    def __init__(self, on_overlong: Callable[[], None]) -> None:
+        self._on_overlong = on_overlong
+        self._buf = bytearray()
+        self._discarding = False  # the rest of an overlong line is still coming
+
+    def clear(self) -> None:
+        self._buf.clear()
+        self._discarding = False
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """The lines ``data`` completes, one at a time (the caller handles each before the next is cut)."""
+        self._buf += data
+        while True:
+            end = self._buf.find(b"\n")
+            if end < 0:
+                if len(self._buf) > p.MAX_LINE:
+                    self._on_overlong()
+                    self._buf.clear()
+                    self._discarding = True
+                return
+            line = bytes(self._buf[: end + 1])
+            del self._buf[: end + 1]
+            if self._discarding:
+                self._discarding = False
+                continue
+            if len(line) > p.MAX_LINE:
+                self._on_overlong()
+                continue
+            yield line
+
+
 class SerialReader(LinkedReader):
     """Protocol v2 (or v1) device on a serial port. Options: see docs/readers.md."""
 
@@ -144,21 +204,11 @@ class SerialReader(LinkedReader):
         self.link_timeout = float(link_timeout)
         self.hello_interval = float(hello_interval)
         self._factory = serial_factory or serial.Serial
-        self._port: Any = None
-        self._path: str | None = None
-        self._write_lock = threading.Lock()
-        self._broken: str | None = None  # set by a writer thread that hit an I/O error
-        self._buf = bytearray()
-        self._discarding = False
-        self._tx_seq = 0
-        self._rx_seq: int | None = None
-        self._hello_seen = False
-        self._proto_ok = True
+        self._link = _Link()
+        self._framer = _LineFramer(lambda: self._count("overlong_line"))
+        self._sync = _Sync()
         self.proto: int | None = None  # the protocol version of the device's last HELLO
         self._clock_samples: collections.deque[float] = collections.deque(maxlen=_CLOCK_SAMPLES)
-        self._last_rx = 0.0
-        self._last_hello = 0.0
-        self._commands: dict[int, Command] = {}
         self._zone_state: list[ZoneState | None] = [None] * zones  # None: nothing said about the zone yet
         self.firmware: str | None = None
         self.device_stats: p.Heartbeat | None = None
@@ -181,23 +231,23 @@ class SerialReader(LinkedReader):
 
     def send(self, msg: p.Message) -> Command:
         """Send a host message now; :class:`ReaderError` if the link is down (the caller may retry later)."""
-        with self._write_lock:
-            if self._port is None or self._broken:
+        with self._link.lock:
+            if self._link.port is None or self._link.broken:
                 raise ReaderError(f"reader link is down; {p.message_type(msg)} not sent", backend="serial")
-            seq = self._tx_seq
+            seq = self._link.tx_seq
             line = p.encode_line(seq, msg)  # validates before anything is written or counted
             command = Command(seq, msg)
-            self._commands[seq] = command
-            while len(self._commands) > _MAX_PENDING_COMMANDS:
-                stale = self._commands.pop(next(iter(self._commands)))
+            self._link.commands[seq] = command
+            while len(self._link.commands) > _MAX_PENDING_COMMANDS:
+                stale = self._link.commands.pop(next(iter(self._link.commands)))
                 stale.answer = "LOST"
                 stale._done.set()
-            self._tx_seq = p.next_seq(seq)
+            self._link.tx_seq = p.next_seq(seq)
             try:
-                self._port.write(line)
+                self._link.port.write(line)
             except (serial.SerialException, OSError) as err:
-                self._commands.pop(seq, None)
-                self._broken = f"write failed: {err}"
+                self._link.commands.pop(seq, None)
+                self._link.broken = f"write failed: {err}"
                 raise ReaderError(f"reader link failed while sending {p.message_type(msg)}: {err}",
                                   backend="serial") from err
         return command
@@ -205,19 +255,19 @@ class SerialReader(LinkedReader):
     # --- Reader hooks --------------------------------------------------------------------------------
 
     def _link_is_up(self) -> bool:
-        return self._port is not None
+        return self._link.port is not None
 
     def _link_ok(self, now: float) -> bool:
         self._supervise(now)
-        return self._port is not None
+        return self._link.port is not None
 
     def _pump_link(self, timeout: float) -> None:
         self._read_some()  # waits one read slice at most, so the supervisor looks at the clock often
 
     def _close_internal(self) -> None:
         super()._close_internal()
-        with self._write_lock:
-            port, self._port = self._port, None
+        with self._link.lock:
+            port, self._link.port = self._link.port, None
         if port is not None:
             with contextlib.suppress(serial.SerialException, OSError):  # closing a vanished device
                 port.close()
@@ -225,7 +275,8 @@ class SerialReader(LinkedReader):
     def _health_detail(self) -> str:
         stats = self.device_stats
         dev = f"; device errors {stats.errors}, scans/s {list(stats.rates)}" if stats else ""
-        return f"port {self._path or 'none'} ({'up' if self._port else 'down'}), firmware {self.firmware}{dev}"
+        link = self._link
+        return f"port {link.path or 'none'} ({'up' if link.port else 'down'}), firmware {self.firmware}{dev}"
 
     # --- link supervision ----------------------------------------------------------------------------
 
@@ -237,53 +288,49 @@ class SerialReader(LinkedReader):
             port = self._factory(port=path, baudrate=self.baudrate, timeout=_READ_SLICE, write_timeout=1.0)
         except (serial.SerialException, OSError, ValueError) as err:
             return refused_open(path, err)
-        with self._write_lock:
-            self._port = port
-            self._broken = None
-        self._path = path
-        self._buf.clear()
-        self._discarding = False
-        self._rx_seq = None
-        self._hello_seen = False
-        self._proto_ok = True
+        with self._link.lock:
+            self._link.port = port
+            self._link.broken = None
+        self._link.path = path
+        self._framer.clear()
         now = self._now()
-        self._last_rx = now
+        self._sync = _Sync(last_rx=now)
         self._count("connects")
         log.info("reader port %s open; asking for HELLO", path)
         self._say_hello(now)
         return None
 
     def _say_hello(self, now: float) -> None:
-        self._last_hello = now
+        self._sync.last_hello = now
         try:
             self.send(p.HelloQuery())
         except ReaderError as err:
             self._link_lost(str(err))
 
     def _supervise(self, now: float) -> None:
-        if self._broken:
-            self._link_lost(self._broken)
-        elif now - self._last_rx > self.link_timeout:
+        if self._link.broken:
+            self._link_lost(self._link.broken)
+        elif now - self._sync.last_rx > self.link_timeout:
             self._link_lost(f"no line from the reader for {self.link_timeout:g} s")
-        elif not self._hello_seen and now - self._last_hello >= self.hello_interval:
+        elif not self._sync.hello_seen and now - self._sync.last_hello >= self.hello_interval:
             self._count("hello_retries")
             self._say_hello(now)
 
     def _link_down(self, why: str) -> None:
-        with self._write_lock:
-            port, self._port = self._port, None
-            self._broken = None
+        with self._link.lock:
+            port, self._link.port = self._link.port, None
+            self._link.broken = None
         if port is not None:
             with contextlib.suppress(serial.SerialException, OSError):  # closing a vanished device
                 port.close()
-        with self._write_lock:
-            lost, self._commands = list(self._commands.values()), {}
+        with self._link.lock:
+            lost, self._link.commands = list(self._link.commands.values()), {}
         for command in lost:
             command.answer = "LOST"
             command._done.set()
 
     def _read_some(self) -> None:
-        port = self._port
+        port = self._link.port
         try:
             data = port.read(1)
             if data:
@@ -299,30 +346,14 @@ class SerialReader(LinkedReader):
             self._feed(data)
 
     def _feed(self, data: bytes) -> None:
-        self._buf += data
-        while True:
-            end = self._buf.find(b"\n")
-            if end < 0:
-                if len(self._buf) > p.MAX_LINE:
-                    self._count("overlong_line")
-                    self._buf.clear()
-                    self._discarding = True
-                return
-            line = bytes(self._buf[: end + 1])
-            del self._buf[: end + 1]
-            if self._discarding:
-                self._discarding = False
-                continue
-            if len(line) > p.MAX_LINE:
-                self._count("overlong_line")
-                continue
+        for line in self._framer.feed(data):
             self._on_line(line)
 
     # --- messages ------------------------------------------------------------------------------------
 
     def _on_line(self, line: bytes) -> None:
         now = self._now()
-        self._last_rx = now
+        self._sync.last_rx = now
         try:
             seq, msg = p.parse_line(line)
         except p.ProtocolError as err:
@@ -332,24 +363,24 @@ class SerialReader(LinkedReader):
             return
         if isinstance(msg, p.Hello):
             self._on_hello(msg)
-        elif not self._hello_seen:
+        elif not self._sync.hello_seen:
             self._count("before_hello")  # the STATE after our HELLO? covers it
             return
-        elif self._rx_seq is not None and seq != p.next_seq(self._rx_seq):
+        elif self._sync.rx_seq is not None and seq != p.next_seq(self._sync.rx_seq):
             self._count("seq_gaps")
-            log.info("reader sequence gap (%s after %s); asking for STATE", seq, self._rx_seq)
+            log.info("reader sequence gap (%s after %s); asking for STATE", seq, self._sync.rx_seq)
             self._ask_state()
-        self._rx_seq = seq
-        if not isinstance(msg, p.Hello) and self._proto_ok:
+        self._sync.rx_seq = seq
+        if not isinstance(msg, p.Hello) and self._sync.proto_ok:
             self._dispatch(msg, now)
 
     def _on_hello(self, hello: p.Hello) -> None:
-        self._hello_seen = True
+        self._sync.hello_seen = True
         self.firmware = hello.firmware
         self.proto = hello.proto
         self._clock_samples.clear()  # a HELLO may be a restarted device: its uptime began again
-        self._proto_ok = hello.proto in p.SUPPORTED_VERSIONS
-        if not self._proto_ok:
+        self._sync.proto_ok = hello.proto in p.SUPPORTED_VERSIONS
+        if not self._sync.proto_ok:
             self._count("unsupported_protocol")
             versions = " and ".join(str(v) for v in sorted(p.SUPPORTED_VERSIONS))
             log.error("reader speaks protocol %d; this host speaks %s", hello.proto, versions)
@@ -385,8 +416,8 @@ class SerialReader(LinkedReader):
                 self.device_stats = msg
                 self._clock_samples.append(now - uptime_ms / 1000)
             case p.Ack(host_seq) | p.Nak(int(host_seq), _):
-                with self._write_lock:
-                    command = self._commands.pop(host_seq, None)
+                with self._link.lock:
+                    command = self._link.commands.pop(host_seq, None)
                 if command is not None:
                     command.answer = "ACK" if isinstance(msg, p.Ack) else f"NAK {msg.reason}"
                     command._done.set()

@@ -20,7 +20,7 @@ def test_default_config_text_parses_to_the_defaults(tmp_path: Path) -> None:
     assert config.readers.backend == "serial" and config.readers.options == {"port": "/dev/tablepi-reader"}
     assert config.readers.seat_of_zone(2) is Seat.S
     assert config.display.language == "lb" and config.display.scorer_team is Team.NS
-    assert config.controls_enabled and config.tap_seconds == 1.0
+    assert config.controls.enabled and config.tap_seconds == 1.0
 
 
 def test_empty_file_means_defaults() -> None:

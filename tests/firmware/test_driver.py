@@ -51,7 +51,7 @@ def test_no_tag_ends_on_the_timer(one: SimpleNamespace) -> None:
     one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     assert one.reader.wupa() == one.m.NONE
     assert one.chip.regs[0x04] & 0x01  # TimerIRq
-    assert one.chip.air_time_us > 1000  # the 1 ms timeout was spent on air
+    assert one.chip.stats.air_time_us > 1000  # the 1 ms timeout was spent on air
 
 
 def test_reads_a_7_byte_ntag213_uid_over_two_cascade_levels(one: SimpleNamespace) -> None:
@@ -123,7 +123,7 @@ def test_select_frames_carry_the_chip_crc(one: SimpleNamespace) -> None:
     one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
     one.reader.wupa()
     one.reader.read_uid()
-    selects = [f for f in one.chip.frames if len(f) == 9]
+    selects = [f for f in one.chip.stats.frames if len(f) == 9]
     assert len(selects) == 2
     for f in selects:
         assert f[1] == 0x70
@@ -135,10 +135,10 @@ def test_init_waits_for_the_soft_reset(fw: SimpleNamespace) -> None:
     board = EmulatedBoard(ManualClock())
     hasty = fw.mfrc522.MFRC522(board.bus, board.cs_pins[0])  # no sleep: writes land inside the reset
     assert hasty.init() != fw.mfrc522.OK
-    assert board.chips[0].busy_accesses > 0
+    assert board.chips[0].stats.busy_accesses > 0
     patient = fw.mfrc522.MFRC522(board.bus, board.cs_pins[1], sleep_ms=board.clock.sleep_ms)
     assert patient.init() == fw.mfrc522.OK
-    assert board.chips[1].busy_accesses == 0
+    assert board.chips[1].stats.busy_accesses == 0
 
 
 def test_every_frame_goes_out_once_with_its_own_framing(one: SimpleNamespace) -> None:
@@ -146,13 +146,13 @@ def test_every_frame_goes_out_once_with_its_own_framing(one: SimpleNamespace) ->
     one.chip.place(Ntag213("04A1B2C3D4E5F6"))
     one.reader.init()
     one.board.clock.advance_us(Ntag213.power_up_us)  # the field came on: tags power up
-    one.chip.reset_counters()
+    one.chip.stats.reset()
     assert one.reader.wupa() == one.m.OK
     assert one.reader.read_uid() == one.m.OK
     assert one.reader.halt() == one.m.OK
-    heads = [f[:2] for f in one.chip.frames]
+    heads = [f[:2] for f in one.chip.stats.frames]
     assert heads == [b"\x52", b"\x93\x20", b"\x93\x70", b"\x95\x20", b"\x95\x70", b"\x50\x00"]
-    assert one.chip.frame_bits == [7, 16, 72, 16, 72, 32]
+    assert one.chip.stats.frame_bits == [7, 16, 72, 16, 72, 32]
 
 
 def test_hlta_after_a_7_bit_wupa_is_a_full_32_bit_frame(one: SimpleNamespace) -> None:
@@ -164,9 +164,9 @@ def test_hlta_after_a_7_bit_wupa_is_a_full_32_bit_frame(one: SimpleNamespace) ->
     one.reader.wupa()
     one.reader.read_uid()
     one.reader.halt()
-    one.chip.reset_counters()
+    one.chip.stats.reset()
     assert one.reader.wupa() == one.m.OK  # the resting-card check: WUPA, then HLTA at once
     assert one.reader.halt() == one.m.OK
-    assert one.chip.frames == [b"\x52", b"\x50\x00\x57\xcd"]
-    assert one.chip.frame_bits == [7, 32]
+    assert one.chip.stats.frames == [b"\x52", b"\x50\x00\x57\xcd"]
+    assert one.chip.stats.frame_bits == [7, 32]
     assert tag.state.value == "halt"

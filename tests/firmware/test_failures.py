@@ -44,7 +44,7 @@ def test_a_soft_reset_that_never_completes_is_ended_by_a_hard_reset(fw: SimpleNa
     rig.chips[2].hang_next_soft_reset()
     rig.chips[2].power_glitch()  # its setup is gone: the firmware must re-initialise it, and that hangs
     rig.run_ms(2 * rig.cfg.FAULT_RETRY_MS)
-    assert not rig.chips[2].stuck
+    assert not rig.chips[2].power.stuck
     rig.chips[2].place(B)
     events = rig.run_ms(300)
     assert ["PLACE", "2", B.uid_hex] in events
@@ -137,7 +137,7 @@ def test_a_stack_of_three_that_freezes_the_receiver_is_multi_not_a_fault(fw: Sim
     rig.chips[3].place(B)
     rig.chips[3].place(C)
     assert rig.run_ms(3000) == [["MULTI", "3"]]
-    assert rig.chips[3].frozen > 0
+    assert rig.chips[3].stats.frozen > 0
     rig.chips[3].lift(A)
     rig.chips[3].lift(C)
     assert rig.run_ms(rig.cfg.REMOVE_QUIET_MS + 100) == [["PLACE", "3", B.uid_hex]]

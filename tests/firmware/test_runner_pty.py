@@ -119,8 +119,8 @@ def test_program_commands(runner: FirmwareRunner) -> None:
     assert [t.uid_hex for t in runner.board.chips[1].tags] == [A]
     assert _command(runner, f"lift 1 {A}")
     assert runner.board.chips[1].tags == []
-    assert _command(runner, "fail 2 hung") and runner.board.chips[2].fault == "hung"
-    assert _command(runner, "repair 2") and runner.board.chips[2].fault is None
+    assert _command(runner, "fail 2 hung") and runner.board.chips[2].failures.fault == "hung"
+    assert _command(runner, "repair 2") and runner.board.chips[2].failures.fault is None
     assert not _command(runner, "quit")
     with pytest.raises(ParseError):
         runner.place(7, A)

@@ -38,20 +38,20 @@ def test_resting_card_stays_present_without_full_reads(fw: SimpleNamespace) -> N
     rig.start()
     rig.chips[0].place(A)
     assert rig.run_ms(30) == [["PLACE", "0", "04A1B2C3D4E5F6"]]
-    rig.chips[0].reset_counters()
+    rig.chips[0].stats.reset()
     assert rig.run_ms(3000) == []
-    selects = [f for f in rig.chips[0].frames if f[:2] == b"\x93\x70"]
+    selects = [f for f in rig.chips[0].stats.frames if f[:2] == b"\x93\x70"]
     assert selects == []  # presence only: REQA, WUPA, HLTA
-    assert {f for f in rig.chips[0].frames} == {b"\x26", b"\x52", b"\x50\x00\x57\xcd"}
+    assert {f for f in rig.chips[0].stats.frames} == {b"\x26", b"\x52", b"\x50\x00\x57\xcd"}
 
 
 def test_resting_card_is_verified_in_full_now_and_then(rig: Rig) -> None:
     rig.start()
     rig.chips[0].place(A)
     rig.run_ms(30)
-    rig.chips[0].reset_counters()
+    rig.chips[0].stats.reset()
     assert rig.run_ms(3000) == []
-    selects = [f for f in rig.chips[0].frames if f[:2] == b"\x93\x70"]
+    selects = [f for f in rig.chips[0].stats.frames if f[:2] == b"\x93\x70"]
     assert 2 <= len(selects) <= 4  # VERIFY_MS = 1000: one full read a second, one select per read
 
 
