@@ -19,7 +19,7 @@ PACKAGE = Path(tablepi.__file__).parent
 #: The most attributes a class may hold.
 MOST = 15
 #: The packages held to it so far (a package joins once its classes fit).
-PACKAGES = ("app", "display")
+PACKAGES = ("app", "book", "display")
 
 
 def attributes(node: ast.ClassDef) -> set[str]:
