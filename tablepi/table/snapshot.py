@@ -81,7 +81,7 @@ def build_state(
         voided = tuple(deal.voided)
         points = deal.points()
         won = deal.tricks_won()
-        shown = [(seat, tuple(sorted(deal.known[seat], key=lambda c: c.index))) for seat in Seat]
+        shown = [(seat, tuple(sorted(deal.evidence.known[seat], key=lambda c: c.index))) for seat in Seat]
         trump = deal.trump
         to_play = deal.to_play if phase is TablePhase.PLAY else None
         trick_number = deal.trick_number
