@@ -388,11 +388,11 @@ def warning_sentence(tr: Translator, warning: TableWarning, names: Mapping[Seat,
         if isinstance(value, Announcement):
             params[key] = tx.announcement_name(tr, "matt" in value.parts, "konter" in value.parts)
         elif key == "held":
-            params[key] = " ".join(card.display for card in warning.held)
+            params[key] = " ".join(card.display for card in warning.fault.held)
         else:
             params[key] = value
     code = warning.code.value
-    if warning.code is WarningCode.REVOKE and warning.penalty is RevokePenalty.LOSE_DEAL:
+    if warning.code is WarningCode.REVOKE and warning.fault.penalty is RevokePenalty.LOSE_DEAL:
         code = "revoke_lose_deal"  # the house rule ends the deal: "press Confirm to play on" would be wrong
     elif warning.code is WarningCode.CLAIM_REFUSED and warning.refusal is RulesCode.CLAIMS_OFF:
         code = "claims_off"

@@ -89,7 +89,7 @@ def test_a_false_konter_by_touch_is_void_and_never_convicts_the_partner(penalty:
     table = _play(rec, FALSE_KONTER_TRICKS).table()
     assert log_codes(table) == ["false_announcement"]
     warning = table.warning_log[0]
-    assert (warning.seat, warning.card, warning.holder, warning.announcement, warning.trick) == (
+    assert (warning.seat, warning.card, warning.fault.holder, warning.fault.announcement, warning.trick) == (
         Seat.W, Card.parse("QH"), Seat.E, Announcement.KONTER, 2)
     assert _revokes(table) == []
     state = table.state

@@ -12,7 +12,7 @@ def test_out_of_turn_rule_12_flagged_at_once_and_cleared_by_lifting(rec: Rec) ->
     rec.trumps().place("W", "KH").tick().place("E", "AD")  # S is to play, E lays
     state = rec.state()
     assert [w.code for w in state.warnings] == [WarningCode.OUT_OF_TURN]
-    assert state.warnings[0].tentative and state.warnings[0].expected is Seat.S
+    assert state.warnings[0].tentative and state.warnings[0].fault.expected is Seat.S
     state = rec.tick().state()
     warning = state.warnings[0]
     assert not warning.tentative and warning.rule == 12 and warning.seat is Seat.E and warning.trick == 1
@@ -26,7 +26,7 @@ def test_unknown_tag_a_phone_on_a_zone_rule_3(rec: Rec) -> None:
     rec.trumps().tag("N", "04DEADBEEF0042")
     table = rec.table()
     assert codes(table.state) == ["unknown_tag"]
-    assert table.state.warnings[0].uid == "04DEADBEEF0042"
+    assert table.state.warnings[0].device.uid == "04DEADBEEF0042"
     assert codes(rec.tag("N", "04DEADBEEF0042", present=False).state()) == []
 
 
@@ -46,7 +46,7 @@ def test_unknown_tag_card_of_a_second_deck_rule_3(rec: Rec) -> None:
     rec.trumps().place("W", "KH", deck="blue").tick().place("S", "JH", deck="red")
     state = rec.state()
     assert codes(state) == ["unknown_tag"]
-    assert state.warnings[0].tag is TagProblem.OTHER_DECK and state.warnings[0].deck == "red"
+    assert state.warnings[0].device.tag is TagProblem.OTHER_DECK and state.warnings[0].device.deck == "red"
     assert state.to_play is Seat.S  # the stranger's card is not played
 
 
@@ -55,7 +55,7 @@ def test_card_already_played_in_this_deal_rule_3(rec: Rec) -> None:
     state = rec.state()
     assert codes(state) == ["card_already_played"]
     assert state.warnings[0].seat is Seat.S
-    assert state.warnings[0].played_by is Seat.W and state.warnings[0].played_in == 1
+    assert state.warnings[0].fault.played_by is Seat.W and state.warnings[0].fault.played_in == 1
     assert state.to_play is Seat.S
 
 
@@ -152,7 +152,7 @@ def test_revoke_proved_later_rule_18(rec: Rec) -> None:
     table = rec.table()
     assert log_codes(table) == ["revoke"]
     warning = table.warning_log[0]
-    assert warning.trick == 1 and warning.seat is Seat.N and warning.proof == Card.parse("TH")
+    assert warning.trick == 1 and warning.seat is Seat.N and warning.fault.proof == Card.parse("TH")
 
 
 def test_revoke_loses_the_deal_under_the_house_rule_lose_deal() -> None:
@@ -163,7 +163,7 @@ def test_revoke_loses_the_deal_under_the_house_rule_lose_deal() -> None:
     assert state.phase is TablePhase.DEAL_OVER
     result = state.slate[0].result
     assert result.revoke_by is Seat.S and result.winner is Team.EW
-    assert table.warning_log[0].penalty is RevokePenalty.LOSE_DEAL
+    assert table.warning_log[0].fault.penalty is RevokePenalty.LOSE_DEAL
 
 
 def test_illegal_play_not_in_the_scanned_hand() -> None:
@@ -236,7 +236,7 @@ def test_crosstalk_a_zone_hearing_another_zones_card_is_a_warning_never_a_play(r
     state = rec.state()
     assert codes(state) == ["crosstalk"]
     warning = state.warnings[0]
-    assert warning.seat is Seat.S and warning.holder is Seat.W and warning.card == Card.parse("KH")
+    assert warning.seat is Seat.S and warning.fault.holder is Seat.W and warning.card == Card.parse("KH")
     assert warning.rule is None and not warning.tentative
     assert "space them further apart or lower the readers' gain" in warning.message
     assert state.zone(Seat.S).cards == () and [zc.card for zc in state.zone(Seat.W).cards] == [Card.parse("KH")]
@@ -253,8 +253,8 @@ def test_crosstalk_is_shown_once_per_zone_until_confirmed(rec: Rec) -> None:
     table = rec.table()
     assert codes(table.state) == ["crosstalk", "crosstalk"] and log_codes(table) == ["crosstalk", "crosstalk"]
     garbled = table.state.warnings[1]
-    assert garbled.seat is Seat.N and garbled.holder is None and garbled.card is None
-    assert garbled.uid == "04DEADBEEF0042"
+    assert garbled.seat is Seat.N and garbled.fault.holder is None and garbled.card is None
+    assert garbled.device.uid == "04DEADBEEF0042"
     table = rec.button("confirm").table()
     assert codes(table.state) == []
     table = rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "holder": "W"}).table()
