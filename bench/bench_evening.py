@@ -44,7 +44,7 @@ def evening(folder: Path, matches: int) -> int:
         if table.table.matches[-1].slate.history:
             table.feed(Button(start, ButtonName.NEW_MATCH))
             start = table.journal.last_time + 1.0
-        script = simulate_match(seed, rules, table.state.dealer, config)
+        script = simulate_match(seed, rules, table.state.deal.dealer, config)
         events += len(script.events)
         for event in script.events:
             table.feed(dataclasses.replace(event, time=start + 1.0 + event.time))

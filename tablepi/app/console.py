@@ -5,7 +5,7 @@ to be named, the console's line for the bar), a touch as a value (a key, the hea
 published state in; the console's next state and the gestures to hand the table out. :func:`refresh` brings the
 state up to date with the table's (a correction waiting, a match starting, a player seated by his tag). Every rule
 question is the table's: who may enter a card and which (``Possible.by_hand``, ``Possible.cards_for``), whether the
-first dealer may be chosen (``Possible.choose_dealer``), who names trumps next (``TableState.next_forehand``).
+first dealer may be chosen (``Possible.choose_dealer``), who names trumps next (``TableState.deal.next_forehand``).
 
 Nothing here is journaled: only the gesture a finished panel makes is a table event, so a power cut loses at most a
 half-typed name. It opens:
@@ -206,10 +206,10 @@ def _open(console: ConsoleState, gesture: Open, table: TableState, setup: Setup)
     panel: Panel | None = console.panel
     if what is Opening.HISTORY:
         panel = HistoryPanel(rows=len(history_rows(table)), correct=correctable(table))
-    elif what is Opening.CORRECT and table.slate:
+    elif what is Opening.CORRECT and table.match.slate:
         if gesture.deal is None:  # Menu → Correct a deal: the last one
-            panel = correction_form(table, table.slate[-1].number)
-        elif 1 <= gesture.deal <= len(table.slate):  # a touch on its row of the evening's deals
+            panel = correction_form(table, table.match.slate[-1].number)
+        elif 1 <= gesture.deal <= len(table.match.slate):  # a touch on its row of the evening's deals
             panel = correction_form(table, gesture.deal)
     elif what is Opening.PLAYERS:
         first, *rest = Seat
@@ -226,7 +226,7 @@ def _open(console: ConsoleState, gesture: Open, table: TableState, setup: Setup)
     elif what is Opening.PHONE and setup.phone is not None:
         panel = PhonePanel(setup.phone)
     elif what is Opening.DEAL:
-        panel = DealForm(table.next_forehand)  # the table's: who names trumps in the deal told now
+        panel = DealForm(table.deal.next_forehand)  # the table's: who names trumps in the deal told now
     return replace(console, panel=panel)
 
 
@@ -246,8 +246,8 @@ def refresh(console: ConsoleState, table: TableState, configured: Mapping[Seat, 
     if panel is None:
         panel = answering(table)
     offered = console.offered
-    if starting and offered != table.match_number:
-        offered = table.match_number  # offered once a match, and not after a panel the players opened
+    if starting and offered != table.match.number:
+        offered = table.match.number  # offered once a match, and not after a panel the players opened
         if panel is None and len({**dict(configured), **dict(table.names)}) < len(Seat):
             panel = MatchStart()
     note = console.note
@@ -265,8 +265,8 @@ def refresh(console: ConsoleState, table: TableState, configured: Mapping[Seat, 
 
 
 def menu(table: TableState, setup: Setup) -> Menu:
-    return Menu(can_enter=table.phase is not TablePhase.MATCH_OVER or bool(table.slate),
-                can_correct=bool(table.slate),
+    return Menu(can_enter=table.phase is not TablePhase.MATCH_OVER or bool(table.match.slate),
+                can_correct=bool(table.match.slate),
                 can_choose_dealer=table.possible.choose_dealer,
                 can_enrol=setup.can_enrol, can_phone=setup.phone is not None)
 
@@ -392,12 +392,12 @@ def gesture_event(gesture: object, time: float) -> TableEvent | None:
 
 def correction_form(state: TableState, number: int) -> DealForm:
     """The deal form for correcting deal ``number`` of this match, filled in with what it was scored as."""
-    last = len(state.slate)
-    row = next((r for r in state.history if r.match == state.match_number and r.entry.number == number), None)
+    last = len(state.match.slate)
+    row = next((r for r in state.history if r.match == state.match.number and r.entry.number == number), None)
     if row is None:
-        return DealForm(state.next_forehand, correct=number, last=last)
+        return DealForm(state.deal.next_forehand, correct=number, last=last)
     result = row.entry.result
-    trumps = row.trumps if row.trumps is not None else state.next_forehand
+    trumps = row.trumps if row.trumps is not None else state.deal.next_forehand
     matt = next((seat for seat, said in result.announcements if "matt" in said.parts), None)
     konter = next((seat for seat, said in result.announcements if "konter" in said.parts), None)
     if result.winner is None:
@@ -409,14 +409,14 @@ def correction_form(state: TableState, number: int) -> DealForm:
 def correctable(state: TableState) -> tuple[int | None, ...]:
     """Per row of the evening's history, the number of the deal a touch on it corrects: the deals of this match
     (as Menu → Correct a deal offers them), None for an earlier match's."""
-    if not state.slate:
+    if not state.match.slate:
         return tuple(None for _ in history_rows(state))
-    return tuple(row.entry.number if row.match == state.match_number and row.entry.number <= len(state.slate)
+    return tuple(row.entry.number if row.match == state.match.number and row.entry.number <= len(state.match.slate)
                  else None for row in history_rows(state))
 
 
 def answering(state: TableState) -> Answering | None:
-    proposal = state.proposal
+    proposal = state.match.proposal
     if proposal is None:
         return None
     return Answering(proposal.number, proposal.entry, proposal.waiting)

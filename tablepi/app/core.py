@@ -130,9 +130,9 @@ class ReviewKeeper:
 
     def start(self, table: JournaledTable, state: TableState) -> None:
         """A deal was just scored: hand a copy to the reviewer (returns at once); forget the previous review."""
-        if self.reviewer is None or not state.slate:
+        if self.reviewer is None or not state.match.slate:
             return
-        key = (len(table.table.matches), state.slate[-1].number)
+        key = (len(table.table.matches), state.match.slate[-1].number)
         if key == self._key:
             return
         self._key = key
@@ -142,7 +142,7 @@ class ReviewKeeper:
         if not isinstance(deal, Deal) or deal.trump is None or not deal.is_over:
             return  # a deal told by hand has no cards to review (the played deal before it is not this one)
         try:
-            number = state.slate[-1].number
+            number = state.match.slate[-1].number
             carried = table.table.matches[-1].slate.carried_into(number)  # ties before it (tie = "carry")
             self._pending = self.reviewer.submit(deal, number, carried)
         except Exception:  # a broken worker must never stop the table
@@ -192,7 +192,7 @@ class Upkeep:
         self.last_retry = now
         self.notices = table.notices
         start = table.state
-        self.recovered_at = (len(table.table.matches), start.deal_number)  # the recovery notice stands till then
+        self.recovered_at = (len(table.table.matches), start.deal.number)  # the recovery notice stands till then
         self.logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
         self.closed = False
 
@@ -328,7 +328,7 @@ class TableApp:
             return Button(self.now, item.target, item.seat)
         name = item.name
         if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
-            if self.table.state.match_winner is None:
+            if self.table.state.match.winner is None:
                 log.info("menu pressed during a match: ignored (hold it after the match for a new one)")
                 return None
             name = ButtonName.NEW_MATCH.value
@@ -436,7 +436,7 @@ class TableApp:
             upkeep.last_retry = now
             self.table.retry()
         state = self.table.state
-        if (len(self.table.table.matches), state.deal_number) != upkeep.recovered_at:
+        if (len(self.table.table.matches), state.deal.number) != upkeep.recovered_at:
             self.table.dismiss_recovery()  # the deal in progress at the restart is over: the notice has been seen
         if self.table.notices != upkeep.notices:
             self._refresh()
@@ -573,7 +573,7 @@ class TableApp:
     def _refresh(self) -> None:
         """Something players can see changed: the observers, the log, the screen and the LEDs are told."""
         state = self.table.state
-        if state.slate and state.phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
+        if state.match.slate and state.phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
             self._review.start(self.table, state)
         for observer in self.ports.observers:
             observer.show(state)
@@ -587,7 +587,7 @@ class TableApp:
         if self.ports.lights is not None:
             warned = {w.seat for w in state.warnings if w.seat is not None}
             offline = any(w.code is WarningCode.READER_OFFLINE for w in state.warnings)
-            self.ports.lights.show(state.to_play, warned, alert=offline)
+            self.ports.lights.show(state.deal.to_play, warned, alert=offline)
 
     def _draw(self) -> None:
         """Build the scene and hand it to the screen (which draws only when something players see changed)."""

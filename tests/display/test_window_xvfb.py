@@ -135,9 +135,9 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
         px, py = {0: (cx, cy), 90: (w - cy, cx), 180: (w - cx, h - cy), 270: (cy, h - cx)}[rotation]
         subprocess.run(["xdotool", "mousemove", "--window", window, str(px), str(py), "click", "1"],
                        env=env, check=True, timeout=10)
-        state = wait_until(lambda: (s := journal_state(journal)).trump is not None and s,
+        state = wait_until(lambda: (s := journal_state(journal)).deal.trump is not None and s,
                            "the touch to reach the table", 45, every=0.1, ignore=UNREADABLE)
-        assert state.trump.symbol == "♥"
+        assert state.deal.trump.symbol == "♥"
         wait_until(lambda: matches("after") is not None, "the window to show hearts as trumps", 45, every=0.1,
                    ignore=UNREADABLE)
     finally:

@@ -226,15 +226,15 @@ def mirror(state: TableState, hands: dict[Seat, list[Card]]) -> Deal:
     """The deal about to be played, in the rules core, with every hand known (the configured direction of play).
     Between deals, the deal the table says comes next."""
     if state.phase is TablePhase.DEAL_OVER:  # the table says who names trumps next: his dealer deals
-        dealer = next(d for d in Seat if Deal(d).forehand is state.next_forehand)
+        dealer = next(d for d in Seat if Deal(d).forehand is state.deal.next_forehand)
     else:
-        dealer = state.dealer
+        dealer = state.deal.dealer
     return Deal(dealer, hands={s: list(c) for s, c in hands.items()})
 
 
 def next_forehand(state: TableState) -> Seat:
     """Who names trumps in the deal to come (between deals: the seat after the next dealer, rule 22)."""
-    return state.next_forehand if state.phase is TablePhase.DEAL_OVER else state.forehand
+    return state.deal.next_forehand if state.phase is TablePhase.DEAL_OVER else state.deal.forehand
 
 
 def trump_of(hands: dict[Seat, list[Card]], forehand: Seat) -> Suit:
