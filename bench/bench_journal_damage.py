@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.journal.damage import KINDS, campaign  # noqa: E402
+from tests.journal.damage import KINDS, campaign
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,7 +41,7 @@ step() {
 }
 
 step pytest "$PY" -m pytest -q "$@"
-step ruff "$PY" -m ruff check tablepi
+step ruff "$PY" -m ruff check tablepi tests bench
 
 # mypy --strict on the whole package (hardware libraries without type hints are declared in pyproject.toml).
 step mypy "$PY" -m mypy --strict tablepi

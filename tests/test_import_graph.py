@@ -212,3 +212,14 @@ def test_the_walk_sees_lazy_imports() -> None:
     graph = _graph()
     assert "tablepi.app.build" in graph["tablepi.commands.run"]  # inside run()
     assert "tablepi.players" in graph["tablepi.journal.record"]  # inside the seat-name checks
+
+
+def test_the_loop_uses_its_helpers_and_they_never_use_it() -> None:
+    """``app/core.py`` is the loop only: what it keeps between inputs lives in modules of its own, which it imports,
+    and which reach no further into the app than its ports (never the loop, the builder or the console)."""
+    helpers = {f"tablepi.app.{name}" for name in ("resync", "review", "feedlines", "upkeep")}
+    graph = _graph()
+    assert helpers <= graph["tablepi.app.core"]
+    reach = {helper: sorted(t for t in graph[helper] if t.startswith("tablepi.app.") and t != "tablepi.app.ports")
+             for helper in sorted(helpers)}
+    assert reach == {helper: [] for helper in sorted(helpers)}

@@ -2,18 +2,20 @@
 
 Reader pumps, gpiozero callbacks, the feed, the control socket and the demo's simulated players only ``put`` typed
 inputs (:data:`tablepi.app.inputs.Input`) onto :attr:`TableApp.inbox` (threads stop at the adapter, STYLE.md 10).
-:meth:`TableApp.step` is the loop, on the main thread: it polls the screen's touches and takes what arrived off the
-queue, routes each input (the feed's lines, the control socket's requests, the enrol mode, the console's panels, the
-table), turns what is the game's into a table event, journals it (fsync) and applies it; then it builds one frozen
-:class:`~tablepi.display.scene.Scene` and hands it to the screen, which only draws it, and lights the seat LEDs.
-When nothing arrives for a short while it feeds a :class:`~tablepi.table.Tick`, so a card tapped and left becomes a
-play without anyone touching anything, and keeps the systemd watchdog fed. Everything around the loop is reached
-through the ports of :mod:`tablepi.app.ports`, handed in when the app is made (:mod:`tablepi.app.build`).
+:meth:`TableApp.step` is the loop, on the main thread: the screen puts the controls touched since the last step on
+the queue (:meth:`~tablepi.app.ports.Screen.pump`: a window's events are read on the thread that made it), then the
+loop takes what arrived off the queue, routes each input (the feed's lines, the control socket's requests, the enrol
+mode, the console's panels, the table), turns what is the game's into a table event, journals it (fsync) and
+applies it; then it builds one frozen :class:`~tablepi.display.scene.Scene` and hands it to the screen, which only
+draws it, and lights the seat LEDs. When nothing arrives for a short while it feeds a :class:`~tablepi.table.Tick`,
+so a card tapped and left becomes a play without anyone touching anything, and keeps the systemd watchdog fed.
+Everything around the loop is reached through the ports of :mod:`tablepi.app.ports`, handed in when the app is made
+(:mod:`tablepi.app.build`).
 
-After a restart the readers report the cards lying on the zones afresh. A card the table already has on that zone
-is taken for what it is (the table ignores a repeated place); a card the table believes lies there but the reader
-does not report within :data:`RESYNC_SECONDS` of the zone coming online was taken away while the app was down, and
-is lifted (journaled like any event): the table's zones are the truth again.
+What the loop keeps between inputs lives beside it, each in its own module: the zones still to settle after a
+restart (:mod:`tablepi.app.resync`), the last deal's review (:mod:`tablepi.app.review`), what the feed told the table
+(:mod:`tablepi.app.feedlines`), and the housekeeping of the watchdog, the journal's retries and the log
+(:mod:`tablepi.app.upkeep`).
 
 Table time is seconds since the journal began. The reader backends stamp their events with
 ``time.monotonic()``; :attr:`TableApp.offset` maps that clock onto table time and is chosen at start so that
@@ -27,11 +29,12 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
+from tablepi.app.feedlines import FeedLines
 from tablepi.app.inputs import Inbox, Input, Touch
 from tablepi.app.ports import (
+    Console,
     Desk,
     EnrolEnded,
     Enrolment,
@@ -44,15 +47,17 @@ from tablepi.app.ports import (
     Screen,
     Watchdog,
 )
+from tablepi.app.resync import ZoneResync
+from tablepi.app.review import ReviewKeeper
+from tablepi.app.upkeep import Upkeep
 from tablepi.controls.events import ControlEvent
-from tablepi.display.scene import Announcement, Scene, SeatingLine
+from tablepi.display.scene import Scene
 from tablepi.errors import ConfigError
 from tablepi.feed.messages import Seating
 from tablepi.journal.journal import JournaledTable
 from tablepi.notices import Notice, NoticeCode
 from tablepi.players import PlayerRegistry, fit_name
 from tablepi.readers.events import ZoneCrosstalk, ZoneEvent, ZoneStatus, normalise_uid
-from tablepi.rules.deal import Deal
 from tablepi.rules.seats import Seat
 from tablepi.service_socket import ControlCancel, ControlRequest
 from tablepi.table import (
@@ -71,130 +76,14 @@ from tablepi.table.warnings import WarningCode
 
 if TYPE_CHECKING:
     from tablepi.analysis.review import DealReview
-    from tablepi.app.console import Console
     from tablepi.display.panels import Gesture
 
 log = logging.getLogger(__name__)
 
 #: How often, at most, a Tick is fed when the table is idle: tap windows close within this of their end.
 TICK_SECONDS = 0.1
-#: During a storage fault, how often the journal tries again to save what is pending.
-RETRY_SECONDS = 1.0
-#: After start, how long a zone's reader has to report the cards lying on it before the table takes any card it
-#: still believes there, and the reader does not report, as lifted while the app was down.
-RESYNC_SECONDS = 0.5
-#: How long the director's announcement stays in the warning bar (seconds).
-ANNOUNCE_SECONDS = 120.0
 
 __all__ = ["TableApp", "Touch"]  # Touch: the screen's input, where the app's users have always found it
-
-
-class ZoneResync:
-    """Zones not yet settled since start: the UIDs reported lying there (a device's STATE brings its places before
-    the ONLINE statuses, so they count from the start), and when to settle, from the zone's first ONLINE."""
-
-    def __init__(self) -> None:
-        self._settled: set[Seat] = set()
-        self._lying: dict[Seat, set[str]] = {}
-        self._due: dict[Seat, float] = {}
-
-    def placed(self, seat: Seat, uid: str) -> None:
-        if seat not in self._settled:
-            self._lying.setdefault(seat, set()).add(uid)
-
-    def online(self, seat: Seat, now: float) -> None:
-        if seat not in self._settled:
-            self._due.setdefault(seat, now + RESYNC_SECONDS)
-
-    def due(self, now: float) -> list[tuple[Seat, set[str]]]:
-        """The zones to settle now, each with the UIDs its reader reported lying there."""
-        out = []
-        for seat, deadline in list(self._due.items()):
-            if now < deadline:
-                continue
-            del self._due[seat]
-            self._settled.add(seat)
-            out.append((seat, self._lying.pop(seat, set())))
-        return out
-
-
-class ReviewKeeper:
-    """The review of the last deal (best play, tablepi.analysis), computed in a worker off the table's path."""
-
-    def __init__(self, reviewer: Reviewer | None) -> None:
-        self.reviewer = reviewer
-        self.review: DealReview | None = None  # the last deal's review once ready
-        self.open = False  # the Review touch shows it (learner mode shows it anyway)
-        self._key: tuple[int, int] | None = None  # (match, deal) reviewed or being reviewed
-        self._pending: Future[DealReview] | None = None
-
-    def start(self, table: JournaledTable, state: TableState) -> None:
-        """A deal was just scored: hand a copy to the reviewer (returns at once); forget the previous review."""
-        if self.reviewer is None or not state.match.slate:
-            return
-        key = (len(table.table.matches), state.match.slate[-1].number)
-        if key == self._key:
-            return
-        self._key = key
-        self.review, self.open, self._pending = None, False, None
-        told = table.table.matches[-1].scored_as_told()
-        deal = told[-1][1] if told else None
-        if not isinstance(deal, Deal) or deal.trump is None or not deal.is_over:
-            return  # a deal told by hand has no cards to review (the played deal before it is not this one)
-        try:
-            number = state.match.slate[-1].number
-            carried = table.table.matches[-1].slate.carried_into(number)  # ties before it (tie = "carry")
-            self._pending = self.reviewer.submit(deal, number, carried)
-        except Exception:  # a broken worker must never stop the table
-            log.exception("could not start the review of deal %d", key[1])
-
-    def collect(self) -> bool:
-        """Whether a review just became ready."""
-        pending = self._pending
-        if pending is None or not pending.done():
-            return False
-        self._pending = None
-        try:
-            self.review = pending.result()
-        except Exception:
-            log.exception("the review of the last deal failed")
-            return False
-        return True
-
-    def toggle(self) -> bool:
-        """The Review touch: whether it showed or hid a review."""
-        if self.review is None:
-            return False
-        self.open = not self.open
-        return True
-
-
-class FeedLines:
-    """What the feed told the table: this round's seating (the tournament's), the director's announcements and
-    the feed's own warnings, newest last."""
-
-    def __init__(self) -> None:
-        self.seating: Seating | None = None
-        self.notices: list[Notice] = []
-        self.announcement: Announcement | None = None
-
-    def scene_seating(self) -> SeatingLine | None:
-        seating = self.seating
-        return None if seating is None else SeatingLine(seating.round, seating.table, seating.names)
-
-
-class Upkeep:
-    """The loop's housekeeping: the watchdog's beat, the journal's retries after a storage fault, the journal's
-    notices last shown, the warnings already logged."""
-
-    def __init__(self, table: JournaledTable, now: float) -> None:
-        self.last_beat = 0.0
-        self.last_retry = now
-        self.notices = table.notices
-        start = table.state
-        self.recovered_at = (len(table.table.matches), start.deal.number)  # the recovery notice stands till then
-        self.logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
-        self.closed = False
 
 
 class TableApp:
@@ -394,12 +283,12 @@ class TableApp:
     # --- the loop ----------------------------------------------------------------------------------------------
 
     def step(self, timeout: float = TICK_SECONDS) -> bool:
-        """Handle what arrived within ``timeout`` (or tick), pass on touches; False once closed."""
+        """Handle what arrived within ``timeout`` (or tick), the screen's touches with the rest; False once
+        closed."""
         if self._upkeep.closed:
             return False
         if self.ports.screen is not None:
-            for touch in self.ports.screen.poll():
-                self.handle(touch)
+            self.ports.screen.pump(self.inbox.put)  # the touches since the last step, onto the queue
         try:
             item: Input = self.inbox.get(timeout=timeout)
         except queue.Empty:
@@ -418,7 +307,7 @@ class TableApp:
         if self.ports.enrolment is not None:
             self._enrol_ended(self.ports.enrolment.tick())
         self._announcement_expiry()
-        self._beat()
+        self._upkeep.beat(self.ports.watchdog, self.clock())
         return True
 
     def run(self, stop: threading.Event) -> None:
@@ -430,19 +319,11 @@ class TableApp:
 
     def _storage(self) -> None:
         """Retry a storage fault about once a second; redraw when the journal's notices change."""
-        now = self.clock()
-        upkeep = self._upkeep
-        if self.table.journal.fault is not None and now - upkeep.last_retry >= RETRY_SECONDS:
-            upkeep.last_retry = now
-            self.table.retry()
-        state = self.table.state
-        if (len(self.table.table.matches), state.deal.number) != upkeep.recovered_at:
-            self.table.dismiss_recovery()  # the deal in progress at the restart is over: the notice has been seen
-        if self.table.notices != upkeep.notices:
+        if self._upkeep.storage(self.table, self.clock()):
             self._refresh()
 
     def settle_zones(self) -> None:
-        """Lift what lay on a zone before a restart but is gone now (see the module's docstring)."""
+        """Lift what lay on a zone before a restart but is gone now (:mod:`tablepi.app.resync`)."""
         now = self.now
         for seat, present in self._zones.due(now):
             for lift in lifts_for_snapshot(self.table.state, {seat: present}, now):
@@ -514,12 +395,6 @@ class TableApp:
             "the readers' gain (hw/README.md)", item.zone, seat, where, item.uid,
         )
 
-    def _beat(self) -> None:
-        now = self.clock()
-        if self.ports.watchdog is not None and now - self._upkeep.last_beat >= 1.0:
-            self.ports.watchdog.watchdog()
-            self._upkeep.last_beat = now
-
     def _feed_line(self, item: Seating | Notice) -> None:
         """A seating or a notice from the feed: kept, logged, and shown in the warning bar."""
         if isinstance(item, Seating):
@@ -531,17 +406,13 @@ class TableApp:
                 # The tournament's seating seats the players, like names typed at the table (a journaled event).
                 self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
         else:
-            self._feed.notices = [*self._feed.notices[-9:], item]
-            text = str(item.param("text", ""))
-            self._feed.announcement = Announcement(text, self.clock() + ANNOUNCE_SECONDS)
+            text = self._feed.tell(item, self.clock())
             log.log(logging.WARNING if item.code is NoticeCode.FEED_PROBLEM else logging.INFO, "notice: %s", text)
         self._draw()
 
     def _announcement_expiry(self) -> None:
         """The announcement's time is up: the bar goes back to what it showed before."""
-        announcement = self._feed.announcement
-        if announcement is not None and self.clock() >= announcement.until:
-            self._feed.announcement = None
+        if self._feed.expire(self.clock()):
             self._draw()
 
     def _seated_already(self, names: tuple[tuple[Seat, str], ...]) -> bool:
@@ -577,11 +448,7 @@ class TableApp:
             self._review.start(self.table, state)
         for observer in self.ports.observers:
             observer.show(state)
-        for warning in state.warnings:  # the service's log tells the owner what the table told the players
-            key = (warning.deal, warning.code.value, warning.message)
-            if key not in self._upkeep.logged and not warning.tentative:
-                self._upkeep.logged.add(key)
-                log.warning("deal %d: %s: %s", warning.deal, warning.code.value, warning.message)
+        self._upkeep.log_warnings(state)
         self._upkeep.notices = self.table.notices
         self._draw()
         if self.ports.lights is not None:

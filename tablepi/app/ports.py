@@ -8,7 +8,7 @@ never reaches past these methods, and nothing is assigned into the app after it 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -23,21 +23,25 @@ from tablepi.table import ButtonName, DeckLookup, TableState
 
 if TYPE_CHECKING:
     from tablepi.analysis.review import DealReview
-    from tablepi.app.console import Console
-    from tablepi.app.inputs import Touch
+    from tablepi.app.inputs import Input
+    from tablepi.display.keys import Touched
+    from tablepi.display.panels import Gesture
+    from tablepi.display.scene import ConsoleScene
+    from tablepi.display.view import PhoneCode
     from tablepi.display.viewmodel import ViewSettings
 
 
 class Screen(Protocol):
     """What the loop needs of a display: its settings (language, orientation, configured names) for the scene,
-    draw a scene, hand back the touches since the last poll."""
+    draw a scene, and put the controls touched since the last call on the loop's queue (``pump``, on the loop's
+    thread: a window's events are read where it was made) as :class:`~tablepi.app.inputs.Touch` inputs."""
 
     @property
     def settings(self) -> ViewSettings: ...
 
     def show(self, scene: Scene) -> None: ...
 
-    def poll(self) -> list[Touch]: ...
+    def pump(self, put: Callable[[Input], None]) -> None: ...
 
     def close(self) -> None: ...
 
@@ -117,6 +121,23 @@ class Desk(Protocol):
     (journaled and applied by the loop) and returns the state after it."""
 
     def answer(self, request: ControlRequest, press: Callable[[ButtonName], TableState]) -> EnrolEnded | None: ...
+
+
+class Console(Protocol):
+    """The screen's hand-entry panels (tablepi.app.console.Console): a touch of the console's own controls changes
+    them and may finish gestures, which the loop takes and turns into table events; its part of each scene; the
+    tournament's roster for the name keyboard; the QR code of the table's pages, if it serves them."""
+
+    @property
+    def phone(self) -> PhoneCode | None: ...
+
+    def touch(self, touched: Touched, state: TableState) -> bool: ...
+
+    def take(self) -> list[Gesture]: ...
+
+    def offer_roster(self, roster: Sequence[str]) -> None: ...
+
+    def scene(self, state: TableState, settings: ViewSettings) -> ConsoleScene: ...
 
 
 class Names(Protocol):

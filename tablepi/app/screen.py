@@ -3,7 +3,8 @@
 A thin shell around the display package: the app's loop hands it one frozen
 :class:`~tablepi.display.scene.Scene`, :func:`~tablepi.display.viewmodel.build_view` decides what to show, the
 :class:`~tablepi.display.render.Display` draws only when that changes, and presses on the touch screen (or clicks)
-come back as :class:`~tablepi.app.inputs.Touch` values. The screen keeps no state of the table's or the app's.
+go onto the loop's queue as :class:`~tablepi.app.inputs.Touch` inputs, routed there like a button's press. The
+screen keeps no state of the table's or the app's.
 Headless (``SDL_VIDEODRIVER=dummy``) it draws onto an off-screen surface, and a
 :class:`FrameSaver` can keep the frames that matter as PNG files: the demo's output and a bug report's pictures.
 """
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tablepi.app.inputs import Touch
+from tablepi.app.inputs import Input, Touch
 from tablepi.config import DisplayConfig
 from tablepi.display.keys import KeyTouch, MenuTouch, PlaceTouch, Touched
 from tablepi.errors import OutputError
@@ -236,9 +238,11 @@ class PygameScreen:
             touched.append((control.target, control.seat))
         return touched
 
-    def poll(self) -> list[Touch]:
-        """The controls touched since the last poll; raises WindowClosed on a window close."""
-        return [Touch(target, seat) for target, seat in self.actions(self.events())]
+    def pump(self, put: Callable[[Input], None]) -> None:
+        """Put the controls touched since the last call on the loop's queue (``put``), in order, as
+        :class:`~tablepi.app.inputs.Touch` inputs; raises WindowClosed on a window close."""
+        for target, seat in self.actions(self.events()):
+            put(Touch(target, seat))
 
     def close(self) -> None:
         if not self._closed:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from tablepi.analysis import DealReview, review_deal
 from tablepi.analysis.worker import ReviewWorker
 from tablepi.app.core import TableApp, Touch
 from tablepi.app.demo import ZONES, demo_deck
+from tablepi.app.inputs import Input
 from tablepi.deck import DeckRegistry
 from tablepi.display.i18n import LANGUAGES, translator
 from tablepi.display.scene import Scene
@@ -129,8 +131,8 @@ class FakeScreen:
         if not self.reviews or self.reviews[-1] != (scene.review, scene.review_open):
             self.reviews.append((scene.review, scene.review_open))
 
-    def poll(self) -> list[Touch]:
-        return []
+    def pump(self, put: Callable[[Input], None]) -> None:
+        pass  # no window: nothing is ever touched
 
     def close(self) -> None:
         pass

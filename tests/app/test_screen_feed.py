@@ -71,7 +71,7 @@ def test_an_announcement_in_the_screens_language(app: tuple[TableApp, PygameScre
 
 
 def test_players_pick_their_names_from_the_roster(app: tuple[TableApp, PygameScreen], tmp_path: Path) -> None:
-    table, screen = app
+    table, _screen = app
     table.handle(Seating(1, "2", (), ("Anna", "Ben", "Jos")))
     table.handle(touch("open:menu"))
     table.handle(touch("key:open:players"))

@@ -12,12 +12,13 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tablepi.app.core import TableApp
+from tablepi.app.inputs import Input
 from tablepi.deck import DeckRegistry
 from tablepi.display.scene import Scene
 from tablepi.display.view import DisplaySettings
@@ -74,8 +75,8 @@ class Recorder:
     def show(self, scene: Scene) -> None:
         self.shown.append((scene.state, scene.notices))
 
-    def poll(self) -> list[object]:
-        return []
+    def pump(self, put: Callable[[Input], None]) -> None:
+        pass  # no window: nothing is ever touched
 
     def close(self) -> None:
         pass

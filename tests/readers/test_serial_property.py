@@ -29,7 +29,8 @@ ACTION = st.one_of(
 @given(st.lists(ACTION, min_size=1, max_size=25))
 # A card moved while its lift was lost: the snapshot lifts it where it was, then places it where it lies now.
 @example([("place", 1, "04A1B2C3D4E5F6", "ok"), ("lift", 1, "", "lose"), ("place", 0, "04A1B2C3D4E5F6", "ok")])
-@example([("place", 1, "04A1B2C3D4E5F6", "ok"), ("place", 1, "04B0B0B0B0B0B0", "lose"), ("place", 0, "04A1B2C3D4E5F6", "ok")])
+@example([("place", 1, "04A1B2C3D4E5F6", "ok"), ("place", 1, "04B0B0B0B0B0B0", "lose"),
+          ("place", 0, "04A1B2C3D4E5F6", "ok")])
 def test_host_belief_converges_to_the_truth(actions: list[tuple[str, int, object, str]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         rig = PtyDevice(Path(tmp), heartbeat=None)

@@ -37,7 +37,8 @@ def _non_stdlib_imports(directory: Path, allowed_prefixes: tuple[str, ...]) -> l
 
 
 def test_analysis_imports_only_stdlib_and_rules() -> None:
-    """The analysis package builds on the rules core (errors included) and nothing else (its compiled kernel is optional)."""
+    """The analysis package builds on the rules core (errors included) and nothing else (its compiled kernel is
+    optional)."""
     assert _non_stdlib_imports(ANALYSIS_DIR, ("tablepi.rules", "tablepi.analysis")) == []
 
 

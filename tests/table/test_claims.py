@@ -4,7 +4,8 @@ Scripted players (hands dealt at random, cards chosen from the legal ones by the
 then a real revoke) play matches at the table. At any moment — before a seat's first card, while a card lies
 tentative, after the first trick — a player touches an announcement: for his own seat or another's, with or
 without a seat (then the table asks, and the question is answered or not), holding the queens or not, while his
-partner or an opponent holds them. Under both revoke penalties, with and without the hand scan, with claims (rule 21) on and off.
+partner or an opponent holds them. Under both revoke penalties, with and without the hand scan, with claims (rule 21)
+on and off.
 
 After every step:
 

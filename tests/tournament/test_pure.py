@@ -134,11 +134,11 @@ def test_tournament_config_errors_name_the_key() -> None:
     assert ok.table_ids() == ("1",) and ok.per_table == 4
     with pytest.raises(ConfigError, match="do not fill one table"):
         parse_tournament_config('[tournament]\nformat = "individuals"\nplayers = ["a", "b", "c"]\n')
-    with pytest.raises(ConfigError, match="tournament.round"):
+    with pytest.raises(ConfigError, match=r"tournament\.round"):
         parse_tournament_config('[tournament]\nround = "forever"\npairs = [["a", "b"], ["c", "d"]]\n')
     with pytest.raises(ConfigError, match="listed twice"):
         parse_tournament_config('[tournament]\npairs = [["a", "b"], ["a", "d"]]\n')
-    with pytest.raises(ConfigError, match="broker.port"):
+    with pytest.raises(ConfigError, match=r"broker\.port"):
         parse_tournament_config('[tournament]\npairs = [["a", "b"], ["c", "d"]]\n[broker]\nport = 0\n')
 
 
@@ -147,9 +147,9 @@ def test_feed_config_refuses_topic_breaking_ids() -> None:
 
     from tablepi.feed.config import FeedConfig
 
-    with pytest.raises(ConfigError, match="feed.table"):
+    with pytest.raises(ConfigError, match=r"feed\.table"):
         FeedConfig.from_mapping({"enabled": True, "table": "7/#"}, Path("."))
-    with pytest.raises(ConfigError, match="feed.table"):
+    with pytest.raises(ConfigError, match=r"feed\.table"):
         FeedConfig.from_mapping({"enabled": True}, Path("."))
     assert FeedConfig.from_mapping({"enabled": True, "table": "7", "tls": True}, Path(".")).port == 8883
 
