@@ -1,7 +1,7 @@
 """A big tournament on this machine: N simulated tables at S times real speed through a real mosquitto.
 
 Run: ``python bench/bench_tournament.py [--tables 200] [--speed 10] [--seconds 60] [--runs 3] [--live]
-[--pages 1500] [--poison-rates 250,1000,4000]``.
+[--pages 1500] [--poison-rates 250,1000,4000] [--distinct 20]``.
 
 Three scenarios in one invocation, on the same recorded tables: ``base``; ``pages`` — the same with ``--pages``
 projector pages connected to ``/standings/events`` the whole run (sockets read and discarded, as many browsers
@@ -17,7 +17,10 @@ of its own clock) and then sent as its feed sends them: its own broker user and 
 QoS 1, each event at its time on the table's clock at ``speed`` times the wall clock. Recorded, because 200 whole
 tables playing live in one machine's two cores (``--live``: app, journal fsync, feed thread and paho client each)
 need more CPU than the server and reached only about 5x; a real table is a Pi of its own. The connections of a
-process's tables are driven from one thread (paho's external loop over a selector).
+process's tables are driven from one thread (paho's external loop over a selector). ``--distinct N`` records only
+N tables and gives each of the others one of those recordings under journal ids of its own, started a few virtual
+seconds later than the table it copies (recording 200 tables took most of an hour on a loaded 2-core machine; the
+server cannot tell: every table is its own user, connection and journals).
 
 A thread here reads the projector's standings stream (``/standings/events``) like a browser would, and for every
 deal scored in a table's first match measures the time from the table handing the scoring event to its MQTT client
@@ -207,7 +210,7 @@ def table_worker(names: list[str], port: int, passwords: dict[str, str], work: s
     pipe.send({
         "elapsed": elapsed, "lag": lag, "ends": ends,
         "events": sum(len(sim.journaled.journal) for sim in sims),
-        "published": sum(sim.feed.published for sim in sims if sim.feed is not None),
+        "published": sum(sim.feed.health.published for sim in sims if sim.feed is not None),
         "backlog": sum(sim.feed.backlog for sim in sims if sim.feed is not None),
     })
     for sim in sims:
@@ -218,6 +221,21 @@ def table_worker(names: list[str], port: int, passwords: dict[str, str], work: s
 
 #: One journal of a recorded table: (journal id, header object, [(seq, line, deals scored by it)]).
 Recorded = tuple[str, dict[str, Any], list[tuple[int, str, int]]]
+
+
+def copies(recorded: dict[str, list[Recorded]], distinct: list[str],
+           tables: list[str]) -> dict[str, tuple[list[Recorded], float]]:
+    """Every table's journals and start delay (virtual seconds): a recorded table its own; the others a copy of
+    one, under journal ids of their own, each copy of the same one started later (up to 50 virtual s)."""
+    out: dict[str, tuple[list[Recorded], float]] = {}
+    rounds = -(-len(tables) // len(distinct))
+    for i, name in enumerate(tables):
+        original, copy = distinct[i % len(distinct)], i // len(distinct)
+        journals = recorded[original]
+        if copy:
+            journals = [(f"{jid}-{name}", header, lines) for jid, header, lines in journals]
+        out[name] = (journals, 50.0 * copy / rounds)
+    return out
 
 
 def record_table(name: str, work: str, virtual: float) -> list[Recorded]:
@@ -266,7 +284,7 @@ class RecordedTable:
     """One table's recorded journals sent as the table's feed would send them (its own broker user and
     connection, the same messages, QoS 1), each event at its own time on the table's clock."""
 
-    def __init__(self, name: str, journals: list[Recorded], port: int, password: str) -> None:
+    def __init__(self, name: str, journals: list[Recorded], port: int, password: str, delay: float = 0.0) -> None:
         from tablepi.feed.client import make_client
         from tablepi.feed.messages import events_topic
 
@@ -283,7 +301,7 @@ class RecordedTable:
                 self.items.append((t, (f'{{"v":1,"kind":"event","table":{json.dumps(name)},"journal":"{jid}",'
                                        f'"seq":{seq},"round":1,"event":{line}}}').encode(), scored))
         self.first_journal = len(journals[0][2]) + 1 if journals else 0  # its items (header included)
-        self.origin = self.items[0][0] if self.items else 0.0
+        self.origin = (self.items[0][0] if self.items else 0.0) - delay  # a copy starts ``delay`` later
         self.index = 0
         self.deals = 0
         self.acked = 0
@@ -307,13 +325,14 @@ class RecordedTable:
         return scored if first else 0
 
 
-def recorded_worker(tables: dict[str, list[Recorded]], port: int, passwords: dict[str, str], speed: float,
-                    seconds: float, pipe: Connection) -> None:
+def recorded_worker(tables: dict[str, tuple[list[Recorded], float]], port: int, passwords: dict[str, str],
+                    speed: float, seconds: float, pipe: Connection) -> None:
     """``--recorded`` (default): one process's share of recorded tables, every connection driven from one
     thread (paho's external loop over a selector): the tables cost a few percent of a core, not the run."""
     import selectors
 
-    recorded = [RecordedTable(name, journals, port, passwords[name]) for name, journals in tables.items()]
+    recorded = [RecordedTable(name, journals, port, passwords[name], delay)
+                for name, (journals, delay) in tables.items()]
     selector = selectors.DefaultSelector()
     by_fd: dict[int, RecordedTable] = {}
     for rt in recorded:
@@ -394,6 +413,9 @@ def main() -> None:
     parser.add_argument("--poison-rates", default="250,1000,4000",
                         help="quarantined messages per second tried in the 'poison' scenario (one run each)")
     parser.add_argument("--scenarios", default="base,pages,poison")
+    parser.add_argument("--distinct", type=int, default=0, metavar="N",
+                        help="record only N tables; the others send copies of them under journal ids of their own "
+                             "(default: every table recorded)")
     parser.add_argument("--keep-recording", default=None, metavar="FILE",
                         help="keep the recorded tables in FILE and reuse them when it exists (same --tables, "
                              "--speed and --seconds)")
@@ -402,28 +424,30 @@ def main() -> None:
     base = Path(args.journals) if args.journals else Path("/dev/shm" if Path("/dev/shm").is_dir() else
                                                             tempfile.gettempdir())
     tables = [str(i) for i in range(1, args.tables + 1)]
+    distinct = tables[: args.distinct] if 0 < args.distinct < args.tables else tables
     recorded: dict[str, list[Recorded]] = {}
     cache = Path(args.keep_recording) if args.keep_recording else None
     if not args.live and cache is not None and cache.exists():
         with cache.open("rb") as f:
             recorded = pickle.load(f)
-        assert sorted(recorded) == sorted(tables), f"{cache} holds other tables"
+        assert sorted(recorded) == sorted(distinct), f"{cache} holds other tables"
     elif not args.live:
         began = time.monotonic()
         scratch = tempfile.mkdtemp(prefix="tablepi-bench-rec-", dir=base)
         virtual = args.seconds * args.speed + 60.0
         with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
-            for part in pool.map(_record_share, [(tables[i :: args.procs], scratch, virtual)
+            for part in pool.map(_record_share, [(distinct[i :: args.procs], scratch, virtual)
                                                  for i in range(args.procs)]):
                 recorded.update(part)
         shutil.rmtree(scratch, ignore_errors=True)
         events = sum(len(lines) for journals in recorded.values() for _, _, lines in journals)
-        print(f"recorded {args.tables} tables through the real table path: {events} events "
-              f"({events / args.tables:.0f} per table, {virtual:.0f} virtual s each) in "
+        print(f"recorded {len(distinct)} tables through the real table path: {events} events "
+              f"({events / len(distinct):.0f} per table, {virtual:.0f} virtual s each) in "
               f"{time.monotonic() - began:.0f} s", flush=True)
         if cache is not None:
             with cache.open("wb") as f:
                 pickle.dump(recorded, f)
+    sending = copies(recorded, distinct, tables) if not args.live else {}
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -436,7 +460,7 @@ def main() -> None:
               flush=True)
         figures = []
         for number in range(1, args.runs + 1):
-            figure = one_run(args, base, tables, recorded, pages=args.pages if scenario == "pages" else 0)
+            figure = one_run(args, base, tables, sending, pages=args.pages if scenario == "pages" else 0)
             print(f"run {number}: " + ", ".join(f"{k} {v:.3g}" for k, v in figure.items()), flush=True)
             figures.append(figure)
         if len(figures) > 1:
@@ -448,14 +472,14 @@ def main() -> None:
         print("--- scenario poison: one run per rate; absorbed while the others' p99 stays under 1 s", flush=True)
         absorbed = 0.0
         for rate in (float(r) for r in args.poison_rates.split(",")):
-            figure = one_run(args, base, tables, recorded, poison=rate)
+            figure = one_run(args, base, tables, sending, poison=rate)
             print(f"rate {rate:g}/s: " + ", ".join(f"{k} {v:.3g}" for k, v in figure.items()), flush=True)
             if figure.get("p99_ms", 1e9) < 1000:
                 absorbed = max(absorbed, figure.get("quarantined_per_s", 0.0))
         print(f"poison: up to {absorbed:.0f} quarantined messages/s absorbed with deal end -> standings p99 < 1 s")
 
 
-def one_run(args: argparse.Namespace, base: Path, tables: list[str], recorded: dict[str, list[Recorded]],
+def one_run(args: argparse.Namespace, base: Path, tables: list[str], recorded: dict[str, tuple[list[Recorded], float]],
             pages: int = 0, poison: float = 0.0) -> dict[str, float]:
     work = Path(tempfile.mkdtemp(prefix="tablepi-bench-", dir=base))
     broker = Mosquitto.for_tables(work / "broker", [*tables, "poison"]).start()

@@ -24,8 +24,6 @@ BEING_SPLIT = {
     ("View", "display/view.py"),  # being split
     ("Layout", "display/layout.py"),  # being split
     ("Fonts", "display/layout.py"),  # being split
-    ("TournamentServer", "tournament/server.py"),  # being split
-    ("FeedPublisher", "feed/publisher.py"),  # being split
     ("BookKeeper", "book/fill.py"),  # being split
 }
 

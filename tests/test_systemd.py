@@ -448,3 +448,23 @@ def test_the_tournament_unit_holds_enough_files_for_its_pages_and_verifies(tmp_p
                             check=False)
     complaints = [line for line in (result.stdout + result.stderr).splitlines() if "tablepi" in line]
     assert result.returncode == 0 and not complaints, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_the_tournament_unit_is_hardened(tmp_path: Path) -> None:
+    """The server faces the bar's network: its unit keeps the table unit's bar (exposure at most 2), with the
+    network it needs and nothing of the machine's it does not."""
+    tournament = parse_unit(TOURNAMENT_UNIT)
+    for key, value in (("DynamicUser", "yes"), ("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"),
+                       ("ProtectHome", "yes"), ("PrivateDevices", "yes"), ("CapabilityBoundingSet", ""),
+                       ("SystemCallFilter", "@system-service"), ("UMask", "0077")):
+        assert one(tournament, "Service", key) == value, key
+    copy = tmp_path / "tablepi-tournament.service"
+    copy.write_text(TOURNAMENT_UNIT.read_text())
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(copy)], capture_output=True,
+                            text=True, timeout=120, check=False)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout + result.stderr)
+    if found is None and "offline" in result.stderr:
+        pytest.skip("this systemd-analyze has no --offline")
+    assert found is not None, result.stdout + result.stderr
+    assert float(found.group(1)) <= 2.0, result.stdout

@@ -5,7 +5,7 @@ to be named, the console's line for the bar), a touch as a value (a key, the hea
 published state in; the console's next state and the gestures to hand the table out. :func:`refresh` brings the
 state up to date with the table's (a correction waiting, a match starting, a player seated by his tag). Every rule
 question is the table's: who may enter a card and which (``Possible.by_hand``, ``Possible.cards_for``), whether the
-first dealer may be chosen (``Possible.choose_dealer``), who names trumps next (``TableState.deal.next_forehand``).
+first dealer may be chosen (``Possible.choose_dealer``), who names trumps next (``TableState.next_forehand``).
 
 Nothing here is journaled: only the gesture a finished panel makes is a table event, so a power cut loses at most a
 half-typed name. It opens:
@@ -77,7 +77,7 @@ from tablepi.table.events import (
     TableEvent,
     TrumpsEntered,
 )
-from tablepi.table.state import HistoryRow, TablePhase, TableState
+from tablepi.table.state import CorrectionView, HistoryRow, TablePhase, TableState
 
 if TYPE_CHECKING:
     from tablepi.display.viewmodel import ViewSettings
@@ -102,14 +102,17 @@ class Setup:
 @dataclass(frozen=True, slots=True)
 class Note:
     """The console's line for the bar until the next touch: players just seated by their tags (or by the
-    tournament), or the correction of deal ``refused`` refused."""
+    tournament), the correction of deal ``refused`` refused, or the one of deal ``aside`` set aside unanswered."""
 
     seated: tuple[tuple[Seat, str], ...] = ()
     refused: int | None = None
+    aside: int | None = None
 
     def text(self, tr: Translator) -> str:
         if self.refused is not None:
             return tx.correction_refused_text(tr, self.refused)
+        if self.aside is not None:
+            return tx.correction_aside_text(tr, self.aside)
         return " ".join(tx.seated_text(tr, name, seat) for seat, name in self.seated)
 
 
@@ -128,7 +131,8 @@ Made = Gesture | PublicName
 class ConsoleState:
     """The console's state: the open panel (None: the header's Menu opens one), the seats still to be named after
     the one on the keyboard, the enrol mode's sheet while it runs, the match whose start sheet was offered (once a
-    match), the line for the bar, and the names seated when last refreshed (None: not yet seen)."""
+    match), the line for the bar, the names seated when last refreshed (None: not yet seen), and the correction
+    waiting whose answer sheet the players closed (it is not put up again by itself)."""
 
     panel: Panel | None = None
     seating: tuple[Seat, ...] = ()
@@ -136,6 +140,7 @@ class ConsoleState:
     offered: int | None = None
     note: Note | None = None
     names: tuple[tuple[Seat, str], ...] | None = field(default=None)
+    aside: CorrectionView | None = None
 
 
 def reduce(console: ConsoleState, touched: Touched, table: TableState,
@@ -161,7 +166,7 @@ def reduce(console: ConsoleState, touched: Touched, table: TableState,
         return replace(console, panel=picker), ()
     panel = console.panel
     if panel is None:
-        panel = answering(table)  # a correction waiting: its answers are up whenever no other panel is
+        panel = answering(table, console.aside)  # a correction waiting: its answers are up whenever no other is
         if panel is None:
             return console, ()
     return _press(replace(console, panel=panel), panel, touched, table, setup)
@@ -177,6 +182,8 @@ def _press(console: ConsoleState, before: Panel, touched: KeyTouch, table: Table
     console = replace(console, panel=panel)
     gesture = step.gesture
     if gesture is None:
+        if panel is None and isinstance(before, Answering):  # closed unanswered: set aside, and said so
+            return replace(console, aside=table.match.proposal, note=Note(aside=before.number)), ()
         if panel is None and isinstance(before, Keyboard) and before.enrol is None and console.seating:
             return _next_keyboard(console, table, setup), ()  # ✕ leaves this seat as it is, only
         return (replace(console, seating=()) if panel is None else console), ()
@@ -206,6 +213,8 @@ def _open(console: ConsoleState, gesture: Open, table: TableState, setup: Setup)
     panel: Panel | None = console.panel
     if what is Opening.HISTORY:
         panel = HistoryPanel(rows=len(history_rows(table)), correct=correctable(table))
+    elif what is Opening.CORRECT and table.match.proposal is not None and gesture.deal is None:
+        return replace(console, panel=answering(table), aside=None)  # the correction set aside, to answer now
     elif what is Opening.CORRECT and table.match.slate:
         if gesture.deal is None:  # Menu → Correct a deal: the last one
             panel = correction_form(table, table.match.slate[-1].number)
@@ -240,11 +249,12 @@ def refresh(console: ConsoleState, table: TableState, configured: Mapping[Seat, 
     panel = console.panel
     if isinstance(panel, Answering):
         panel = None  # rebuilt from the state: who has answered changes
+    aside = console.aside if console.aside == table.match.proposal else None  # answered, undone, lapsed: forgotten
     starting = table.possible.choose_dealer
     if isinstance(panel, MatchStart) and not starting:
         panel = None  # trumps are named: play goes on, the sheet is not needed
     if panel is None:
-        panel = answering(table)
+        panel = answering(table, aside)
     offered = console.offered
     if starting and offered != table.match.number:
         offered = table.match.number  # offered once a match, and not after a panel the players opened
@@ -261,14 +271,15 @@ def refresh(console: ConsoleState, table: TableState, configured: Mapping[Seat, 
         panel = _unseated(panel, table)  # a name seated meanwhile (a tag) is no longer offered
     if isinstance(panel, HistoryPanel):
         panel = replace(panel, rows=len(history_rows(table)), correct=correctable(table))
-    return ConsoleState(panel, console.seating, None, offered, note, names)
+    return ConsoleState(panel, console.seating, None, offered, note, names, aside)
 
 
 def menu(table: TableState, setup: Setup) -> Menu:
     return Menu(can_enter=table.phase is not TablePhase.MATCH_OVER or bool(table.match.slate),
                 can_correct=bool(table.match.slate),
                 can_choose_dealer=table.possible.choose_dealer,
-                can_enrol=setup.can_enrol, can_phone=setup.phone is not None)
+                can_enrol=setup.can_enrol, can_phone=setup.phone is not None,
+                can_answer=table.match.proposal is not None)
 
 
 def keyboard(seat: Seat, table: TableState, setup: Setup) -> Keyboard:
@@ -415,9 +426,10 @@ def correctable(state: TableState) -> tuple[int | None, ...]:
                  else None for row in history_rows(state))
 
 
-def answering(state: TableState) -> Answering | None:
+def answering(state: TableState, aside: CorrectionView | None = None) -> Answering | None:
+    """The answer sheet of the correction waiting, unless it is the one the players set aside."""
     proposal = state.match.proposal
-    if proposal is None:
+    if proposal is None or proposal == aside:
         return None
     return Answering(proposal.number, proposal.entry, proposal.waiting)
 

@@ -1,10 +1,11 @@
 """``tablepi export [--journal PATH] [--evening | --match N] [OUT]``: write the evening as a game record.
 
-The evening (:mod:`tablepi.journal.evening`) is every match played at the table tonight: the matches in ``archive/``
-beside the journal and the journal's own, as one record whose match numbers are the screen's (``--evening``, the
-default). ``--match N`` writes match N of the evening alone: the journal that holds it, as it was kept. To file a
-bug, export and attach the record; ``tablepi replay`` plays it back exactly. The journal is only read,
-never changed, and no lock is taken, so an export works while the table runs and on a damaged journal: every
+The evening (:mod:`tablepi.journal.evening`) is every match played since the table was switched on, or since
+midnight: the matches of it in ``archive/`` beside the journal and the journal's own, as one record whose match
+numbers are the screen's (``--evening``, the default). ``--match N`` writes match N of the evening alone: the
+journal that holds it, as it was kept. To file a bug, export and attach the record; ``tablepi replay`` plays it
+back exactly. The journal is only read, never changed, and no lock is taken, so an export works while the table
+runs and on a damaged journal: every
 intact event is written, in order (docs/journal.md), and what was damaged is said on standard error (exit status
 1). A file of the archive (``archive/*.jsonl.gz``) or of the quarantine is exported the same way.
 """
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _evening(args: argparse.Namespace, path: Path, parts: list[Path], match: int | None) -> int:
-    """The evening's matches (or match ``match`` alone): the archived ones tonight, then the journal's."""
+    """The evening's matches (or match ``match`` alone): the archived ones, then the journal's."""
     notes: list[str] = []
     pieces: list[tuple[Path, RecordHeader, tuple[TableEvent, ...]]] = []
     for part in parts:

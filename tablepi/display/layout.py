@@ -132,6 +132,11 @@ class Panel:
         return self.mm[0] / self.size[0]
 
 
+#: The smallest side a control a finger must hit may have, in millimetres on the panel its layout is designed for
+#: (docs/display.md, "Touch targets"): a phone's letter key, which names are typed on every day. The 3.5" panel's
+#: keyboard row of twelve letters across 73 mm leaves no more.
+MIN_TARGET_MM = 5.5
+
 #: The panels the four layouts are designed for (active areas from the makers' data sheets).
 PANELS: dict[str, Panel] = {
     "portrait": Panel('Touch Display 2 (7", portrait)', (720, 1280), (87.0, 154.5)),
@@ -168,6 +173,16 @@ class Layout:
     end_slots: Mapping[Action, Rect] = field(default_factory=dict)
     #: The 480x320 layout: trumps and announcements share their rows (see the module's docstring).
     shared_choice: bool = False
+    #: Upright, the trump order reminder has a line of its own under the header, over the deal screen's table (the
+    #: header's one line, shared with the trick count and the Menu button, left it about 16 px); None: it stays in
+    #: the header.
+    reminder: Rect | None = None
+
+    @property
+    def seat_area(self) -> Rect:
+        """Where the deal screen's seats are: the table, under the reminder's line when it has one."""
+        t, band = self.table, self.reminder
+        return t if band is None else Rect(t.x, band.bottom, t.w, t.bottom - band.bottom)
 
     @property
     def portrait(self) -> bool:
@@ -181,7 +196,7 @@ class Layout:
         return {seat: self._slot(side) for seat, side in screen_sides(bottom_seat).items()}
 
     def _slot(self, side: Side) -> SeatSlot:
-        t, (cw, ch), g = self.table, self.card, self.gap
+        t, (cw, ch), g = self.seat_area, self.card, self.gap
         tag_h = self.fonts.name + 2 * max(3, g // 2)
         ah = self.fonts.name * 4 // 5 + g  # announcement chip height
         tag_w = (t.w - 2 * g) // 2
@@ -295,7 +310,7 @@ _SPECS: dict[str, _Spec] = {
     "wide": _Spec((800, 480), 52, 96, 200, (64, 90), 8, 9, Fonts(
         header=30, reminder=24, trick=30, name=24, chip=16, card_rank=34, card_suit=38, bar=39, center=30, small=17,
         button=21, button_suit=32, title=64, slate_label=30, slate_count=39, result=26), 22),
-    "small": _Spec((480, 320), 32, 70, 140, (42, 58), 5, 6, Fonts(
+    "small": _Spec((480, 320), 36, 70, 140, (42, 58), 5, 6, Fonts(
         header=22, reminder=16, trick=20, name=16, chip=12, card_rank=22, card_suit=24, bar=27, center=20, small=12,
         button=15, button_suit=24, title=40, slate_label=20, slate_count=27, result=17), 16),
     "hd": _Spec((1280, 720), 80, 150, 300, (100, 140), 12, 14, Fonts(
@@ -349,18 +364,22 @@ def _build(family: str, size: tuple[int, int]) -> Layout:
         panel = Rect(w - panel_w, header.bottom, panel_w, bar.y - header.bottom)
         table = Rect(0, header.bottom, panel.x, bar.y - header.bottom)
     cw, ch = S(spec.card[0]), S(spec.card[1])
+    # The reminder's line: its type and a gap over and under it.
+    reminder = Rect(0, header.bottom, w, fonts.reminder * 5 // 4 + g) if portrait else None
     deal, end, row_h = _button_grid(family, panel, g)
     base = Layout(
         size=(w, h), compact=family == "small", header=header, table=table, panel=panel, bar=bar,
         center=table, result=table, card=(cw, ch), radius=S(spec.radius), border=max(2, S(4 * spec.gap / 10)),
         button_h=row_h, gap=g, fonts=fonts, warning_min=S(spec.warning_min), family=family,
-        button_slots=deal, end_slots=end, shared_choice=family == "small",
+        button_slots=deal, end_slots=end, shared_choice=family == "small", reminder=reminder,
     )
     slots = base.slots(Seat.S)
     top, bottom = slots[Seat.N], slots[Seat.S]
     left, right = slots[Seat.W], slots[Seat.E]
-    center = Rect(left.card.right + g, top.card.bottom + g // 2, right.card.x - left.card.right - 2 * g,
-                  bottom.card.y - top.card.bottom - g)
+    # Upright the side seats' tags sit under the top card, beside the centre: the centre starts under them.
+    above = max(top.card.bottom, left.tag.bottom) if portrait else top.card.bottom
+    center = Rect(left.card.right + g, above + g // 2, right.card.x - left.card.right - 2 * g,
+                  bottom.card.y - above - g)
     result = Rect(left.card.right + g, top.tag.bottom + g, center.w, bottom.tag.y - top.tag.bottom - 2 * g)
     return replace(base, center=center, result=result)
 

@@ -347,12 +347,15 @@ class Menu:
     can_choose_dealer: bool = False
     can_enrol: bool = False  # the running service hosts enrolment (a bare app does not)
     can_phone: bool = False  # the table serves its pages ([web] enabled): "On your phone" shows their QR code
+    #: A correction waits for an answer (its sheet was closed): "Correct a deal" is "Answer the correction" then,
+    #: in the same place.
+    can_answer: bool = False
 
     def live_keys(self) -> tuple[Key, ...]:
         opens = [Opening.HISTORY, Opening.PLAYERS]
         if self.can_enter:
             opens.append(Opening.DEAL)
-        if self.can_correct:
+        if self.can_correct or self.can_answer:
             opens.append(Opening.CORRECT)
         if self.can_choose_dealer:
             opens.append(Opening.DEALER)
@@ -400,14 +403,17 @@ class Enrolling:
 @dataclass(frozen=True, slots=True)
 class Answering:
     """A correction waits for both teams (Bridgemate's "opponents accept"): each team that has not answered yet
-    accepts or refuses. Opened by the table's state, not by a touch: it stays up until both have answered."""
+    accepts or refuses. Opened by the table's state, not by a touch: it is up until both have answered, or until
+    the players close it (Close sets the question aside, unanswered: the menu's "Answer the correction" brings it
+    back, and it lapses when a new match begins), so it never hides the table's own controls for good (the match's
+    end: New match, Revanche)."""
 
     number: int
     entry: DealEntry
     waiting: tuple[Team, ...]
 
     def live_keys(self) -> tuple[Key, ...]:
-        return tuple(AnswerKey(team, accept) for team in self.waiting for accept in (True, False))
+        return (*(AnswerKey(team, accept) for team in self.waiting for accept in (True, False)), CANCEL)
 
 
 @dataclass(frozen=True, slots=True)

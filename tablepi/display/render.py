@@ -71,6 +71,17 @@ class LearnerLine(NamedTuple):
     cards: tuple[Card, ...] = ()
 
 
+class SlatePlan(NamedTuple):
+    """Where the slate's parts are drawn (:meth:`Renderer.slate_plan`): the two teams' rows, their head lines'
+    height, the last deal in words and the review (None: not shown), and the review's type size."""
+
+    body: Rect
+    head_h: int
+    result: Rect | None
+    review: Rect | None
+    review_size: int
+
+
 class LearnerPlan(NamedTuple):
     """What the learner pane shows: its box, its lines top to bottom, and whether every trump still out is
     among them (the small screen once cut off the last row of trumps)."""
@@ -230,7 +241,10 @@ class Renderer:
         surface.fill(FELT)
         if view.sheet is not None:  # the bar keeps a warning; the game's prompt is not for the sheet's user
             self._sheet(view.sheet, surface, layout)
-            self._bar(replace(view, prompt=""), surface, layout)
+            if layout.compact:  # the sheet's keys cover the bar: a warning takes the title's place
+                self._sheet_warning(view, surface, layout)
+            else:
+                self._bar(replace(view, prompt=""), surface, layout)
             return
         if view.kind is ScreenKind.DEAL:
             self._deal(view, surface, layout)
@@ -286,22 +300,41 @@ class Renderer:
             symbol, color = ("?", BLACK) if suit is None else (suit.symbol, _suit_color(suit, on_dark=False))
             self.blit_text(surface, symbol, f.header + g // 2, color, badge)
             x = badge.right + 2 * g
-            if suit is not None:
-                size = self._reminder_size(view, layout, x)
-                space = self.font(size).size(" ")[0]
-                for token in view.trump.reminder_tokens:
-                    image = self.text(token, size, _token_color(token))
-                    surface.blit(image, (x, h.y + (h.h - image.get_height()) // 2))
-                    x += image.get_width() + space
+            band = layout.reminder
+            if suit is not None and band is not None:  # upright: its own line, centred, under the header
+                pygame.draw.rect(surface, BLACK, band)
+                self._reminder(view, surface, self.reminder_size(view, layout), band, centred=True)
+            elif suit is not None:
+                size = self.reminder_size(view, layout, x)
+                x = self._reminder(view, surface, size, Rect(x, h.y, h.right - x, h.h))
         if view.trick_label:  # right-aligned beside the menu's button, at its own size in the room left
             right = Rect(x, h.y, self._header_right(view, layout) - x - g, h.h)
             self.blit_text(surface, view.trick_label, f.trick, YELLOW, right, align="right")
 
-    def _reminder_size(self, view: View, layout: Layout, x: int) -> int:
-        """The order reminder's font size: the layout's, or smaller (down to 3/5 of it) where the reminder and the
-        trick count would not both fit between ``x`` and the menu's button: the count keeps its size."""
+    def _reminder(self, view: View, surface: pygame.Surface, size: int, box: Rect, centred: bool = False) -> int:
+        """The order reminder's tokens in their colours at ``size``, from ``box``'s left (or centred in it);
+        returns where it ends."""
+        assert view.trump is not None
+        space = self.font(size).size(" ")[0]
+        x = box.x
+        if centred:
+            x += (box.w - self.font(size).size(view.trump.reminder)[0]) // 2
+        for token in view.trump.reminder_tokens:
+            image = self.text(token, size, _token_color(token))
+            surface.blit(image, (x, box.y + (box.h - image.get_height()) // 2))
+            x += image.get_width() + space
+        return x
+
+    def reminder_size(self, view: View, layout: Layout, x: int | None = None) -> int:
+        """The order reminder's font size: the layout's on its own line (upright), else the layout's or smaller
+        (down to 3/5 of it) where the reminder and the trick count would not both fit between ``x`` (after the
+        trump badge) and the menu's button: the count keeps its size."""
         f, g = layout.fonts, layout.gap
         assert view.trump is not None
+        if layout.reminder is not None:
+            return f.reminder
+        if x is None:
+            x = self._reminder_x(view, layout)
         room = self._header_right(view, layout) - x - g
         if view.trick_label:
             room -= self.font(f.trick).size(view.trick_label)[0] + g
@@ -310,12 +343,23 @@ class Renderer:
             size -= 1
         return size
 
+    def _reminder_x(self, view: View, layout: Layout) -> int:
+        """Where the header's reminder begins: after the word "Trumps" (when it fits) and the badge."""
+        assert view.trump is not None
+        h, g = layout.header, layout.gap
+        x = h.x + g
+        if view.trump.label and self._header_fits(view, layout):
+            x += self.text(view.trump.label, layout.fonts.header, WHITE).get_width() + g
+        return x + (h.h - g) + 2 * g
+
     def _header_fits(self, view: View, layout: Layout) -> bool:
-        """Whether the word "Trumps", the badge, the order reminder and the trick count fit side by side."""
+        """Whether the word "Trumps", the badge, the order reminder (unless on its own line) and the trick count
+        fit side by side."""
         f, g = layout.fonts, layout.gap
         assert view.trump is not None
         need = self.font(f.header).size(view.trump.label)[0] + layout.header.h + 4 * g
-        need += self.font(f.reminder).size(view.trump.reminder)[0]
+        if layout.reminder is None:
+            need += self.font(f.reminder).size(view.trump.reminder)[0]
         need += self.font(f.trick).size(view.trick_label)[0] + 2 * g
         return need <= self._header_right(view, layout) - layout.header.x
 
@@ -530,7 +574,7 @@ class Renderer:
     def learner_box(self, view: View, layout: Layout) -> Rect:
         """The learner pane's place: the table's top-left corner, beside the top seat and above the left one
         (the buttons have fixed slots and keep the whole panel)."""
-        t, g = layout.table, layout.gap
+        t, g = layout.seat_area, layout.gap
         slots = layout.slots(view.bottom_seat)
         top = next(s for s in slots.values() if s.side.name == "top")
         left = next(s for s in slots.values() if s.side is LEFT)
@@ -592,6 +636,8 @@ class Renderer:
         """The deal's result in words, in the header (trumps matter no more): the table below keeps the last
         trick in view while the bar asks for the sweep, and the centre shows the card points."""
         h, f, g = layout.header, layout.fonts, layout.gap
+        if layout.reminder is not None:  # upright: the reminder's line too (trumps matter no more)
+            h = Rect(h.x, h.y, h.w, layout.reminder.bottom - h.y)
         pygame.draw.rect(surface, BLACK, h)
         text = " · ".join(view.result.split("\n"))
         self.blit_text(surface, text, f.result, GOLD, Rect(h.x + g, h.y + 1, self._header_right(view, layout) - h.x
@@ -615,6 +661,32 @@ class Renderer:
         """d'Lee: per team a line with its name and its open lines (large), and under it the tally lines, the
         starting ones in groups of three and the added ones as their own groups; then the last deal in words and
         who names trumps next."""
+        f, g = layout.fonts, layout.gap
+        plan = self.slate_plan(slate, layout)
+        body = plan.body
+        if slate.phone is not None:  # the pages' QR code at the right of the tally, as tall as the two rows
+            side = min(body.h, body.w // 3)
+            self._phone_code(slate.phone, surface, Rect(body.right - side, body.y, side, side))
+            body = Rect(body.x, body.y, body.w - side - g, body.h)
+        row_h = (body.h - g) // 2
+        count = max((len(r.lines) + 2 * len(r.groups) for r in slate.rows), default=0)
+        for i, row in enumerate(slate.rows):
+            rect = Rect(body.x, body.y + i * (row_h + g), body.w, row_h)
+            self._slate_row(row, rect, plan.head_h, count, surface, layout, winner=slate.winner is row.team)
+        mid = body.y + row_h + g // 2
+        pygame.draw.line(surface, LIGHT, (body.x, mid), (body.right, mid), 3)
+        if plan.result is not None:
+            extra = [text for text in (slate.last_result, slate.next_trumps) if text]
+            self.blit_text(surface, "\n".join(extra), f.result, YELLOW, plan.result)
+        if plan.review is not None:
+            self.blit_text(surface, "\n".join(slate.review), plan.review_size, WHITE, plan.review, bold=False,
+                           min_size=max(10, f.small * 3 // 4))
+
+    def slate_plan(self, slate: SlateView, layout: Layout) -> SlatePlan:
+        """Where the slate's parts go: the two teams' rows (``body``: each a head line with the name and the open
+        lines, the tally under it when there is room), the last deal in words, the review. The two head lines
+        always fit, one under the other: the words below give up room (and shrink) first, never the names (the
+        480x320 review once drew the line between the teams through the first team's name)."""
         t, f, g = layout.table, layout.fonts, layout.gap
         extra = [text for text in (slate.last_result, slate.next_trumps) if text]
         result_lines = sum(text.count("\n") + 1 for text in extra)
@@ -622,26 +694,16 @@ class Renderer:
         # The review: its own lines in plain type under the result, each allowed to wrap once.
         review_size = max(f.small, f.result * 3 // 4)
         review_h = 2 * len(slate.review) * self.font(review_size, False).get_linesize() + g if slate.review else 0
-        body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h - review_h)
-        if slate.phone is not None:  # the pages' QR code at the right of the tally, as tall as the two rows
-            side = min(body.h, body.w // 3)
-            self._phone_code(slate.phone, surface, Rect(body.right - side, body.y, side, side))
-            body = Rect(body.x, body.y, body.w - side - g, body.h)
-        row_h = (body.h - g) // 2
         head_h = self.font(f.slate_count).get_linesize()
-        count = max((len(r.lines) + 2 * len(r.groups) for r in slate.rows), default=0)
-        for i, row in enumerate(slate.rows):
-            rect = Rect(body.x, body.y + i * (row_h + g), body.w, row_h)
-            self._slate_row(row, rect, head_h, count, surface, layout, winner=slate.winner is row.team)
-        mid = body.y + row_h + g // 2
-        pygame.draw.line(surface, LIGHT, (body.x, mid), (body.right, mid), 3)
-        if extra:
-            rect = Rect(body.x, body.bottom + g, body.w, result_h)
-            self.blit_text(surface, "\n".join(extra), f.result, YELLOW, rect)
-        if slate.review:
-            rect = Rect(body.x, body.bottom + g + result_h, body.w, review_h - g)
-            self.blit_text(surface, "\n".join(slate.review), review_size, WHITE, rect, bold=False,
-                           min_size=max(10, f.small * 3 // 4))
+        heads = 2 * head_h + 2 * g  # two head lines and the line between them
+        room = t.h - 2 * g - heads
+        if result_h + review_h > room:  # the words below share what is left, in proportion
+            total = result_h + review_h
+            result_h, review_h = result_h * room // total, review_h * room // total
+        body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g - result_h - review_h)
+        result = Rect(body.x, body.bottom + g, body.w, max(1, result_h)) if extra else None
+        review = Rect(body.x, body.bottom + g + result_h, body.w, max(1, review_h - g)) if slate.review else None
+        return SlatePlan(body, head_h, result, review, review_size)
 
     def _phone_code(self, code: PhoneCode, surface: pygame.Surface, rect: Rect) -> None:
         """A QR code on white with its quiet zone of four modules, each module a whole number of pixels."""
@@ -741,6 +803,17 @@ class Renderer:
                 color = BLACK if key.live or key.selected else DIM
             self.blit_text(surface, key.label, f.button_suit if len(key.label) <= 3 else f.button, color,
                            rect.inset(3), min_size=max(8, f.button // 2))
+
+    def _sheet_warning(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
+        """A warning while a sheet is up on the small layout, whose keys reach over the bar: in the header, over the
+        sheet's title, as the bar would show it (the headline; the rest when the sheet is closed)."""
+        if view.warning is None:
+            return
+        h, f, g = layout.header, layout.fonts, layout.gap
+        colour, mark = (BLUE, "ℹ") if view.warning.informational else (RED, "⚠")
+        pygame.draw.rect(surface, colour, h)
+        self.blit_text(surface, f"{mark} {view.warning.headline}", f.header, WHITE,
+                       Rect(h.x + g, h.y, h.w - 2 * g, h.h), min_size=max(8, f.header // 2))
 
     # ---- buttons and the bottom bar -------------------------------------------------------------------
 

@@ -6,7 +6,10 @@ text; :func:`key_rects` says where each key is on a layout, for the renderer and
 view model: no pygame here.
 
 Keys sit in rows of equal height in the layout's table-and-panel area, under the header (the sheet's title) and a
-few lines of text, above the bar (the prompt). Each row fills the width; a key's ``weight`` is its share.
+few lines of text, above the bar (the prompt). Each row fills the width; a key's ``weight`` is its share. On the
+480x320 layout the keys reach the screen's bottom edge, over the bar, with narrower gaps: six rows of a deal form
+and twelve letters across are no smaller than ``layout.MIN_TARGET_MM`` only so (a warning then takes the title's
+place, tablepi.display.render).
 """
 
 from __future__ import annotations
@@ -139,6 +142,8 @@ def sheet_for(
                               selected=t not in panel.waiting, weight=2),
                       KeyView(AnswerKey(t, False), tr.gettext("Refuse"), live=t in panel.waiting, weight=2))
                      for t in Team)
+        # Close sets the question aside unanswered (the menu brings it back): never a sheet without a way out.
+        aside = (KeyView(None, "", live=False, weight=2), KeyView(CANCEL, tr.gettext("Close"), weight=4))
         result = panel.entry.result()
         from tablepi.rules.slate import Slate
 
@@ -146,7 +151,7 @@ def sheet_for(
         line = tx.history_line(tr, panel.number, tx.seat_name(tr, panel.entry.trumps, names),
                                _result_words(tr, scored, names), scored.stake)
         return SheetView(tr.gettext("Correct deal {number}").format(number=panel.number),
-                         (line, tr.gettext("Both teams must accept.")), rows)
+                         (line, tr.gettext("Both teams must accept.")), (*rows, aside))
     if isinstance(panel, MatchStart):
         keys = (KeyView(OpenKey(Opening.PLAYERS), tr.gettext("Players' names"), weight=2),
                 KeyView(OpenKey(Opening.DEALER), tr.gettext("First dealer"), weight=2))
@@ -159,6 +164,8 @@ def sheet_for(
     labels = {Opening.DEAL: tr.gettext("Enter a deal by hand"), Opening.CORRECT: tr.gettext("Correct a deal"),
               Opening.HISTORY: tr.gettext("The evening's deals"), Opening.PLAYERS: tr.gettext("Players' names"),
               Opening.DEALER: tr.gettext("First dealer"), Opening.ENROL: tr.gettext("Enrol cards or tags")}
+    if panel.can_answer:  # a correction waits, its sheet closed: the same place answers it
+        labels[Opening.CORRECT] = tr.gettext("Answer the correction")
     if panel.can_phone:  # only with the pages on: the menu of a table without them is unchanged
         labels[Opening.PHONE] = tr.gettext("On your phone")
     entries = tuple(KeyView(OpenKey(k), labels[k], live=OpenKey(k) in panel.live_keys()) for k in labels)
@@ -232,14 +239,22 @@ def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: Ke
 
 
 def body(size: tuple[int, int]) -> tuple[Rect, Rect]:
-    """The sheet's text area and its keys area on a screen of ``size``: between the header and the bar."""
+    """The sheet's text area and its keys area on a screen of ``size``: between the header and the bar (on the
+    small layout, the screen's bottom edge)."""
     layout = layout_for(size)
     w = size[0]
     top = layout.header.bottom
     text_h = 2 * layout.fonts.center
     text = Rect(0, top, w, text_h)
-    keys = Rect(0, text.bottom, w, layout.bar.y - text.bottom)
+    bottom = size[1] if layout.compact else layout.bar.y
+    keys = Rect(0, text.bottom, w, bottom - text.bottom)
     return text, keys
+
+
+def gap(size: tuple[int, int]) -> int:
+    """The space between two keys: the layout's, narrower on the small layout (its keys need the room)."""
+    layout = layout_for(size)
+    return max(2, layout.gap * 3 // 5) if layout.compact else layout.gap
 
 
 def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
@@ -248,14 +263,14 @@ def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
     if len(sheet.rows) == 1:  # the history, the enrolment: the lines are the content, one row of keys below
         layout = layout_for(size)
         row_h = min(keys.h // 3, layout.button_h)
-        return Rect(0, text.y, text.w, keys.bottom - row_h - layout.gap - text.y)
+        return Rect(0, text.y, text.w, keys.bottom - row_h - gap(size) - text.y)
     return text
 
 
 def line_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[Rect, ...]:
     """Where each of the sheet's lines is drawn (the renderer's and the touch's geometry alike)."""
     text = text_rect(sheet, size)
-    g = layout_for(size).gap
+    g = gap(size)
     line_h = max(1, text.h // max(2, len(sheet.lines)))
     return tuple(Rect(text.x + g, text.y + i * line_h, text.w - 2 * g, line_h) for i in range(len(sheet.lines)))
 
@@ -271,7 +286,7 @@ def key_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, R
 
 def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, Rect], ...]:
     layout = layout_for(size)
-    g = layout.gap
+    g = gap(size)
     _, area = body(size)
     rows = sheet.rows
     if not rows:

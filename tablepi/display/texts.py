@@ -492,6 +492,13 @@ def correction_refused_text(tr: Translator, number: int) -> str:
     return tr.gettext("Correction of deal {number} refused: the slate stays as it was.").format(number=number)
 
 
+def correction_aside_text(tr: Translator, number: int) -> str:
+    """The answer sheet of a correction closed unanswered: where to answer it, and that it does not outlive its
+    match."""
+    return tr.gettext("Correction of deal {number} not answered: Menu, Answer the correction. A new match drops "
+                      "it.").format(number=number)
+
+
 def seated_text(tr: Translator, name: str, seat: Seat) -> str:
     """A player seated by his tag (or the tournament's seating): the table says it took him."""
     return tr.gettext("{name} sits at {seat}.").format(name=name, seat=seat_letter(tr, seat))

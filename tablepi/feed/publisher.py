@@ -82,6 +82,164 @@ class _Journal:
         self.acked_ahead.clear()
 
 
+@dataclass
+class FeedHealth:
+    """How the feed is doing, for the table's status, ``tablepi doctor`` and the tests: counts, and the problem
+    last met (said once in the log and on the screen until it is over)."""
+
+    published: int = 0  # messages handed to the broker
+    acknowledged: int = 0  # of them, acknowledged
+    refused: int = 0  # PUBACKs with a failure reason code (the ACL, a quota)
+    problem: str = ""
+    warned: bool = False  # the refusal was said
+    connect_warned: bool = False  # that the broker cannot be reached was said
+
+
+class Outbox:
+    """What the broker has not acknowledged yet, journal by journal (oldest first), read back from the journals
+    themselves, and the cursor file that says how far it acknowledged (written at most every
+    :data:`SAVE_INTERVAL`). Used by the publisher's thread only (and before it starts)."""
+
+    def __init__(self, cursor: Cursor, table: JournaledTable, round_: int | None) -> None:
+        self.cursor = cursor
+        self.journals: dict[str, _Journal] = {}
+        self.archive = table.archive
+        self.current = table.journal.id  # the journal the table writes now
+        self.dirty = False  # the cursor changed since it was written
+        self.saved = 0.0
+        self.resent = 0  # lines sent again because the server asked
+        self._load(table, round_)
+
+    @property
+    def backlog(self) -> int:
+        return sum(len(j.lines) for j in self.journals.values())
+
+    def journaled(self, jid: str, path: str, header: Any, seq: int, line: str, round_: int | None) -> None:
+        out = self.journals.get(jid) or self.journal(jid, path, header)
+        if out.cursor.tag(seq, round_):
+            self.dirty = True
+        out.add(seq, line)
+
+    def rotated(self, old_id: str, archived: str, new_id: str, new_path: str, header: Any) -> None:
+        old = self.journals.get(old_id)
+        if old is not None:
+            old.cursor.path, old.cursor.archived = archived, True
+        self.journal(new_id, new_path, header)
+        self.current = new_id
+        self.dirty = True
+
+    def acked(self, jid: str, seq: int) -> bool:
+        """The broker acknowledged ``seq`` of journal ``jid``; False if that journal is not in the outbox."""
+        out = self.journals.get(jid)
+        if out is None:
+            return False
+        out.ack(seq)
+        self.dirty = True
+        return True
+
+    def rewind(self) -> None:
+        """After a reconnect: everything not acknowledged goes again."""
+        for out in self.journals.values():
+            out.rewind()
+
+    def save(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if self.dirty and (force or now - self.saved >= SAVE_INTERVAL):
+            try:
+                self.cursor.save()
+            except OSError as error:
+                log.warning("feed: cannot write the cursor %s: %s (events will be sent again)",
+                            self.cursor.path, error)
+            self.saved = now
+            self.dirty = False
+
+    # --- at start, and asked again -----------------------------------------------------------------------------------
+
+    def _load(self, table: JournaledTable, round_: int | None) -> None:
+        """What the broker has not acknowledged: older journals (archived since) first, then the current one.
+        Runs before the core starts, on its thread: the journal is not being written."""
+        current = table.journal
+        if self.cursor.rebuilt and table.archive is not None:
+            self._register_archive(table.archive, current.id)
+        for jid, jc in sorted(self.cursor.journals.items(), key=lambda item: item[1].index):
+            if jid == current.id or jc.done:
+                continue
+            path = find_archived(table.archive, jid, jc.path) if table.archive is not None else None
+            found = read_journal_file(path, max(jc.acked, 0)) if path is not None else None
+            if found is None:
+                log.warning("feed: journal %s (%d events not acknowledged) is gone; they cannot be sent", jid,
+                            max(0, jc.last - jc.acked))
+                jc.archived, jc.acked = True, jc.last
+                continue
+            jc.path, jc.archived = str(path), True
+            out = self.journal(jid, str(path), found[1])
+            for seq, line in found[2]:
+                out.add(seq, line)
+        lines = current.lines_after(0)
+        now = self.journal(current.id, str(current.path), current.header.to_json())
+        if lines and not now.cursor.rounds:
+            now.cursor.tag(1, round_)  # begun before the feed was on: the seating it has now, if any
+        for seq, line in lines:
+            now.add(seq, line)
+
+    def _register_archive(self, archive: Path, current: str) -> None:
+        """A cursor made anew (the file was lost): the archived matches may not have reached the server either.
+        The newest :data:`~tablepi.feed.outbox.KEEP_DONE` are put in the outbox, oldest first (the server ignores
+        what it has; their rounds are not known any more)."""
+        from tablepi.journal import archive as match_archive
+
+        for path in match_archive.matches(archive)[-KEEP_DONE:]:
+            found = read_journal_file(path, 1 << 62)
+            if found is not None and found[0] != current:
+                jc = self.cursor.register(found[0], str(path))
+                jc.archived = True
+                jc.last = max(jc.last, 1)  # not done until its lines are read and acknowledged
+
+    def resend(self, jid: str, first: int) -> int:
+        """The server misses journal ``jid`` from seq ``first`` on: send it again from the journal itself (the
+        current one, or the archive). Returns how many lines were put back in the outbox."""
+        out = self.journals.get(jid)
+        path: Path | None = None
+        if jid == self.current and out is not None:
+            path = Path(out.cursor.path)
+        elif self.archive is not None:
+            hint = self.cursor.journals[jid].path if jid in self.cursor.journals else ""
+            path = find_archived(self.archive, jid, hint)
+        found = read_journal_file(path, max(first, 1) - 1) if path is not None else None
+        if found is None:
+            log.warning("feed: the server asked for journal %s from %d, which this table does not have",
+                        jid[:12], first)
+            return 0
+        if out is None:
+            out = self.journal(jid, str(path), found[1])
+            out.cursor.archived = jid != self.current
+        if first == 0:
+            out.lines[0] = ""
+        for seq, line in found[2]:
+            out.add(seq, line, again=True)
+        out.next_send = min(out.next_send, first)
+        count = len(found[2]) + (first == 0)
+        self.resent += count
+        log.info("feed: the server asked for journal %s from %d: %d lines sent again", jid[:12], first, count)
+        return count
+
+    def journal(self, jid: str, path: str, header: Any) -> _Journal:
+        """Journal ``jid``'s part of the outbox, made (and registered in the cursor) when new."""
+        known = self.journals.get(jid)
+        if known is not None:
+            return known
+        header_obj = header if isinstance(header, dict) else header.to_json()
+        jc = self.cursor.register(jid, path)
+        out = _Journal(jid, jc, header_obj)
+        out.rewind()
+        if jc.acked < 0:
+            out.lines[0] = ""  # the header message, made when sent
+        self.journals[jid] = out
+        self.dirty = True
+        return out
+
+
+
 class FeedPublisher:
     """Publishes one journaled table; :meth:`start` it after the app is built, :meth:`close` it before."""
 
@@ -96,32 +254,22 @@ class FeedPublisher:
         self.config = config
         self.on_message = on_message
         self.prefix = config.prefix
-        self.cursor = Cursor.load(config.cursor or table.path.with_name("feed-cursor.json"))
+        cursor = Cursor.load(config.cursor or table.path.with_name("feed-cursor.json"))
         self._seating: Seating | None = None
-        if self.cursor.seating is not None:
+        if cursor.seating is not None:
             try:
-                self._seating = Seating.from_json(self.cursor.seating)
+                self._seating = Seating.from_json(cursor.seating)
             except FeedError:
                 self._seating = None
         self._queue: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
-        self._journals: dict[str, _Journal] = {}
         self._inflight: dict[int, tuple[str, int]] = {}
         self._connected = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._state: TableState | None = None
         self._state_sent = 0.0
-        self._saved = 0.0
-        self._dirty = False
-        self._warned = False
-        self.refused = 0
-        self.problem = ""
-        self.published = 0
-        self.acknowledged = 0
-        self._archive = table.archive
-        self._current = table.journal.id
-        self.resent = 0  # lines sent again because the server asked
-        self._load_backlog(table)
+        self.health = FeedHealth()
+        self.outbox = Outbox(cursor, table, self.round)
         table.listeners.append(self)
         factory = client_factory or _default_factory
         will = (status_topic(self.prefix, config.table), encode({"table": config.table, "online": False}))
@@ -129,7 +277,6 @@ class FeedPublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_connect_fail = self._on_connect_fail
-        self._connect_warned = False
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
 
@@ -176,7 +323,7 @@ class FeedPublisher:
             info.wait_for_publish(1.0)
         self.client.disconnect()
         self.client.loop_stop()
-        self._save(force=True)
+        self.outbox.save(force=True)
 
     def __enter__(self) -> FeedPublisher:
         return self
@@ -187,7 +334,7 @@ class FeedPublisher:
     @property
     def backlog(self) -> int:
         """Messages (events and headers) the broker has not acknowledged yet."""
-        return sum(len(j.lines) for j in self._journals.values())
+        return self.outbox.backlog
 
     @property
     def connected(self) -> bool:
@@ -198,94 +345,10 @@ class FeedPublisher:
         shutdown)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self._queue.empty() and self.backlog == 0 and not self._dirty:
+            if self._queue.empty() and self.backlog == 0 and not self.outbox.dirty:
                 return True
             time.sleep(0.02)
         return False
-
-    # --- the outbox at start -------------------------------------------------------------------------------------
-
-    def _load_backlog(self, table: JournaledTable) -> None:
-        """What the broker has not acknowledged: older journals (archived since) first, then the current one.
-        Runs before the core starts, on its thread: the journal is not being written."""
-        current = table.journal
-        if self.cursor.rebuilt and table.archive is not None:
-            self._register_archive(table.archive, current.id)
-        for jid, jc in sorted(self.cursor.journals.items(), key=lambda item: item[1].index):
-            if jid == current.id or jc.done:
-                continue
-            path = find_archived(table.archive, jid, jc.path) if table.archive is not None else None
-            found = read_journal_file(path, max(jc.acked, 0)) if path is not None else None
-            if found is None:
-                log.warning("feed: journal %s (%d events not acknowledged) is gone; they cannot be sent", jid,
-                            max(0, jc.last - jc.acked))
-                jc.archived, jc.acked = True, jc.last
-                continue
-            jc.path, jc.archived = str(path), True
-            out = self._journal(jid, str(path), found[1])
-            for seq, line in found[2]:
-                out.add(seq, line)
-        lines = current.lines_after(0)
-        now = self._journal(current.id, str(current.path), current.header.to_json())
-        if lines and not now.cursor.rounds:
-            now.cursor.tag(1, self.round)  # begun before the feed was on: the seating it has now, if any
-        for seq, line in lines:
-            now.add(seq, line)
-
-    def _register_archive(self, archive: Path, current: str) -> None:
-        """A cursor made anew (the file was lost): the archived matches may not have reached the server either.
-        The newest :data:`~tablepi.feed.outbox.KEEP_DONE` are put in the outbox, oldest first (the server ignores
-        what it has; their rounds are not known any more)."""
-        from tablepi.journal import archive as match_archive
-
-        for path in match_archive.matches(archive)[-KEEP_DONE:]:
-            found = read_journal_file(path, 1 << 62)
-            if found is not None and found[0] != current:
-                jc = self.cursor.register(found[0], str(path))
-                jc.archived = True
-                jc.last = max(jc.last, 1)  # not done until its lines are read and acknowledged
-
-    def resend(self, jid: str, first: int) -> int:
-        """The server misses journal ``jid`` from seq ``first`` on: send it again from the journal itself (the
-        current one, or the archive). Returns how many lines were put back in the outbox."""
-        out = self._journals.get(jid)
-        path: Path | None = None
-        if jid == self._current and out is not None:
-            path = Path(out.cursor.path)
-        elif self._archive is not None:
-            hint = self.cursor.journals[jid].path if jid in self.cursor.journals else ""
-            path = find_archived(self._archive, jid, hint)
-        found = read_journal_file(path, max(first, 1) - 1) if path is not None else None
-        if found is None:
-            log.warning("feed: the server asked for journal %s from %d, which this table does not have",
-                        jid[:12], first)
-            return 0
-        if out is None:
-            out = self._journal(jid, str(path), found[1])
-            out.cursor.archived = jid != self._current
-        if first == 0:
-            out.lines[0] = ""
-        for seq, line in found[2]:
-            out.add(seq, line, again=True)
-        out.next_send = min(out.next_send, first)
-        count = len(found[2]) + (first == 0)
-        self.resent += count
-        log.info("feed: the server asked for journal %s from %d: %d lines sent again", jid[:12], first, count)
-        return count
-
-    def _journal(self, jid: str, path: str, header: Any) -> _Journal:
-        known = self._journals.get(jid)
-        if known is not None:
-            return known
-        header_obj = header if isinstance(header, dict) else header.to_json()
-        jc = self.cursor.register(jid, path)
-        out = _Journal(jid, jc, header_obj)
-        out.rewind()
-        if jc.acked < 0:
-            out.lines[0] = ""  # the header message, made when sent
-        self._journals[jid] = out
-        self._dirty = True
-        return out
 
     # --- the thread ----------------------------------------------------------------------------------------------
 
@@ -304,26 +367,16 @@ class FeedPublisher:
                 if self._connected:
                     self._send()
                     self._send_state()
-                self._save()
+                self.outbox.save()
             except Exception:
                 log.exception("feed: unexpected error while sending (the table plays on)")
 
     def _handle(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
         if kind == "line":
-            _, jid, path, header, seq, line, round_ = item
-            out = self._journals.get(jid) or self._journal(jid, path, header)
-            if out.cursor.tag(seq, round_):
-                self._dirty = True
-            out.add(seq, line)
+            self.outbox.journaled(*item[1:])
         elif kind == "rotated":
-            _, old_id, archived, new_id, new_path, header = item
-            old = self._journals.get(old_id)
-            if old is not None:
-                old.cursor.path, old.cursor.archived = archived, True
-            self._journal(new_id, new_path, header)
-            self._current = new_id
-            self._dirty = True
+            self.outbox.rotated(*item[1:])
         elif kind == "state":
             self._state = item[1]
         elif kind == "ack":
@@ -331,19 +384,15 @@ class FeedPublisher:
             where = self._inflight.pop(mid, None)
             if where is None:
                 return
-            acked = self._journals.get(where[0])
             if failed:
                 self._refused(where, reason)
-            elif acked is not None:
-                acked.ack(where[1])
-                self.acknowledged += 1
-                self._dirty = True
+            elif self.outbox.acked(*where):
+                self.health.acknowledged += 1
         elif kind == "connected":
             self._connected = True
-            self._warned = False
-            self._connect_warned = False
-            for out in self._journals.values():
-                out.rewind()
+            self.health.warned = False
+            self.health.connect_warned = False
+            self.outbox.rewind()
             self._inflight.clear()
             self._publish_online()
             self._state_sent = 0.0
@@ -353,60 +402,68 @@ class FeedPublisher:
             self._connected = False
             self._inflight.clear()
         elif kind == "seating":
-            self.cursor.seating = item[1].to_json()
-            self._dirty = True
+            self.outbox.cursor.seating = item[1].to_json()
+            self.outbox.dirty = True
         elif kind == "resend":
-            self.resend(item[1], item[2])
+            self.outbox.resend(item[1], item[2])
 
     def _publish_online(self) -> None:
-        """The retained status: online, and the last seq of the journal it plays in (the server asks for what it
-        lacks of it: a tail lost with a broker that crashed shows there)."""
-        out = self._journals.get(self._current)
+        """The retained status: online, the last seq of the journal it plays in, and of the earlier ones it keeps
+        (the server asks for what it lacks of them: a tail lost with a broker that crashed shows there, also of a
+        match archived since)."""
+        current = self.outbox.current
+        out = self.outbox.journals.get(current)
         body: dict[str, Any] = {"table": self.config.table, "online": True}
         if out is not None and out.cursor.last > 0:
             body.update(journal=out.jid, last=out.cursor.last)
+        earlier = sorted((jc.index, jid, jc.last) for jid, jc in self.outbox.cursor.journals.items()
+                         if jid != current and jc.last > 0)[-KEEP_DONE:]
+        if earlier:
+            body["earlier"] = {jid: last for _, jid, last in earlier}
         self.client.publish(status_topic(self.prefix, self.config.table), encode(body), qos=1, retain=True)
 
     def _connect_failed(self) -> None:
         """paho could not connect (it retries on its own): say why once, in one line, until it connects. Over TLS
         the reason comes from a handshake of our own (paho does not pass it on): a wrong CA is named as such."""
-        if self._connect_warned:
+        if self.health.connect_warned:
             return
-        self._connect_warned = True
+        self.health.connect_warned = True
         where = f"{self.config.host}:{self.config.port}"
         tls = None
         if self.config.tls:
             from tablepi.feed.client import tls_problem
 
             tls = tls_problem(self.config)
-        self.problem = tls.text if tls is not None else f"cannot connect to the broker at {where}"
-        log.warning("feed: %s. The table plays on; its events wait in the journal.", self.problem)
+        health = self.health
+        health.problem = tls.text if tls is not None else f"cannot connect to the broker at {where}"
+        log.warning("feed: %s. The table plays on; its events wait in the journal.", health.problem)
         if tls is not None and tls.untrusted and self.on_message is not None:
-            self.on_message(Notice(NoticeCode.FEED_PROBLEM, (("text", f"feed: {self.problem}"),)))
+            self.on_message(Notice(NoticeCode.FEED_PROBLEM, (("text", f"feed: {health.problem}"),)))
 
     def _refused(self, where: tuple[str, int], reason: str) -> None:
-        self.refused += 1
-        self.problem = f"the broker refused event {where[1]} of journal {where[0][:8]}: {reason}"
-        if not self._warned:
-            self._warned = True
-            log.warning("feed: %s (check this table's ACL on the broker: tablepi doctor)", self.problem)
+        health = self.health
+        health.refused += 1
+        health.problem = f"the broker refused event {where[1]} of journal {where[0][:8]}: {reason}"
+        if not health.warned:
+            health.warned = True
+            log.warning("feed: %s (check this table's ACL on the broker: tablepi doctor)", health.problem)
             if self.on_message is not None:
-                self.on_message(Notice(NoticeCode.FEED_PROBLEM, (("text", f"feed: {self.problem}"),)))
+                self.on_message(Notice(NoticeCode.FEED_PROBLEM, (("text", f"feed: {health.problem}"),)))
         # Not acknowledged: it stays in the outbox and goes again after the next reconnect.
-        for out in self._journals.values():
+        for out in self.outbox.journals.values():
             if out.jid == where[0]:
                 out.next_send = 1 << 62  # nothing more from this journal until a reconnect rewinds it
 
     def _send(self) -> None:
         topic = events_topic(self.prefix, self.config.table)
-        for out in sorted(self._journals.values(), key=lambda j: j.cursor.index):
+        for out in sorted(self.outbox.journals.values(), key=lambda j: j.cursor.index):
             if out.cursor.last < 1:
                 continue  # the header goes with the first event
             while len(self._inflight) < WINDOW and out.next_send in out.lines:
                 seq = out.next_send
                 info = self.client.publish(topic, self._payload(out, seq), qos=1)
                 self._inflight[info.mid] = (out.jid, seq)
-                self.published += 1
+                self.health.published += 1
                 out.next_send += 1
             if len(self._inflight) >= WINDOW or out.lines:
                 return  # journal order: a later journal waits for this one to be acknowledged
@@ -430,17 +487,6 @@ class FeedPublisher:
         self._state_sent = now
         body = {"table": self.config.table, "round": self.round, "state": summary(state)}
         self.client.publish(state_topic(self.prefix, self.config.table), encode(body), qos=1, retain=True)
-
-    def _save(self, force: bool = False) -> None:
-        now = time.monotonic()
-        if self._dirty and (force or now - self._saved >= SAVE_INTERVAL):
-            try:
-                self.cursor.save()
-            except OSError as error:
-                log.warning("feed: cannot write the cursor %s: %s (events will be sent again)",
-                            self.cursor.path, error)
-            self._saved = now
-            self._dirty = False
 
     # --- paho's network thread: only notes for the queue ---------------------------------------------------------
 

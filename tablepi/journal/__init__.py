@@ -11,7 +11,8 @@ dependence:
   ``quarantine/``.
 - :mod:`~tablepi.journal.lock`: one writer per journal (an advisory lock file naming its holder).
 - :mod:`~tablepi.journal.archive`: finished matches, compressed game records in ``archive/``.
-- :mod:`~tablepi.journal.evening`: the matches of tonight, the archived ones included.
+- :mod:`~tablepi.journal.evening`: the evening's matches (since the table was switched on, or since midnight), the
+  archived ones included.
 - :mod:`~tablepi.journal.journal`: :class:`~tablepi.journal.journal.Journal` (SQLite plus the second copy) and
   :class:`~tablepi.journal.journal.JournaledTable`, what the app runs: journal first, then the table.
 

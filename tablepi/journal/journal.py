@@ -27,6 +27,7 @@ import json
 import logging
 import os
 import sqlite3
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -36,7 +37,7 @@ from typing import Protocol, TextIO
 
 from tablepi.errors import ConfigError, RecordError, TablepiError
 from tablepi.journal import archive as match_archive
-from tablepi.journal.evening import EveningBook
+from tablepi.journal.evening import Clock, EveningBook, last_written
 from tablepi.journal.eventlog import CopyWriter, checksum, copy_path, fsync_dir, write_copy
 from tablepi.journal.lock import JournalBusy, JournalLock
 from tablepi.journal.record import VERSION, RecordHeader, checked_line, parse_event, parse_header, record_lines
@@ -55,7 +56,7 @@ from tablepi.players import fit_name
 from tablepi.safeinput import clean_text, load_json
 from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent, Tick
 from tablepi.table.machine import Table
-from tablepi.table.state import TableState
+from tablepi.table.state import TablePhase, TableState
 
 __all__ = ["Journal", "JournalBusy", "JournalError", "JournalListener", "JournaledTable", "read_journal"]
 
@@ -536,16 +537,18 @@ class JournaledTable:
         header: RecordHeader | None = None,
         archive: str | Path | None = None,
         keep: int = match_archive.DEFAULT_KEEP,
+        clock: Clock = time.time,
     ) -> None:
         self.path = Path(path)
         self.archive = None if archive is None else Path(archive)
         self.keep = keep
         self._new_header = header  # what a new journal starts with (today's configuration)
-        self.evening = EveningBook(self.archive)  # the matches archived tonight, before the journal's
+        self.evening = EveningBook(self.archive, clock)  # the evening's matches archived, before the journal's
         self.listeners: list[JournalListener] = []
         self._lock = JournalLock(self.path)
         try:
             _finish_rotation(self.path)
+            self._written = last_written(self.path)  # (before this start writes anything)
             self.journal = Journal(self.path, header, lock=False)
             try:
                 self.table = self._replay()
@@ -582,7 +585,11 @@ class JournaledTable:
                 except RecordError as err:
                     self.journal.recovery.notes.append(f"replay stops before event {seq}: {err}")
                     break
-        return Table.replay(events, h.house_rules, h.dealer, h.table, self.evening.before_current())
+        if self.evening.resume(self.journal.journal_id, self._written):
+            return Table.replay(events, h.house_rules, h.dealer, h.table, self.evening.before_current())
+        table = Table.replay(events, h.house_rules, h.dealer, h.table)  # switched on: no match archived this evening
+        self.evening.switch_on(self.journal.journal_id, table.state.phase is TablePhase.MATCH_OVER)
+        return table
 
     @property
     def header(self) -> RecordHeader:
@@ -699,6 +706,7 @@ class JournaledTable:
             listener.rotated(old_id, target, self.journal)
         h = self.journal.header
         self.evening.archived(target, self.table)
+        self.evening.new_match(self.journal.journal_id)
         names = self.table.state.names
         # The evening goes on: its matches keep their numbers and history, and the players their names, written
         # first in the new journal (so it reads alone, to the book and the tournament too).

@@ -151,24 +151,30 @@ class TableFeed:
     last_event: float = 0.0  # wall clock when the last new event arrived
     scored_at: float = 0.0  # wall clock when the server applied the last deal scored here
     reported: tuple[str, int] = ("", 0)  # (journal, last seq) the table's status says it journaled
+    earlier: dict[str, int] = field(default_factory=dict)  # its earlier journals' last seqs, as its status says
 
     def report(self, status: dict[str, Any]) -> None:
-        """A status message's (journal, last): what the table says it has (checked by the server's reader)."""
+        """A status message's (journal, last) and ``earlier`` journals: what the table says it has (checked by
+        the server's reader)."""
         jid, last = status.get("journal"), status.get("last")
         if isinstance(jid, str) and isinstance(last, int):
             self.reported = (jid, last) if jid != self.reported[0] else (jid, max(last, self.reported[1]))
+        for jid, last in (status.get("earlier") or {}).items():
+            self.earlier[jid] = max(last, self.earlier.get(jid, 0))
 
     def gaps(self) -> list[tuple[str, int, int]]:
-        """Every journal's first run of missing seqs, (journal, first, last); a journal the table reported that
-        the server has never seen is missing whole."""
+        """Every journal's first run of missing seqs, (journal, first, last), up to the last seq the table's
+        status names for it (the tail of an archived match too); a journal the table reported that the server has
+        never seen is missing whole."""
         out = []
         for journal in self.journals.values():
-            last = self.reported[1] if journal.jid == self.reported[0] else 0
+            last = self.reported[1] if journal.jid == self.reported[0] else self.earlier.get(journal.jid, 0)
             gap = journal.gap(last)
             if gap is not None:
                 out.append((journal.jid, *gap))
-        if self.reported[0] and self.reported[0] not in self.journals:
-            out.append((self.reported[0], 0, self.reported[1]))
+        unseen = [self.reported] if self.reported[0] else []
+        unseen += [(jid, last) for jid, last in self.earlier.items() if jid != self.reported[0] and last > 0]
+        out += [(jid, 0, last) for jid, last in unseen if jid not in self.journals]
         return out
 
     def knows(self, jid: str, seq: int) -> bool:

@@ -16,11 +16,13 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from tablepi.changes import Changes
 from tablepi.errors import FeedError, TablepiError
 from tablepi.feed.client import make_client, session_properties
+from tablepi.feed.config import FeedConfig
 from tablepi.feed.messages import (
     Seating,
     announce_topic,
@@ -88,6 +90,8 @@ MAX_HELD_SHOWN = 50
 JOURNAL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: The highest seq a message may carry (a journal of a whole season has far fewer events).
 MAX_SEQ = 10**9
+#: A table's status names at most this many earlier journals (it sends the newest it keeps: KEEP_DONE).
+MAX_EARLIER = 50
 
 
 def read_message(table: str, kind: str, payload: bytes) -> dict[str, Any] | None:
@@ -109,6 +113,12 @@ def read_message(table: str, kind: str, payload: bytes) -> dict[str, Any] | None
                                 or not isinstance(last, int) or not 0 <= last <= MAX_SEQ):
             raise FeedError(f"status: journal and last must be a journal id and a seq, got {shown(jid)}, "
                             f"{shown(last)}", field="journal" if isinstance(last, int) else "last")
+        earlier = obj.get("earlier", {})
+        if not isinstance(earlier, dict) or len(earlier) > MAX_EARLIER or not all(
+                JOURNAL_ID.fullmatch(j) and isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_SEQ
+                for j, n in earlier.items()):
+            raise FeedError(f"status: earlier must map at most {MAX_EARLIER} journal ids to seqs, got "
+                            f"{shown(earlier)}", field="earlier")
         return obj
     seq, journal, number = obj.get("seq"), obj.get("journal"), obj.get("round")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
@@ -190,34 +200,108 @@ class Hub:
             return next((stamp for stamp, _ in self._history.get(channel, ()) if stamp > when), None)
 
 
+@dataclass
+class Counts:
+    """What the worker has seen (the dashboard and :meth:`TournamentServer.stats`)."""
+
+    received: int = 0  # messages, read or not
+    applied: int = 0  # events new to their journal, applied
+    duplicates: int = 0  # events known already (a resend, a duplicated delivery)
+    quarantined: int = 0  # messages that could not be read or applied (kept in the store)
+
+
+@dataclass
+class Pacing:
+    """What the pages were last given and when, and what is due: the standings at most every
+    :data:`STANDINGS_INTERVAL`, the tables' live views every :data:`TABLE_INTERVAL` (only the ones a page watches),
+    the dashboard every :data:`DIRECTOR_INTERVAL` while it is open."""
+
+    standings_dirty: bool = False
+    standings_sent: float = 0.0
+    dirty_tables: set[str] = field(default_factory=set)  # changed since their view was last made
+    tables_sent: float = 0.0
+    director_sent: float = 0.0
+    views: dict[str, dict[str, Any]] = field(default_factory=dict)  # each table's live view, as last published
+
+
+class BrokerLink:
+    """The server's side of the broker: one persistent session with manual acknowledgements, paho's network thread
+    putting each message on a queue, and the worker thread taking them in batches."""
+
+    def __init__(self) -> None:
+        self.client: Any = None  # paho's client, once started
+        self.queue: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self.stopping = threading.Event()
+        self.worker: threading.Thread | None = None
+
+    def start(self, broker: FeedConfig, client_id: str, on_connect: Callable[..., None],
+              clock: Callable[[], float], run: Callable[[], None]) -> None:
+        """Connect (in the background, again after every loss) and start the worker thread ``run``."""
+        self.client = make_client(broker, client_id, manual_ack=True)
+        self.client.on_connect = on_connect
+        self.client.on_message = lambda client, userdata, message: self.queue.put(
+            (message.topic, message.payload, message.mid, message.qos, clock()))
+        self.client.connect_async(broker.host, broker.port, broker.keepalive, clean_start=False,
+                                  properties=session_properties(SESSION_SECONDS))
+        self.client.loop_start()
+        self.worker = threading.Thread(target=run, name="tournament", daemon=True)
+        self.worker.start()
+
+    def take(self, wait: float, most: int = 500) -> list[tuple[Any, ...]]:
+        """The next batch of messages: the first within ``wait`` seconds, then what comes within 20 ms more."""
+        batch: list[tuple[Any, ...]] = []
+        try:
+            batch.append(self.queue.get(timeout=wait))
+            deadline = time.monotonic() + 0.02
+            while len(batch) < most and time.monotonic() < deadline:
+                batch.append(self.queue.get_nowait())
+        except queue.Empty:
+            pass
+        return batch
+
+    def ack(self, batch: list[tuple[Any, ...]]) -> None:
+        """Acknowledge ``batch`` to the broker (once it is stored: a server killed before gets it again)."""
+        for _, _, mid, qos, _ in batch:
+            if qos > 0:
+                self.client.ack(mid, qos)
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> bool:
+        """Publish at QoS 1; False when the server is not connected to a broker (not started)."""
+        if self.client is None:
+            return False
+        self.client.publish(topic, payload, qos=1, retain=retain)
+        return True
+
+    def close(self) -> bool:
+        """Stop the worker and disconnect; False if closed already."""
+        if self.stopping.is_set():
+            return False
+        self.stopping.set()
+        if self.worker is not None:
+            self.worker.join(5.0)
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+        return True
+
+
 class TournamentServer:
     def __init__(self, config: TournamentConfig, *, clock: Callable[[], float] = time.time) -> None:
         self.config = config
         self.clock = clock
         self.store = Store(config.store)
         self.hub = Hub(keep=config.web.overlay_delay + HISTORY_SLACK)
+        self.broker = BrokerLink()
         self.feeds: dict[str, TableFeed] = {}
         self.rounds: list[list[TableSeating]] = []
         self.byes: list[tuple[str, ...]] = []  # per round, the entrants who sit it out (docs/tournament.md)
         self.audit: list[dict[str, Any]] = []
-        self._views: dict[str, dict[str, Any]] = {}  # each table's live view, as last published
         self.lock = threading.RLock()
-        self.client: Any = None
-        self.received = 0
-        self.applied = 0
-        self.duplicates = 0
-        self.quarantined = 0
+        self.counts = Counts()
+        self.pacing = Pacing()
         # (table, round) -> (journal, match): the match counted for that table's round (see _bind)
         self.bindings: dict[tuple[str, int], tuple[str, int]] = {}
         self._asked: dict[tuple[str, str, int], tuple[float, float, int]] = {}  # gap -> (seen, asked, times)
-        self._queue: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._director_sent = 0.0
-        self._dirty_tables: set[str] = set()
-        self._tables_sent = 0.0
-        self._standings_dirty = False
-        self._standings_sent = 0.0
         # (round, table) -> (the table's feed version, its scored round): recomputed only when the table changed
         self._scored: dict[tuple[int, str], tuple[int, Scored]] = {}
         self._load()
@@ -232,7 +316,7 @@ class TournamentServer:
             self.byes.append(tuple(str(name) for name in byes))
         self.audit = self.store.audit_log()
         self.bindings = self.store.bindings()
-        self.quarantined = self.store.quarantined(0)[0]
+        self.counts.quarantined = self.store.quarantined(0)[0]
         for table, message, received in self.store.messages():
             self._feed(table).receive(message, received)
         for table in list(self.feeds):
@@ -241,29 +325,15 @@ class TournamentServer:
 
     def start(self) -> TournamentServer:
         """Connect to the broker (persistent session) and start the worker."""
-        broker = self.config.broker
         # An id of this server's own (made with its store): a fixed, guessable one would let anyone with a
         # table's password take over the server's persistent session (the broker config also binds ids to users).
-        self.client = make_client(broker, f"tablepi-tournament-{self.store.instance()}", manual_ack=True)
-        self.client.on_connect = self._on_connect
-        self.client.on_message = self._on_message
-        self.client.connect_async(broker.host, broker.port, broker.keepalive, clean_start=False,
-                                  properties=session_properties(SESSION_SECONDS))
-        self.client.loop_start()
-        self._thread = threading.Thread(target=self._run, name="tournament", daemon=True)
-        self._thread.start()
+        self.broker.start(self.config.broker, f"tablepi-tournament-{self.store.instance()}", self._on_connect,
+                          self.clock, self._run)
         return self
 
     def close(self) -> None:
-        if self._stop.is_set():
-            return
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5.0)
-        if self.client is not None:
-            self.client.disconnect()
-            self.client.loop_stop()
-        self.store.close()
+        if self.broker.close():
+            self.store.close()
 
     def __enter__(self) -> TournamentServer:
         return self
@@ -282,34 +352,23 @@ class TournamentServer:
         log.info("tournament: connected to the broker (session present: %s)",
                  getattr(flags, "session_present", "?"))
 
-    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        self._queue.put((message.topic, message.payload, message.mid, message.qos, self.clock()))
-
     def _run(self) -> None:
-        while not self._stop.is_set():
-            batch: list[tuple[Any, ...]] = []
+        pacing = self.pacing
+        while not self.broker.stopping.is_set():
             wait = 0.2
-            if self._standings_dirty:  # wake up when the standings are due, even if nothing more arrives
-                wait = min(wait, max(0.005, STANDINGS_INTERVAL - (self.clock() - self._standings_sent)))
-            try:
-                batch.append(self._queue.get(timeout=wait))
-                deadline = time.monotonic() + 0.02
-                while len(batch) < 500 and time.monotonic() < deadline:
-                    batch.append(self._queue.get_nowait())
-            except queue.Empty:
-                pass
+            if pacing.standings_dirty:  # wake up when the standings are due, even if nothing more arrives
+                wait = min(wait, max(0.005, STANDINGS_INTERVAL - (self.clock() - pacing.standings_sent)))
+            batch = self.broker.take(wait)
             try:
                 if batch:
                     self.receive(batch)
-                    for _, _, mid, qos, _ in batch:
-                        if qos > 0:
-                            self.client.ack(mid, qos)
+                    self.broker.ack(batch)
                 else:
                     self.ask_again()
                     with self.lock:
                         self._flush_standings()
                         self._flush_tables()
-                        if self.clock() - self._director_sent >= DIRECTOR_INTERVAL:
+                        if self.clock() - pacing.director_sent >= DIRECTOR_INTERVAL:
                             self._publish_director(only_watched=True)
             except Exception:
                 log.exception("tournament: error while handling %d messages", len(batch))
@@ -342,7 +401,7 @@ class TournamentServer:
                 continue
             rows.append((table, obj["journal"], obj["seq"], payload.decode("utf-8"), now))
             decoded.append((table, obj, now))
-        self.received += len(batch)
+        self.counts.received += len(batch)
         with self.lock:
             # The feeds know every stored message (they are rebuilt from the store at start): only the new ones
             # are written, and they are stored before they are applied. A known one is compared with the stored
@@ -357,11 +416,12 @@ class TournamentServer:
             self.store.add_messages(fresh_rows)
         if bad:
             self.store.quarantine(bad)
+            counts = self.counts
             for item in bad:
-                self.quarantined += 1
-                if self.quarantined <= 20 or self.quarantined % 1000 == 0:  # a flood is counted, not logged whole
-                    log.warning("tournament: quarantined message %d on %s (%d bytes): %s%s", self.quarantined,
-                                item[1], item[3], item[4], "" if self.quarantined < 20 else
+                counts.quarantined += 1
+                if counts.quarantined <= 20 or counts.quarantined % 1000 == 0:  # a flood is counted, not logged whole
+                    log.warning("tournament: quarantined message %d on %s (%d bytes): %s%s", counts.quarantined,
+                                item[1], item[3], item[4], "" if counts.quarantined < 20 else
                                 " (from now on every 1000th is logged; the dashboard counts them all)")
         with self.lock:
             changed: set[str] = set()
@@ -376,11 +436,11 @@ class TournamentServer:
                     changed.add(table)
                     continue
                 if not fresh:
-                    self.duplicates += 1
+                    self.counts.duplicates += 1
                     continue
                 if scored:
                     feed.scored_at = now
-                self.applied += 1
+                self.counts.applied += 1
                 changed.add(table)
                 standings_changed = standings_changed or scored > 0 or obj.get("seq") == 0
             for table, obj, now in statuses:
@@ -391,11 +451,11 @@ class TournamentServer:
                 changed.add(table)
             for table in changed:
                 standings_changed = self._bind(table) or standings_changed
-            self._standings_dirty = self._standings_dirty or standings_changed
+            self.pacing.standings_dirty = self.pacing.standings_dirty or standings_changed
             self._flush_standings()
-            self._dirty_tables |= changed
+            self.pacing.dirty_tables |= changed
             self._flush_tables()
-            if (changed or bad) and self.clock() - self._director_sent >= DIRECTOR_INTERVAL:
+            if (changed or bad) and self.clock() - self.pacing.director_sent >= DIRECTOR_INTERVAL:
                 self._publish_director(only_watched=True)
 
     def _conflict(self, table: str, obj: dict[str, Any]) -> str | None:
@@ -425,7 +485,7 @@ class TournamentServer:
         text = json.dumps(obj, ensure_ascii=False)
         self.store.quarantine([quarantined(now, f"{self.config.broker.prefix}/tables/{table}/events", table,
                                            text.encode(), f"could not be applied: {type(error).__name__}")])
-        self.quarantined += 1
+        self.counts.quarantined += 1
 
     def _bind(self, table: str) -> bool:
         """Bind each round this table was seated in to the first match it began under that round's seating
@@ -560,12 +620,12 @@ class TournamentServer:
             self._publish_director()
 
     def _flush_standings(self) -> None:
-        if self._standings_dirty and self.clock() - self._standings_sent >= STANDINGS_INTERVAL:
+        if self.pacing.standings_dirty and self.clock() - self.pacing.standings_sent >= STANDINGS_INTERVAL:
             self._publish_standings()
 
     def _publish_standings(self) -> None:
-        self._standings_dirty = False
-        self._standings_sent = self.clock()
+        self.pacing.standings_dirty = False
+        self.pacing.standings_sent = self.clock()
         scored = self.scored_rounds()
         body = {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
                 "format": self.config.entrants.value, "updated": self.clock(),
@@ -589,20 +649,21 @@ class TournamentServer:
         snapshot of the table; 200 tables' views made for nobody would cost more than their events. The others
         stay marked and are made when someone looks (the dashboard makes them all)."""
         now = self.clock()
-        if self._dirty_tables and now - self._tables_sent >= every:
-            self._tables_sent = now
-            for table in [t for t in self._dirty_tables if self.hub.watched(f"table/{t}")]:
-                self._dirty_tables.discard(table)
+        pacing = self.pacing
+        if pacing.dirty_tables and now - pacing.tables_sent >= every:
+            pacing.tables_sent = now
+            for table in [t for t in pacing.dirty_tables if self.hub.watched(f"table/{t}")]:
+                pacing.dirty_tables.discard(table)
                 self._publish_table(table)
 
     def _refresh_views(self) -> None:
         """Every table's view up to date (the dashboard's rows are made from them)."""
-        dirty, self._dirty_tables = self._dirty_tables, set()
+        dirty, self.pacing.dirty_tables = self.pacing.dirty_tables, set()
         for table in dirty:
             self._publish_table(table)
 
     def _publish_table(self, table: str) -> None:
-        view = self._views[table] = self.table_view(table)
+        view = self.pacing.views[table] = self.table_view(table)
         self.hub.put(f"table/{table}", json.dumps(view, ensure_ascii=False), self.clock())
 
     def dashboard(self) -> dict[str, Any]:
@@ -612,7 +673,7 @@ class TournamentServer:
         rows = []
         for table in sorted(set(self.feeds) | set(self.config.table_ids()), key=_table_key):
             feed = self.feeds.get(table)
-            view = self._views.get(table) or self.table_view(table)
+            view = self.pacing.views.get(table) or self.table_view(table)
             state = view["state"]
             attention: list[str] = []
             if state is not None and state["warnings"]:
@@ -649,7 +710,7 @@ class TournamentServer:
         return {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
                 "byes": list(self.byes[-1]) if self.byes else [], "tables": rows, "unfinished": self.unfinished(),
                 "audit": self.audit[-50:], "held": held, "quarantined": count, "quarantine": kept,
-                "received": self.received, "duplicates": self.duplicates}
+                "received": self.counts.received, "duplicates": self.counts.duplicates}
 
     def _gap_row(self, table: str, journal: str, first: int, last: int, now: float) -> dict[str, Any]:
         seen, _, times = self._asked.get((table, journal, first), (now, 0.0, 0))
@@ -676,17 +737,14 @@ class TournamentServer:
         return sent
 
     def _request_resend(self, table: str, journal: str, first: int) -> bool:
-        if self.client is None:
-            return False
         log.info("tournament: asking table %s to resend journal %s from %d", table, journal[:12], first)
-        self.client.publish(resend_topic(self.config.broker.prefix, table),
-                            encode({"table": table, "journal": journal, "from": first}), qos=1)
-        return True
+        return self.broker.publish(resend_topic(self.config.broker.prefix, table),
+                                   encode({"table": table, "journal": journal, "from": first}))
 
     def _publish_director(self, only_watched: bool = False) -> None:
         if only_watched and not self.hub.watched("director"):
             return
-        self._director_sent = self.clock()
+        self.pacing.director_sent = self.clock()
         self.hub.put("director", json.dumps(self.dashboard(), ensure_ascii=False))
 
     def seating_of(self, table: str, number: int) -> TableSeating | None:
@@ -698,9 +756,10 @@ class TournamentServer:
         """Counters for the benchmark and the curious: messages received, applied, duplicates, waiting."""
         with self.lock:
             waiting = sum(j.waiting for f in self.feeds.values() for j in f.journals.values())
-            return {"received": self.received, "applied": self.applied, "duplicates": self.duplicates,
-                    "waiting": waiting, "queued": self._queue.qsize(), "tables": len(self.feeds),
-                    "quarantined": self.quarantined}
+            counts = self.counts
+            return {"received": counts.received, "applied": counts.applied, "duplicates": counts.duplicates,
+                    "waiting": waiting, "queued": self.broker.queue.qsize(), "tables": len(self.feeds),
+                    "quarantined": counts.quarantined}
 
     # --- the director ------------------------------------------------------------------------------------------
 
@@ -744,7 +803,7 @@ class TournamentServer:
 
     def send_seatings(self) -> None:
         """Publish every table's seating of the current round (retained: a table that comes later gets it)."""
-        if self.client is None or not self.rounds:
+        if not self.rounds:
             return
         number = len(self.rounds)
         c = self.config
@@ -752,8 +811,8 @@ class TournamentServer:
                               else (p for pair in c.pairs for p in pair.players), key=str.casefold))
         for ts in self.rounds[-1]:
             message = Seating(number, ts.table, ts.seats, roster)
-            self.client.publish(seating_topic(self.config.broker.prefix, ts.table), encode(message.to_json()),
-                                qos=1, retain=True)
+            self.broker.publish(seating_topic(self.config.broker.prefix, ts.table), encode(message.to_json()),
+                                retain=True)
 
     def announce(self, text: str, who: str) -> None:
         """Show ``text`` on every table (retained: the latest announcement)."""
@@ -763,9 +822,8 @@ class TournamentServer:
         with self.lock:
             self.audit.append(self.store.audit(who, "announce", text, {"text": text}))
             self._publish_director()
-        if self.client is not None:
-            self.client.publish(announce_topic(self.config.broker.prefix),
-                                encode({"text": text, "at": self.clock()}), qos=1, retain=True)
+        self.broker.publish(announce_topic(self.config.broker.prefix), encode({"text": text, "at": self.clock()}),
+                            retain=True)
 
     def adjust(self, who: str, why: str, entrant: str, number: int, score: Score) -> dict[str, Any]:
         """A correction of one entrant's round, added to what the tables' journals give (audited)."""

@@ -33,8 +33,16 @@ from tablepi.display.panels import (
 from tablepi.display.view import PhoneCode
 from tablepi.rules import Card, Seat, Suit, Team
 from tablepi.rules.entry import DealEntry
+from tablepi.rules.house import HouseRules
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, Table, TableState
-from tablepi.table.events import CorrectionProposed, DealEntered, PlayersSeated, SeatingSource, TrumpsEntered
+from tablepi.table.events import (
+    CorrectionAnswered,
+    CorrectionProposed,
+    DealEntered,
+    PlayersSeated,
+    SeatingSource,
+    TrumpsEntered,
+)
 from tablepi.table.state import TablePhase
 
 
@@ -170,3 +178,27 @@ def test_the_reducer_is_pure() -> None:
     console = ConsoleState()
     first = reduce(console, PlaceTouch(Seat.W), state, Setup())
     assert reduce(console, PlaceTouch(Seat.W), state, Setup()) == first and console == ConsoleState()
+
+
+def test_a_correction_waiting_at_the_match_end_is_closed_and_the_revanche_reached() -> None:
+    """Before: the answer sheet had no way out: with one team's answer missing at the match's end it stood over the
+    slate, hiding New match and Revanche, and only a refusal took it down."""
+    table = Table(HouseRules(start_lines=1))
+    table.apply(DealEntered(1.0, DealEntry(Seat.W, Team.NS, 30)))
+    assert table.state.phase is TablePhase.MATCH_OVER
+    table.apply(CorrectionProposed(2.0, 1, DealEntry(Seat.W, Team.NS, 35)))
+    table.apply(CorrectionAnswered(3.0, Team.NS, True))
+    console = refresh(ConsoleState(), table.state, dict.fromkeys(Seat, "x"))
+    assert isinstance(console.panel, Answering) and Word.CANCEL in console.panel.live_keys()
+    console, made = run(console, table.state, key(Word.CANCEL))
+    assert made == [] and console.panel is None and console.note == Note(aside=1)
+    console = refresh(console, table.state, dict.fromkeys(Seat, "x"))
+    assert console.panel is None  # not put up again by itself: the match's end is the table's
+    assert run(console, table.state, key(AnswerKey(Team.EW, True)))[1] == []  # its keys are gone with it
+    menu_open, _ = run(console, table.state, MenuTouch())
+    assert isinstance(menu_open.panel, Menu) and menu_open.panel.can_answer
+    back, _ = run(menu_open, table.state, key(OpenKey(Opening.CORRECT)))
+    assert isinstance(back.panel, Answering) and back.panel.waiting == (Team.EW,)
+    table.apply(Button(4.0, ButtonName.REVANCHE))  # a new match: the correction lapses, nothing is left aside
+    assert table.state.match.proposal is None
+    assert refresh(console, table.state, dict.fromkeys(Seat, "x")).aside is None

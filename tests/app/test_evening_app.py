@@ -251,3 +251,32 @@ def test_a_correction_accepted_on_the_screen_during_a_deal_that_ends_the_match(t
         rig.close()
     with JournaledTable(rig.path, archive=tmp_path / "archive") as again:  # the table starts on its journal
         assert again.state.phase is TablePhase.MATCH_OVER and again.state.history == before.history
+
+
+def test_a_correction_waiting_at_the_match_end_is_closed_and_the_revanche_pressed(tmp_path: Path) -> None:
+    """Before: a correction still waiting for one team at the match's end kept its answer sheet over the slate, with
+    no key to close it: New match and Revanche were not drawn, and only a refusal took the sheet down."""
+    from tablepi.display.touch import hit_map
+
+    rig = Rig(tmp_path, rules=HouseRules(start_lines=2))
+    try:
+        for i in range(2):  # EW win two deals told by hand: the match is over
+            rig.advance(5.0 * (i + 1))
+            rig.enter_deal(DealEntry(rig.state.deal.next_forehand, Team.EW, 25))
+        assert rig.state.phase is TablePhase.MATCH_OVER
+        rig.enter_deal(DealEntry(Seat.S, Team.EW, 30), correct=1)  # proposed at the match's end
+        rig.key("answer:NS:yes")  # EW have not answered: the sheet stays up over the slate
+        assert rig.state.match.proposal is not None
+        rig.key("cancel")  # Close: the question set aside, the bar says where to answer it
+        view = rig.screen.display.last
+        assert view is not None and view.sheet is None
+        assert view.warning is not None and "Answer the correction" in view.warning.text
+        drawn = {c.name: c for c in hit_map(view, rig.screen.size)}
+        assert drawn["revanche"].live and drawn["new_match"].live
+        rig.press(drawn["revanche"].rect.center)
+        state = rig.state
+        assert state.phase is not TablePhase.MATCH_OVER and state.match.number == 2 and state.match.proposal is None
+        sheet = rig.screen.display.last.sheet  # type: ignore[union-attr]
+        assert sheet is not None and sheet.title == "New match"  # the start sheet; the lapsed question is gone
+    finally:
+        rig.close()

@@ -9,6 +9,9 @@ Between any two consecutive screens:
   (a double tap on a rank played the card through the Confirm that came up under it);
 - every per-seat target names its seat (its rectangle is that seat's name or card place).
 
+On every screen, every control is big enough for a finger: its smaller side at least ``MIN_TARGET_MM`` on the panel
+the layout is designed for (a control drawn in two places, a seat's name and its card place, by the larger one).
+
 The screens: the deal, slate and match-won screens of whole simulated matches (with players' mistakes) as the
 table passes through them, and every hand-entry sheet walked key by key from where it opens.
 """
@@ -26,7 +29,7 @@ import pytest
 from tablepi.display import panels as pn
 from tablepi.display.i18n import LANGUAGES, translator
 from tablepi.display.keys import AnswerKey, Key, KeyTouch
-from tablepi.display.layout import PANELS, layout_for
+from tablepi.display.layout import MIN_TARGET_MM, PANELS, layout_for
 from tablepi.display.scene import Scene
 from tablepi.display.sheet import sheet_for
 from tablepi.display.touch import SETTLE, Control, PressTracker, hit_map
@@ -60,6 +63,18 @@ def _check_pair(before: View, after: View, size: tuple[int, int], why: str) -> N
         if control.seat is not None:  # a seat's target is its name or its card place
             slot = layout.slots(after.bottom_seat)[control.seat]
             assert control.rect in (layout.name_rect(slot), slot.card), f"{why}: {control}"
+
+
+def _check_sizes(view: View, size: tuple[int, int], why: str) -> None:
+    """Before: the 480x320 deal form's keys were 23 px high (3.5 mm), the keyboard's 29 px, the header 32 px."""
+    mm = layout_for(size).panel_spec.mm_per_px
+    sides: dict[str, tuple[int, Control]] = {}
+    for control in hit_map(view, size):
+        side = min(control.rect.w, control.rect.h)
+        if control.ident not in sides or side > sides[control.ident][0]:
+            sides[control.ident] = (side, control)
+    for side, control in sides.values():
+        assert side * mm >= MIN_TARGET_MM, f"{why}: {control.name} is {side} px = {side * mm:.1f} mm: {control.rect}"
 
 
 def _tap(tracker: PressTracker, pos: tuple[int, int], view: View) -> Control | None:
@@ -100,6 +115,8 @@ def test_the_table_screens_keep_every_control_in_its_place(size: tuple[int, int]
     for language, bottom, seed in itertools.product(LANGUAGES, (Seat.S, Seat.E), (1, 2)):
         previous: View | None = None
         for view, why in _table_views(seed, language, bottom):
+            if view != previous:
+                _check_sizes(view, size, f"{language} {bottom} seed {seed} {why}")
             if previous is not None and view != previous:
                 _check_pair(previous, view, size, f"{language} {bottom} seed {seed} {why}")
                 pairs += 1
@@ -171,6 +188,7 @@ def test_every_sheet_keeps_its_keys_in_place_and_a_double_tap_never_reaches_a_ne
         b = View(ScreenKind.DEAL, sheet=sheet_for(after, tr, NAMES, history=tuple(f"deal {i}" for i in range(13))))
         why = f"{type(before).__name__} --{key}-->"
         _check_pair(a, b, size, why)
+        _check_sizes(b, size, why)
         pressed = next(c for c in hit_map(a, size) if c.target == KeyTouch(key))
         _check_double_tap(a, pressed, b, size, why)
         checked += 1

@@ -124,3 +124,37 @@ def test_condensed_and_wrong_weight_fonts_are_refused(tmp_path: Path) -> None:
     assert fonts._usable(tmp_path / "DejaVuSansCondensed.ttf", bold=False) is None
     assert fonts._usable(tmp_path / "DejaVuSans-Bold.ttf", bold=False) is None
     assert fonts._usable(tmp_path / "DejaVuSans-Bold.ttf", bold=True) == tmp_path / "DejaVuSans-Bold.ttf"
+
+
+@pytest.mark.parametrize("lang", ["lb", "de", "fr", "en"])
+def test_upright_the_trump_order_reminder_has_a_line_of_its_own_at_its_full_size(lang: str,
+                                                                                 renderer: Renderer) -> None:
+    """Before: on the Touch Display 2 upright (720x1280) the reminder shared the header's one line with the trick
+    count and the Menu button and shrank towards 3/5 of its size (capitals of about 16 px)."""
+    layout = layout_for((720, 1280))
+    band = layout.reminder
+    assert band is not None and band.y >= layout.header.bottom
+    for name in ("trump_chosen", "mid_trick"):
+        view = sample(name, lang)
+        assert view.trump is not None and view.trump.suit is not None
+        assert renderer.reminder_size(view, layout) == layout.fonts.reminder
+        assert renderer.font(layout.fonts.reminder).size(view.trump.reminder)[0] <= band.w
+        for slot in layout.slots(view.bottom_seat).values():  # nothing of the table under it
+            assert min(slot.tag.y, slot.card.y, slot.chip.y) >= band.bottom
+        assert layout.center.y >= band.bottom
+
+
+@pytest.mark.parametrize("lang", ["lb", "de", "fr", "en"])
+def test_the_slate_never_draws_the_line_between_the_teams_through_a_name(lang: str, renderer: Renderer) -> None:
+    """Before: at 480x320 the review's lines left each team's row less than its head line's height, and the line
+    between the teams ran through the first team's name (and the second name sat on it)."""
+    for size in ((480, 320), (800, 480), (1280, 720), (720, 1280)):
+        layout = layout_for(size)
+        for name in ("slate", "review", "match_won"):
+            slate = sample(name, lang).slate
+            assert slate is not None
+            plan = renderer.slate_plan(slate, layout)
+            row_h = (plan.body.h - layout.gap) // 2
+            assert row_h >= plan.head_h, f"{name} {lang} {size}: rows of {row_h} px under names of {plan.head_h}"
+            below = [r for r in (plan.result, plan.review) if r is not None]
+            assert all(r.y >= plan.body.bottom and r.bottom <= layout.table.bottom for r in below), name

@@ -147,3 +147,61 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
+
+
+@pytest.mark.parametrize("xvfb", [(480, 320), (720, 1280)], indirect=True, ids=["480x320", "720x1280"])
+def test_a_correction_waiting_at_the_match_end_is_closed_on_the_window_and_the_revanche_touched(
+        xvfb: tuple[str, tuple[int, int]], tmp_path: Path) -> None:
+    """The real window, touched where its hit-map says (the players' robot, tests/robot): a match at one line ends
+    with a deal told by hand; a correction is proposed and N+S accept; E+W do not answer. Before: the answer sheet
+    had no Close and covered New match and Revanche. Every control drawn meanwhile is a finger's size."""
+    from tablepi.display.layout import MIN_TARGET_MM, PANELS, family_for
+    from tablepi.rules import Team
+    from tablepi.table.state import TablePhase
+    from tests.robot.table import Robot, wait
+
+    display, panel = xvfb
+    mm = PANELS[family_for(panel)].mm_per_px
+    robot = Robot(tmp_path, display, panel, "lb", 0, start_lines=1)
+
+    def big_enough() -> None:
+        sides: dict[tuple[str, str | None], int] = {}
+        for control in robot.frame()["controls"]:
+            _, _, w, h = control["rect"]
+            key = (control["name"].casefold(), control["seat"])
+            sides[key] = max(sides.get(key, 0), min(w, h))
+        small = {name: side for name, side in sides.items() if side * mm < MIN_TARGET_MM}
+        assert not small, f"controls under {MIN_TARGET_MM} mm: {small}"
+
+    try:
+        wait("the start sheet", lambda: robot.live("key:open:players"))
+        big_enough()
+        robot.key("cancel")
+        robot.touch("open:menu")
+        robot.key("open:deal")
+        big_enough()
+        robot.key("winner:EW")  # the number pad opens
+        big_enough()
+        robot.key("pad:cancel")
+        robot.key("ok")
+        wait("the match over", lambda: robot.state().phase is TablePhase.MATCH_OVER)
+        robot.touch("open:menu")
+        robot.key("open:correct")
+        wait("the correction form", lambda: robot.live("key:ok"))
+        robot.key("claim")
+        robot.key("ok")
+        wait("the question to both teams", lambda: robot.live("key:answer:EW:yes"))
+        robot.key("answer:NS:yes")
+        wait("N+S's answer", lambda: (p := robot.state().match.proposal) is not None and p.waiting == (Team.EW,))
+        assert not robot.live("revanche") and not robot.live("new_match")  # under the sheet
+        big_enough()
+        robot.key("cancel")  # Close: set aside, unanswered
+        wait("the sheet closed", lambda: robot.sheet() is None)
+        assert robot.live("revanche") and robot.live("new_match")
+        big_enough()
+        robot.touch("revanche")
+        state = wait("the revanche",
+                     lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.match.slate and s)
+        assert state.proposal is None  # the question lapsed with its match (archived; the journal begins anew)
+    finally:
+        robot.close()

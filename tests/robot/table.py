@@ -6,13 +6,15 @@
   control. The robot never knows a coordinate: it reads the hit-map the app writes for each frame it draws
   (``TABLEPI_HITMAP``, tablepi.app.screen) and touches the centre of the control it wants, turned as the panel is
   mounted, no sooner than half a second after its last touch (a person's pace; tablepi.display.touch.SETTLE).
-- The players: each deal is dealt from a seeded shuffle; a mirror of the deal in the rules core gives every seat
-  a legal card in turn (the players' choice only), which the robot lays on that seat's zone and leaves until the
-  table has taken it; the four lift their cards to sweep a trick.
-- The score: each trick's winner and card points are the robot's own (count.py, RULES.md 3-6 and 17 on the
-  cards' text, nothing of tablepi.rules), checked against the table's trick; after every deal the slate the table
-  journaled is compared with :class:`Scorer`, this file's own count of RULES.md 23-28 from those tricks and
-  points (or, for a deal by hand, from what the players told).
+- The players: each deal is dealt from a seeded shuffle; the robot's own rules (count.py: whose turn it is, the
+  legal cards of RULES.md 13-15, the trick's winner, written from RULES.md on the cards' text, nothing of
+  tablepi.rules) give every seat a legal card in turn, chosen at random, which the robot lays on that seat's zone
+  and leaves until the table has taken it; the four lift their cards to sweep a trick. The table's rules are
+  checked, not mirrored: a card the table refused, or a turn it saw otherwise, stops the evening.
+- The score: each trick's winner and card points are the robot's own, checked against the table's trick; after
+  every deal the slate the table journaled is compared with :class:`Scorer`, this file's own count of RULES.md
+  23-28 from those tricks and points (or, for a deal by hand, from what the players told), and who names trumps
+  next with rule 22 (the last deal's trump-namer deals).
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ from typing import Any
 from tablepi.app.demo import ZONES, demo_deck
 from tablepi.deck import write_deck_file
 from tablepi.emulator.runner import FirmwareRunner
-from tablepi.rules import Card, Deal, Seat, Suit, Team
+from tablepi.rules import Card, Seat, Suit, Team
 from tablepi.rules.cards import DECK
 from tablepi.table.state import TablePhase, TableState
 from tests.waits import UNREADABLE, journal_state, wait_until
+
+from . import count
 
 SEAT_ZONE = {seat: zone for zone, seat in ZONES.items()}
 PACE = 0.8  # seconds between two touches: more than tablepi.display.touch.SETTLE, with the app's own delay
@@ -53,13 +57,20 @@ class Scorer:
     start: int
     open: dict[Team, int] = field(default_factory=dict)
     winner: Team | None = None
+    named: Seat | None = None  # who named trumps in the last deal scored: he deals next (rule 22)
 
     def __post_init__(self) -> None:
         self.open = {Team.NS: self.start, Team.EW: self.start}
 
+    @property
+    def next_forehand(self) -> Seat | None:
+        """Who names trumps next by rule 22 (the seat after the next dealer), once a deal of the match is scored."""
+        return None if self.named is None else Seat(count.after(self.named.value))
+
     def deal(self, trump_team: Team, points: dict[Team, int], tricks: dict[Team, int], matt: bool = False,
-             konter: bool = False) -> None:
+             konter: bool = False, named: Seat | None = None) -> None:
         assert self.winner is None, "a deal after the match was won"
+        self.named = named
         announced = int(matt) + int(konter)
         if points[Team.NS] == points[Team.EW]:  # 20-20: the trump team has 1 + announcements added
             self.open[trump_team] += 1 + announced
@@ -222,14 +233,13 @@ def shuffled_hands(rng: random.Random) -> dict[Seat, list[Card]]:
     return {seat: sorted(cards[i * 6:(i + 1) * 6], key=DECK.index) for i, seat in enumerate(Seat)}
 
 
-def mirror(state: TableState, hands: dict[Seat, list[Card]]) -> Deal:
-    """The deal about to be played, in the rules core, with every hand known (the configured direction of play).
-    Between deals, the deal the table says comes next."""
-    if state.phase is TablePhase.DEAL_OVER:  # the table says who names trumps next: his dealer deals
-        dealer = next(d for d in Seat if Deal(d).forehand is state.deal.next_forehand)
-    else:
-        dealer = state.deal.dealer
-    return Deal(dealer, hands={s: list(c) for s, c in hands.items()})
+def own_play(hands: dict[Seat, list[Card]], forehand: Seat, trump: Suit) -> count.Play:
+    """The deal as the robot's own rules play it (count.Play), on the cards' text."""
+    return count.Play({seat.value: [str(card) for card in cards] for seat, cards in hands.items()}, forehand.value,
+                      trump.value)
+
+
+CARD = {str(card): card for card in DECK}
 
 
 def next_forehand(state: TableState) -> Seat:

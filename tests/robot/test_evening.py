@@ -33,7 +33,7 @@ from tablepi.table.events import ReaderState
 from tablepi.table.state import TablePhase, TableState, ZoneCardStatus
 
 from . import count
-from .table import SEAT_ZONE, Robot, Scorer, mirror, next_forehand, shuffled_hands, trump_of, wait
+from .table import CARD, SEAT_ZONE, Robot, Scorer, next_forehand, own_play, shuffled_hands, trump_of, wait
 
 pytestmark = [
     pytest.mark.slow,
@@ -80,19 +80,22 @@ def check_slate(robot: Robot, scorer: Scorer, deals: int) -> TableState:
 
 
 def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: bool = False,
-              dead: tuple[int, int] | None = None, dead_seat: Seat = Seat.E,
+              dead: tuple[int, int] | None = None, dead_seat: Seat | None = Seat.E,
               cut_at: int | None = None) -> list[tuple[int, int]]:
     """One deal with cards: forehand touches a trump button, each seat lays a legal card when its turn comes, the
     four lift them to sweep. ``dead``: ``dead_seat``'s reader dies before trick ``dead[0]`` (0: between deals,
     before trumps) and comes back before trick ``dead[1]`` (7: after the deal); his cards meanwhile are entered at
-    his card place, and his trumps too when he names them. ``cut_at``: the power is cut in that trick, after its
-    second card. Returns, per card by hand, how many cards were possible and the touches it took."""
+    his card place, and his trumps too when he names them (``dead_seat`` None: the seat to play last in trick
+    ``dead[0]``; at trick 6 every other card is seen, and one card is possible). ``cut_at``: the power is cut in
+    that trick, after its second card. Returns, per card by hand, how many cards were possible and the touches it
+    took."""
     state = robot.state()
     hands = shuffled_hands(rng)
-    deal = mirror(state, hands)
-    forehand = deal.forehand
+    forehand = next_forehand(state)
+    if scorer.next_forehand is not None:  # rule 22, the robot's own count against the table's word
+        assert forehand is scorer.next_forehand, (forehand, scorer.next_forehand)
     suit = trump_of(hands, forehand)
-    zone = SEAT_ZONE[dead_seat]
+    zone = SEAT_ZONE[dead_seat] if dead_seat is not None else 0
     if dead is not None and dead[0] == 0:
         robot.board.fail(zone, "absent")
         wait("the reader off", lambda: robot.state().zone(dead_seat).reader is not ReaderState.ONLINE)
@@ -111,14 +114,13 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
         robot.place(forehand, hands[forehand][0])
         wait("the card shown", lambda: robot.state().zone(forehand).cards)
         robot.lift_all()
-    deal.choose_trump(suit)
+    deal = own_play(hands, forehand, suit)
     scored = len(state.match.slate)
     wait("trumps on the table", lambda: (s := robot.state()).deal.trump is suit and s.deal.forehand is forehand
          and len(s.match.slate) == scored and not s.deal.tricks and not any(z.cards for z in s.zones))
     by_hand: list[tuple[int, int]] = []
     if announce:  # the panel's Matt asks who; the holder answers at his own name, then takes it back (Undo)
-        seat = deal.to_play
-        assert seat is not None
+        seat = Seat(deal.to_play)
         robot.touch("announce_matt")
         wait("the question", lambda: robot.state().prompt.code.value == "choose_seat")
         frame = robot.frame()
@@ -133,15 +135,17 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
     for trick in range(1, 7):
         plays: list[tuple[str, str]] = []
         if dead is not None and trick == dead[0]:
+            if dead_seat is None:  # the seat to play last in this trick: at the last trick, one card possible
+                dead_seat = Seat(count.after(count.after(count.after(deal.leader))))
+                zone = SEAT_ZONE[dead_seat]
             robot.board.fail(zone, "absent")  # the seat's reader: its chip stops answering
-            wait("the reader off", lambda: robot.state().zone(dead_seat).reader is not ReaderState.ONLINE)
+            wait("the reader off", lambda d=dead_seat: robot.state().zone(d).reader is not ReaderState.ONLINE)
         if dead is not None and trick == dead[1]:
             robot.board.repair(zone)
-            wait("the reader back", lambda: robot.state().zone(dead_seat).reader is ReaderState.ONLINE)
+            wait("the reader back", lambda d=dead_seat: robot.state().zone(d).reader is ReaderState.ONLINE)
         for n in range(4):
-            seat = deal.to_play
-            assert seat is not None
-            card = rng.choice(deal.legal_plays(seat))
+            seat = Seat(deal.to_play)
+            card = CARD[rng.choice(deal.legal())]
             if dead is not None and seat is dead_seat and dead[0] <= trick < dead[1]:
                 possible = len(robot.state().possible.cards_for(seat))
                 before = robot.touches
@@ -156,7 +160,7 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
                 by_hand.append((possible, robot.touches - before))
             else:
                 robot.place(seat, card)
-            deal.play(seat, card)
+            deal.play(str(card))
             plays.append((seat.value, str(card)))
             wait(f"{seat.value}'s {card} played", lambda s=seat, c=card: _played(robot.state(), s, c), 20)
             if cut_at == trick and n == 1:
@@ -173,7 +177,7 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
         robot.board.repair(zone)
         wait("the reader back", lambda: robot.state().zone(dead_seat).reader is ReaderState.ONLINE)
     assert sum(counted.values()) == 40
-    scorer.deal(forehand.team, counted, won)
+    scorer.deal(forehand.team, counted, won, named=forehand)
     return by_hand
 
 
@@ -234,7 +238,7 @@ def deal_by_hand(robot: Robot, scorer: Scorer, trumps: Seat, winner: Team, point
     total = 40 if kapo else points
     pts = {winner: total, winner.other: 40 - total}
     scorer.deal(trumps.team, pts, {winner: 6 if kapo else 3, winner.other: 0 if kapo else 3},
-                matt=konter_a_matt is not None, konter=konter_a_matt is not None)
+                matt=konter_a_matt is not None, konter=konter_a_matt is not None, named=trumps)
     return robot.touches - before
 
 
@@ -326,6 +330,7 @@ def rescore(state: TableState, start: int) -> Scorer:
         points = dict(result.points)
         tricks = {team: 6 if result.kapo and team is result.winner else 3 for team in Team}
         scorer.deal(result.trump_team, points, tricks, matt="matt" in parts, konter="konter" in parts)
+    scorer.named = state.history[-1].trumps if state.history else None
     return scorer
 
 
@@ -342,7 +347,7 @@ def tie_by_hand(robot: Robot, scorer: Scorer) -> Seat:
     robot.touch("open:menu")
     robot.key("open:deal")
     fill_form(robot, forehand, None, 20)
-    scorer.deal(forehand.team, {Team.NS: 20, Team.EW: 20}, {Team.NS: 3, Team.EW: 3})
+    scorer.deal(forehand.team, {Team.NS: 20, Team.EW: 20}, {Team.NS: 3, Team.EW: 3}, named=forehand)
     return forehand
 
 
@@ -401,17 +406,17 @@ def test_corrections_across_a_match_end(xvfb: tuple[str, tuple[int, int]], tmp_p
         check_slate(robot, scorer, 1)
         other = forehand.team.other
         hands = shuffled_hands(rng)
-        deal = mirror(robot.state(), hands)
-        suit = trump_of(hands, deal.forehand)
-        robot.place(deal.forehand, hands[deal.forehand][0])  # forehand's card names trumps and begins deal 2
-        wait("the card shown", lambda: robot.state().zone(deal.forehand).cards)
+        leads = next_forehand(robot.state())
+        assert leads is scorer.next_forehand
+        suit = trump_of(hands, leads)
+        robot.place(leads, hands[leads][0])  # forehand's card names trumps and begins deal 2
+        wait("the card shown", lambda: robot.state().zone(leads).cards)
         robot.lift_all()
-        deal.choose_trump(suit)
+        deal = own_play(hands, leads, suit)
         wait("trumps on the table", lambda: robot.state().deal.trump is suit and not any(z.cards for z in
                                                                                    robot.state().zones))
-        seat = deal.to_play
-        assert seat is not None
-        card = rng.choice(deal.legal_plays(seat))
+        seat = Seat(deal.to_play)
+        card = CARD[rng.choice(deal.legal())]
         robot.place(seat, card)
         wait(f"{seat.value}'s {card} played", lambda: _played(robot.state(), seat, card), 20)
         propose_correction(robot, 1, forehand, other, 25)
@@ -433,3 +438,48 @@ def test_corrections_across_a_match_end(xvfb: tuple[str, tuple[int, int]], tmp_p
         assert open_lines(state) == {Team.NS: 1, Team.EW: 1}
     finally:
         robot.close()
+
+
+#: The other layouts and every rotation the config offers (display.rotation 0, 90, 180, 270), one short evening
+#: each: (panel as mounted, rotation, language). A Touch Display 2 at 90 or 270 degrees draws the 1280x720 layout.
+SHORT = [((1280, 720), 0, "de"), ((480, 320), 0, "fr"), ((720, 1280), 90, "en"), ((800, 480), 180, "lb"),
+         ((720, 1280), 270, "de")]
+
+
+@pytest.mark.parametrize(("xvfb", "rotation", "lang"), SHORT, indirect=["xvfb"],
+                         ids=[f"{s[0]}x{s[1]}-rot{r}-{lang}" for s, r, lang in SHORT])
+def test_a_short_evening_at_every_other_layout_and_rotation(xvfb: tuple[str, tuple[int, int]], rotation: int,
+                                                            lang: str, tmp_path: Path) -> None:
+    """A match begun from the start sheet; a deal with cards where the reader of the seat to play last in trick 6
+    dies (his last card by hand at his card place: one card possible) and comes back after the deal; a deal
+    told by hand (33 points); a correction of deal 1 accepted by both teams. The slate after every deal equals the
+    robot's own count, and the touches are within docs/by-hand.md's counts."""
+    display, panel = xvfb
+    rng = random.Random(22 + rotation)
+    robot = Robot(tmp_path, display, panel, lang, rotation, start_lines=START_LINES)
+    scorer = Scorer(START_LINES)
+    try:
+        play_from_the_start_sheet(robot)
+        by_hand = play_deal(robot, scorer, rng, dead=(6, 7), dead_seat=None)
+        check_slate(robot, scorer, 1)
+        forehand = next_forehand(robot.state())
+        assert forehand is scorer.next_forehand
+        touches = deal_by_hand(robot, scorer, forehand, forehand.team.other, 33)
+        fixed = robot.fixed_preset
+        check_slate(robot, scorer, 2)
+        row = robot.state().history[0]  # deal 1 corrected: the other team won it, 30 points
+        won = row.entry.result.winner
+        assert row.trumps is not None
+        propose_correction(robot, 1, row.trumps, won.other if won is not None else row.trumps.team.other, 30)
+        robot.key("answer:NS:yes")
+        robot.key("answer:EW:yes")
+        state = wait("the correction", lambda: (s := robot.state()).match.proposal is None and s.history[0].corrected
+                     and s)
+        scorer = rescore(state, START_LINES)
+        assert open_lines(state) == scorer.open
+    finally:
+        robot.close()
+    print("touch counts:", by_hand, touches)
+    for possible, n in by_hand:
+        assert n <= (3 if possible == 1 else 4), by_hand
+    assert touches <= 6 + int(fixed), touches

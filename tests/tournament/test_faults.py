@@ -87,7 +87,7 @@ def test_duplicated_and_reordered_messages(make_tournament: Callable[[str], Tour
         t.play_all()
         check(t)
         assert proxy.duplicated > 10 and proxy.reordered > 10
-        assert t.server.duplicates > 0
+        assert t.server.counts.duplicates > 0
     finally:
         proxy.close()
 

@@ -29,8 +29,8 @@ def test_a_publish_the_acl_refuses_is_not_acknowledged_and_the_table_is_told(bro
         for _ in range(20):
             table.step()
         assert table.feed is not None
-        wait_until(lambda: table.feed is not None and table.feed.refused > 0, "a refusal")
-        assert "Not authorized" in table.feed.problem
+        wait_until(lambda: table.feed is not None and table.feed.health.refused > 0, "a refusal")
+        assert "Not authorized" in table.feed.health.problem
         table.drain()
         assert any(isinstance(n, Notice) and n.code is NoticeCode.FEED_PROBLEM for n in table.app.notices)
         assert table.feed.backlog > 0  # still in the outbox: nothing was taken for delivered
@@ -47,7 +47,7 @@ def test_after_a_table_restart_only_the_unacknowledged_rest_is_sent(broker: Mosq
     for _ in range(40):
         table.step()
     assert table.feed is not None and table.feed.wait_sent(10)
-    first, sent = table.feed.published, len(table.journaled.journal)
+    first, sent = table.feed.health.published, len(table.journaled.journal)
     table.disconnect()
     for _ in range(40):  # played with the network down
         table.step()
@@ -58,7 +58,7 @@ def test_after_a_table_restart_only_the_unacknowledged_rest_is_sent(broker: Mosq
         assert len(again.journaled.journal) == journaled
         again.connect()
         assert again.feed is not None and again.feed.wait_sent(10)
-        assert again.feed.published == journaled - sent  # what was acknowledged before is not sent again
+        assert again.feed.health.published == journaled - sent  # what was acknowledged before is not sent again
         assert first == sent + 1  # (the header went first)
         assert journaled > sent
     finally:

@@ -263,7 +263,7 @@ def test_a_gap_is_asked_for_again_while_it_lasts(tmp_path: object) -> None:
             pass
 
     client = Client()
-    server.client = client
+    server.broker.client = client
     try:
         messages = feed_messages(3)[0]
         server.receive([("tablepi/v1/tables/1/events", json.dumps(m).encode(), 0, 1, now[0])

@@ -121,14 +121,14 @@ def test_a_table_with_another_ca_is_refused_in_one_clear_line(
             for _ in range(20):
                 table.step()
             assert table.feed is not None
-            wait_until(lambda: table.feed is not None and "not trusted" in table.feed.problem, "the TLS refusal")
+            wait_until(lambda: table.feed is not None and "not trusted" in table.feed.health.problem, "the TLS refusal")
             wait_until(lambda: False if table.feed is None else table.feed.backlog > 0, "a backlog")
             failed: list[object] = []  # paho retries every second meanwhile: the line is not repeated
             client = table.feed.client
             report = client.on_connect_fail
             client.on_connect_fail = lambda *args: (failed.append(args), report(*args))
             wait_until(lambda: len(failed) >= 2, "paho to try twice more")
-            assert table.feed.acknowledged == 0 and not table.feed.connected
+            assert table.feed.health.acknowledged == 0 and not table.feed.connected
             table.drain()
             assert any(isinstance(n, Notice) and n.code is NoticeCode.FEED_PROBLEM
                        and "not trusted" in str(n.param("text")) for n in table.app.notices)

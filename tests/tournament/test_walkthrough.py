@@ -1,10 +1,13 @@
-"""docs/tournament.md's organiser walk-through, followed line by line — as root and as an ordinary user — against
-a real mosquitto started on the files it writes and a real table with its generated password file: a round is
-seated and played, and the standings page counts it.
+"""docs/tournament.md's organiser walk-through, followed line by line — as root and as an ordinary user — from the
+install (apt, a clone of the repository, a virtualenv with ``pip install``: the package registries must be
+reachable) to a real mosquitto started on the files it writes and a real table with its generated password file: a
+round is seated and played, and the standings page counts it.
 
-The commands are read from the document (the block after ``<!-- walkthrough -->``), so the document and this test
-cannot drift apart. Only what a fresh machine would differ in is changed: the example config's ports (free ones
-here) and the path of the checkout; ``tablepi`` is this checkout's.
+The commands are read from the document (the blocks after ``<!-- walkthrough -->``), so the document and this test
+cannot drift apart. Only what a fresh machine would differ in is changed: ``<the tablepi repository>`` is a clone of
+this checkout's commit (so uncommitted changes are not installed), owned by the user as his own would be; the
+example config's ports are free ones here; ``sudo`` runs the line as this process (root in CI). Each user starts
+from a clean environment with Debian's default ``PATH``.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ import os
 import pwd
 import re
 import shlex
+import shutil
 import signal
 import subprocess
-import sys
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -33,67 +37,82 @@ from tests.waits import wait_until
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
+#: Debian's default PATH for root and for an ordinary user (an ordinary user's has no sbin).
+ROOT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+USER_PATH = "/usr/local/bin:/usr/bin:/bin"
+#: The install steps fetch and build (apt, pip): minutes on a loaded machine.
+INSTALL_SECONDS = 900
 
 
 def walkthrough() -> list[str]:
     text = (ROOT / "docs" / "tournament.md").read_text(encoding="utf-8")
-    block = text.split("<!-- walkthrough -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    return [line for line in block.splitlines() if line.strip()]
+    part = text.split("<!-- walkthrough -->", 1)[1].split("What each step does", 1)[0]
+    blocks = [block.split("```", 1)[0] for block in part.split("```sh\n")[1:]]
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
 
 
 def test_the_walkthrough_is_in_the_document() -> None:
     lines = walkthrough()
+    assert lines[0].startswith("sudo apt install") and any("pip install" in line for line in lines)
     assert any("--broker-config broker" in line for line in lines)
-    assert any(line.startswith("mosquitto -c broker/mosquitto.conf") for line in lines)
+    assert any(line.startswith("/usr/sbin/mosquitto -c broker/mosquitto.conf") for line in lines)
 
 
 class Runner:
     """Runs the walk-through's lines in ``home`` as ``user`` (None: as this process, root in CI)."""
 
-    def __init__(self, home: Path, user: str | None) -> None:
+    def __init__(self, home: Path, user: str | None, repository: Path) -> None:
         self.home = home
         self.user = user
+        self.repository = repository
         self.cwd = home
+        self.path = USER_PATH if user is not None or os.geteuid() != 0 else ROOT_PATH
         self.background: list[subprocess.Popen[bytes]] = []
         self.web_port = free_port()
         self.broker_port = free_port()
 
-    def command(self, line: str) -> list[str]:
-        line = line.split("  #", 1)[0].strip()
-        line = line.replace("/opt/tablepi/", f"{ROOT}/")
-        words = shlex.split(line)
-        if words[0] == "tablepi":
-            words[0] = str(BIN / "tablepi")
-        if words[0] == "mosquitto":
-            words[0] = "/usr/sbin/mosquitto"
-        if self.user is not None:
+    def words(self, line: str) -> tuple[list[str], bool]:
+        """The command's words, ``~`` expanded as a shell would, and whether it runs as root (``sudo``)."""
+        line = line.replace("<the tablepi repository>", str(self.repository))
+        words = [str(self.home) + word[1:] if word.startswith("~/") else word for word in shlex.split(line)]
+        root = words[0] == "sudo"
+        if root:
+            words = words[1:]
+            assert os.geteuid() == 0 or shutil.which("sudo") is not None, "the install needs root or sudo"
+            if os.geteuid() != 0:
+                words = ["sudo", *words]
+        elif self.user is not None:
             words = ["setpriv", f"--reuid={self.user}", f"--regid={pwd.getpwnam(self.user).pw_gid}",
                      "--clear-groups", "--", *words]
-        return words
+        return words, root
 
     def run(self, line: str) -> None:
         running = "leave running" in line
         for part in line.split("  #", 1)[0].split("&&"):
             part = part.strip()
             if part.startswith("cd "):
-                self.cwd = self.cwd / part[3:].split("  #")[0].strip()
+                self.cwd = self.cwd / part[3:].strip()
                 continue
-            if part.startswith("mkdir "):
-                subprocess.run(self.command(part), cwd=self.cwd, check=True, timeout=30, env=self.env())
+            if part.startswith("export PATH="):
+                self.path = part.split("=", 1)[1].replace("~/", f"{self.home}/").replace("$PATH", self.path)
                 continue
+            words, root = self.words(part)
             if running:
-                self.background.append(subprocess.Popen(self.command(part), cwd=self.cwd, env=self.env(),
+                self.background.append(subprocess.Popen(words, cwd=self.cwd, env=self.env(root),
                                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
                 continue
-            done = subprocess.run(self.command(part), cwd=self.cwd, env=self.env(), capture_output=True, text=True,
-                                  timeout=120, check=False)
-            assert done.returncode == 0, f"{part}: {done.stdout}{done.stderr}"
+            done = subprocess.run(words, cwd=self.cwd, env=self.env(root), capture_output=True, text=True,
+                                  timeout=INSTALL_SECONDS, check=False, stdin=subprocess.DEVNULL)
+            assert done.returncode == 0, f"{part}: {done.stdout[-3000:]}{done.stderr[-3000:]}"
             if part.startswith("cp ") and part.split()[-1] == "cup.toml":
                 self.edit(self.cwd / "cup.toml")
 
-    def env(self) -> dict[str, str]:
-        return {**os.environ, "HOME": str(self.home), "PATH": f"{BIN}:{os.environ.get('PATH', '')}"}
+    def env(self, root: bool = False) -> dict[str, str]:
+        """A login's environment: this process's minus its virtualenv, with the user's home and PATH."""
+        keep = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+        if root:
+            return {**keep, "PATH": ROOT_PATH, "DEBIAN_FRONTEND": "noninteractive"}
+        return {**keep, "HOME": str(self.home), "PATH": self.path}
 
     def edit(self, path: Path) -> None:
         """The organiser's edits: ports free on this machine, four tables of the example's eight pairs."""
@@ -115,42 +134,39 @@ class Runner:
                     process.wait()
 
 
-def _readable_by(user: str, path: Path) -> bool:
-    probe = subprocess.run(["setpriv", f"--reuid={user}", f"--regid={pwd.getpwnam(user).pw_gid}", "--clear-groups",
-                            "--", str(path), "-c", "import tablepi"], capture_output=True, timeout=60, check=False)
-    return probe.returncode == 0
-
-
 @pytest.fixture(params=["root", "user"])
-def runner(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Runner]:
+def runner(request: pytest.FixtureRequest) -> Iterator[Runner]:
     user = None
     if request.param == "user":
-        if os.geteuid() != 0:
-            user = None  # this test process is the ordinary user already
-        else:
-            user = "nobody"
-            if not _readable_by(user, Path(sys.executable)):
-                pytest.skip("this checkout is not readable by an ordinary user here")
+        if os.geteuid() == 0:
+            user = "nobody"  # else this test process is the ordinary user already
     elif os.geteuid() != 0:
         pytest.skip("the root walk-through needs root")
-    home = tmp_path / "home"
+    # A home every user can reach (mosquitto reads the broker's files there): under /tmp, not pytest's tmp_path,
+    # whose base folder is private to this user (0700) and made so again by every other pytest run that starts.
+    base = Path(tempfile.mkdtemp(prefix="tablepi-walkthrough-", dir="/tmp"))
+    home = base / "home"
     home.mkdir()
-    for folder in (tmp_path, home):  # a home the user owns, on a path it may walk
+    for folder in (base, home):
         folder.chmod(0o755)
-    parent = tmp_path.parent
-    while parent != Path("/") and parent.stat().st_uid == os.geteuid() and os.geteuid() == 0:
-        parent.chmod(parent.stat().st_mode | 0o005)  # walkable by others (mosquitto and the user)
-        parent = parent.parent
+    # "<the tablepi repository>": this checkout's commit, in a repository of the user's (git refuses to clone
+    # one another user owns, which a repository on the network is not)
+    repository = base / "tablepi.git"
+    subprocess.run(["git", "clone", "-q", "--bare", "--no-hardlinks", str(ROOT), str(repository)], check=True,
+                   timeout=120)
     if user is not None:
-        os.chown(home, pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid)
-    running = Runner(home, user)
+        uid, gid = pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid
+        subprocess.run(["chown", "-R", f"{uid}:{gid}", str(home), str(repository)], check=True, timeout=60)
+    running = Runner(home, user, repository)
     yield running
     running.stop()
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def test_the_organisers_walkthrough_works_as_written(runner: Runner) -> None:
     for line in walkthrough():
         runner.run(line)
+    assert (runner.home / "tablepi" / "bin" / "tablepi").is_file()  # the organiser's own install ran the server
     cup = runner.cwd
     broker = cup / "broker"
     assert (broker / "passwords" / "table-1").is_file() and (cup / "tournament-password").is_file()
