@@ -11,8 +11,8 @@ lines added to the other team, minus lines struck by the other team and lines ad
 the stake as announced, the trump team and the tie rule in force) and expected **points**, with double-dummy play
 after the card (both sides maximising net lines, then points: the game is zero-sum); and the chance that the team
 wins, ties, takes Kapo or concedes it. The best cards have the highest expected lines, then points. Exact (every
-layout) from trick 4 on and at trick 3 up to 5,000 layouts, else a fixed number of layouts drawn uniformly at random
-(reproducibly), with the standard error of the expected lines (see :data:`EXACT_LAYOUTS`, :data:`EXACT_EARLY`).
+layout) from trick 3 on wherever there are at most 20,000 layouts, else a fixed number of layouts drawn uniformly at
+random (reproducibly), with the standard error of the expected lines (see :data:`EXACT_LAYOUTS`, :data:`EXACT_EARLY`).
 
 Double-dummy values in lines come from the points search: a team wins (or ties) with best play exactly when best
 play gives it 21 (or 20) points, and it can take Kapo only when best play gives it all 40, so a Kapo search is run
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,17 +45,17 @@ from tablepi.rules.play import legal_plays, trick_winner
 from tablepi.rules.seats import Direction, Seat, Team
 from tablepi.rules.trumps import effective_suit
 
-#: Positions with at most this many layouts are judged on all of them, from trick :data:`EXACT_FROM` on (where
-#: there are never more than 1,680); earlier ones only up to :data:`EXACT_EARLY`, else on a sample of :data:`SAMPLES`
-#: layouts. A trick-2 or -3 position has up to 756,756 or 34,650 layouts, each costing several times a trick-4 one.
+#: Positions with at most this many layouts are judged on all of them, from trick :data:`EXACT_FROM` on (from trick 4
+#: there are never more than 1,680, at trick 3 up to 34,650); earlier ones only up to :data:`EXACT_EARLY`, else on a
+#: sample of :data:`SAMPLES` layouts. A trick-2 position has up to 756,756 layouts, each costing about five times a
+#: trick-3 one: judging those up to 20,000 on all of them takes a deal's review over its budget (see the README).
 EXACT_LAYOUTS = 20_000
-EXACT_FROM = 4
+EXACT_FROM = 3
 #: Layouts drawn for a sampled judgement, by trick.
 SAMPLES = {1: 12, 2: 48, 3: 160}
-#: Before trick :data:`EXACT_FROM`, positions with at most this many layouts are judged on all of them: at tricks
-#: 1-2 twice the sample (sampling would not be cheaper), at trick 3 up to 5,000 (most trick-3 positions; all those
-#: up to 20,000 took the whole review to p50 1 s, max 3.3 s on the development machine, see the README).
-EXACT_EARLY = {1: 24, 2: 96, 3: 5_000}
+#: Before trick :data:`EXACT_FROM`, positions with at most this many layouts are judged on all of them: twice the
+#: sample (sampling would not be cheaper).
+EXACT_EARLY = {1: 24, 2: 96}
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +260,40 @@ class Layouts:
 
         yield from walk(0, self.need, [[], [], []])
 
+    def masks(self, t: Tables, base: Sequence[int], place: Mapping[Seat, int]) -> list[list[int]]:
+        """Every layout, once, in the order of :meth:`all`, as four hand masks by position (``place``): ``base``, the
+        cards known to be in each hand, with the layout's added. For a judgement on every layout: built on masks
+        directly, a layout costs a fraction of a dict of cards."""
+        import itertools
+
+        first, second, third = (place[s] for s in self.others)
+        groups = [[1 << t.bit_of[c.index] for c in cards] for _, cards in self.groups]
+        out: list[list[int]] = []
+
+        def walk(i: int, need: tuple[int, ...], a: int, b: int, c: int) -> None:
+            if i == len(groups):
+                hands = list(base)
+                hands[first] |= a
+                hands[second] |= b
+                hands[third] |= c
+                out.append(hands)
+                return
+            bits = groups[i]
+            every = sum(bits)
+            for split, _ in self._splits(i, need):
+                rest = tuple(x - k for x, k in zip(need, split, strict=True))
+                if not self.count(i + 1, rest):
+                    continue
+                for one in itertools.combinations(bits, split[0]):
+                    got_a = sum(one)
+                    left = [x for x in bits if not x & got_a]
+                    for two in itertools.combinations(left, split[1]):
+                        got_b = sum(two)
+                        walk(i + 1, rest, a | got_a, b | got_b, c | (every ^ got_a ^ got_b))
+
+        walk(0, self.need, 0, 0, 0)
+        return out
+
     def draw(self, rng: random.Random) -> dict[Seat, tuple[Card, ...]]:
         """One layout, uniformly at random."""
         need = self.need
@@ -325,23 +360,28 @@ class Judge:
         trick_number = _trick_number(view)
         exact = layouts is not None or (total <= EXACT_LAYOUTS and (
             trick_number >= EXACT_FROM or total <= EXACT_EARLY[trick_number]))
-        if layouts is not None:
-            chosen: list[Mapping[Seat, Sequence[Card]]] = list(layouts)
-        elif exact:
-            chosen = list(space.all())
-        else:
-            rng = random.Random(f"{seed}/{seat.value}/{len(view.free)}")
-            chosen = [space.draw(rng) for _ in range(SAMPLES[trick_number])]
         t = self.tables
         pos = self._position
         own = t.mask(view.hand)
         pinned = {s: t.mask(view.pinned[s]) for s in Seat}
-        masks = []
-        for layout in chosen:
-            hands = [0, 0, 0, 0]
-            for s in Seat:
-                hands[pos[s]] = own if s is seat else pinned[s] | t.mask(layout[s])
-            masks.append(hands)
+        base = [0, 0, 0, 0]
+        for s in Seat:
+            base[pos[s]] = own if s is seat else pinned[s]
+        if layouts is None and exact:
+            masks = space.masks(t, base, pos)
+        else:
+            if layouts is not None:
+                chosen: list[Mapping[Seat, Sequence[Card]]] = list(layouts)
+            else:
+                rng = random.Random(f"{seed}/{seat.value}/{len(view.free)}")
+                chosen = [space.draw(rng) for _ in range(SAMPLES[trick_number])]
+            masks = []
+            for layout in chosen:
+                hands = list(base)
+                for s in Seat:
+                    if s is not seat:
+                        hands[pos[s]] |= t.mask(layout[s])
+                masks.append(hands)
         bits = [t.bit_of[c.index] for c in trick]
         card_bits = [t.bit_of[c.index] for c in cards]
         lead = pos[leader]
@@ -353,7 +393,6 @@ class Judge:
         found = self.values(masks, lead, bits, searched)
         n = len(masks)
         at = {b: i for i, b in enumerate(searched)}
-        values = [found[j * len(searched) + at[alike[i]]] for j in range(n) for i in range(len(cards))]
         self.layouts += n
         self.solves += n * len(searched)
         stats = []
@@ -368,27 +407,34 @@ class Judge:
                     ns_tricks += 1
                 else:
                     ew_tricks += 1
-            sums = [0, 0, 0, 0, 0, 0, 0]  # lines, lines², points, wins, ties, kapo for, kapo against
-            for j in range(n):
-                ns = banked[Team.NS] + values[j * len(cards) + i]
-                kapo = False
+            # The results are counted by N+S points (at most 41 of them), each weighed once; only an all-or-nothing
+            # result needs a Kapo search, layout by layout.
+            values = found[at[alike[i]] :: len(searched)]
+            results: Counter[tuple[int, bool]] = Counter()
+            for v, count in Counter(values).items():
+                ns = banked[Team.NS] + v
                 if (ns == TOTAL_POINTS and not ew_tricks) or (ns == 0 and not ns_tricks):
-                    key = (j, alike[i])
-                    if key not in kapos:
-                        kapos[key] = self._kapo(masks[j], lead, bits, alike[i], won, Team.NS if ns else Team.EW)
-                    kapo = kapos[key]
+                    for j in (j for j, w in enumerate(values) if w == v):
+                        key = (j, alike[i])
+                        if key not in kapos:
+                            kapos[key] = self._kapo(masks[j], lead, bits, alike[i], won, Team.NS if ns else Team.EW)
+                        results[ns, kapos[key]] += 1
+                else:
+                    results[ns, False] += count
+            sums = [0, 0, 0, 0, 0, 0, 0]  # lines, lines², points, wins, ties, kapo for, kapo against
+            for (ns, kapo), count in results.items():
                 points = ns if team is Team.NS else TOTAL_POINTS - ns
                 lines = stakes.lines(team, points, kapo)
-                sums[0] += lines
-                sums[1] += lines * lines
-                sums[2] += points
+                sums[0] += count * lines
+                sums[1] += count * lines * lines
+                sums[2] += count * points
                 if points >= WINNING_POINTS:
-                    sums[3] += 1
-                    sums[5] += kapo
+                    sums[3] += count
+                    sums[5] += count * kapo
                 elif points * 2 == TOTAL_POINTS:
-                    sums[4] += 1
+                    sums[4] += count
                 else:
-                    sums[6] += kapo
+                    sums[6] += count * kapo
             stats.append(sums)
         options = [i for i, card in enumerate(cards) if card in legal]
         top = max((stats[i][0], stats[i][2]) for i in options)

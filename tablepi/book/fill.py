@@ -17,6 +17,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Container
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -107,6 +108,46 @@ def rebuild(book: Book, journal: Path, archive: Path | None, table: str, *, revi
     return count
 
 
+class JournalMirror:
+    """The journal as the book keeper follows it: its lines replayed through a table state machine of its own,
+    and which of its matches are won (what the keeper adds to the book)."""
+
+    def __init__(self, header: RecordHeader, journal_id: str, events: list[TableEvent]) -> None:
+        self.header = header
+        self.journal_id = journal_id
+        self.events = events
+        self.table = Table.replay(events, header.house_rules, header.dealer, header.table)
+        self.previous = events[-1].time if events else 0.0
+        self.won = {n for n, m in enumerate(self.table.matches, start=1) if m.winner is not None}
+
+    def take(self, line: str) -> int | None:
+        """One journaled line; returns the number of the match it won, if it won one."""
+        event = parse_event(json.loads(line), self.header, len(self.events) + 1, self.previous)
+        self.previous = event.time
+        self.events.append(event)
+        self.table.advance(event)
+        number = len(self.table.matches)
+        if number in self.won or self.table.matches[-1].winner is None:
+            return None
+        self.won.add(number)
+        return number
+
+    def facts(self, numbers: Container[int], table: str, review: bool,
+              reviewer: Reviewer | None) -> list[MatchFacts]:
+        """The won matches ``numbers`` of this journal, as the book takes them."""
+        found = match_facts(self.header, self.events, table=table, journal=self.journal_id, ended=time.time(),
+                            finished_only=True, review=review, reviewer=reviewer)
+        return [f for f in found if f.number in numbers]
+
+    def live_view(self, table: str) -> dict[str, Any]:
+        """The table now, as the phones see it: the feed's summary (cards played, never a hand) and the seats."""
+        from tablepi.feed.messages import summary
+
+        state = self.table.state
+        return {"table": table, "state": summary(state),
+                "seats": {seat.value: name for seat, name in state.names}, "at": time.time()}
+
+
 class BookKeeper:
     """Keeps the book up to date with the running table (a :class:`~tablepi.journal.journal.JournalListener`)."""
 
@@ -118,13 +159,10 @@ class BookKeeper:
         self.reviewer = reviewer
         self._queue: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
-        self._header: RecordHeader = journaled.header
-        self._journal_id = journaled.journal.id
-        self._events: list[TableEvent] = list(journaled.journal.events([]))  # as the table replayed it
-        self._mirror = Table.replay(self._events, self._header.house_rules, self._header.dealer, self._header.table)
-        self._previous = self._events[-1].time if self._events else 0.0
-        self._won = {n for n, m in enumerate(self._mirror.matches, start=1) if m.winner is not None}
-        self._live: tuple[int, dict[str, Any]] = (1, self._live_view())
+        # the journal as the table replayed it
+        self._mirror = JournalMirror(journaled.header, journaled.journal.id, list(journaled.journal.events([])))
+        self._dirty = False
+        self._live: tuple[int, list[dict[str, Any]]] = (1, [self._mirror.live_view(table)])
         #: Told (from the keeper's thread) each time the book or the live view may have changed.
         self.changes = Changes()
         self.idle = threading.Event()
@@ -150,7 +188,8 @@ class BookKeeper:
     def start(self) -> BookKeeper:
         """Start the keeper's thread; first it adds the journal's won matches the book lacks (the table was stopped
         before the keeper had added the last one)."""
-        missing = [n for n in sorted(self._won) if not self.book.has(f"{self.table}:{self._journal_id}:{n}")]
+        mirror = self._mirror
+        missing = [n for n in sorted(mirror.won) if not self.book.has(f"{self.table}:{mirror.journal_id}:{n}")]
         if missing:
             self.idle.clear()
             self._queue.put(("missing", missing))
@@ -179,10 +218,7 @@ class BookKeeper:
                 elif kind == "public":
                     self.book.set_public(body, True)
                 elif kind == "missing":
-                    facts = match_facts(self._header, self._events, table=self.table, journal=self._journal_id,
-                                        ended=time.time(), finished_only=True, review=self.review,
-                                        reviewer=self.reviewer)
-                    self.book.add([f for f in facts if f.number in body])
+                    self.book.add(self._mirror.facts(body, self.table, self.review, self.reviewer))
             except Exception:  # the book must never stop the table: say it and go on
                 log.exception("the players' book could not take %s", kind)
             if self._queue.empty():
@@ -191,17 +227,10 @@ class BookKeeper:
                 self.idle.set()
 
     def _line(self, line: str) -> None:
-        event = parse_event(json.loads(line), self._header, len(self._events) + 1, self._previous)
-        self._previous = event.time
-        self._events.append(event)
-        self._mirror.advance(event)
+        won = self._mirror.take(line)
         self._dirty = True
-        number = len(self._mirror.matches)
-        if number not in self._won and self._mirror.matches[-1].winner is not None:
-            self._won.add(number)
-            facts = match_facts(self._header, self._events, table=self.table, journal=self._journal_id,
-                                ended=time.time(), finished_only=True, review=self.review, reviewer=self.reviewer)
-            self.book.add([f for f in facts if f.number == number])
+        if won is not None:
+            self.book.add(self._mirror.facts((won,), self.table, self.review, self.reviewer))
 
     def _rotated(self, archived: Path, new_id: str, header: RecordHeader) -> None:
         try:
@@ -210,30 +239,18 @@ class BookKeeper:
             log.warning("the book skips %s: %s", archived, err)
             found = []
         self.book.add([f for f in found if not self.book.has(f.key)])
-        self._header, self._journal_id = header, new_id
-        self._events, self._previous, self._won = [], 0.0, set()
-        self._mirror = Table(header.house_rules, header.dealer, header.table)
+        self._mirror = JournalMirror(header, new_id, [])
         self._dirty = True
-
-    _dirty = False
 
     def _publish(self) -> None:
         if not self._dirty:
             return
         self._dirty = False
-        self._live = (self._live[0] + 1, self._live_view())
+        self._live = (self._live[0] + 1, [self._mirror.live_view(self.table)])
 
-    def live_now(self) -> tuple[int, dict[str, Any]]:
+    def live_now(self) -> tuple[int, list[dict[str, Any]]]:
         """(version, the table now): a new version each time what the phones see changed."""
         return self._live
-
-    def _live_view(self) -> dict[str, Any]:
-        """The table now, as the phones see it: the feed's summary (cards played, never a hand) and the seats."""
-        from tablepi.feed.messages import summary
-
-        state = self._mirror.state
-        return {"table": self.table, "state": summary(state),
-                "seats": {seat.value: name for seat, name in state.names}, "at": time.time()}
 
 
 def default_book_path(journal: Path) -> Path:

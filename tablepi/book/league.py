@@ -121,7 +121,7 @@ class LeagueServer(TournamentServer):
         self.book = book
         self.review = review
         self._booked: set[str] = set()
-        self._live: tuple[tuple[str, str, int], tuple[int, dict[str, Any]]] = (("", "", 0), (0, {}))
+        self._live: tuple[tuple[tuple[str, str, int], ...], tuple[int, list[dict[str, Any]]]] = ((), (0, []))
         super().__init__(config)
 
     def _load(self) -> None:
@@ -152,19 +152,24 @@ class LeagueServer(TournamentServer):
                                         review=self.review)
                     self.book.add([f for f in facts if f.number == match.number])
 
-    def live_now(self) -> tuple[int, dict[str, Any]]:
-        """The table where the last card was played, as the phones see it (made again only when it changed)."""
+    def live_now(self) -> tuple[int, list[dict[str, Any]]]:
+        """Every table of the bar as the phones see it, in the configuration's order (a table not heard from yet:
+        no state); a new version only when a table moved."""
         with self.lock:
-            active = [(feed.last_event, table, feed) for table, feed in self.feeds.items() if feed.latest()]
-            if not active:
-                return self._live[1]
-            _, table, feed = max(active, key=lambda item: item[0])
-            journal = feed.latest()
-            assert journal is not None
-            key = (table, journal.jid, journal.applied)
-            if key != self._live[0] and journal.state is not None:
+            seen: list[tuple[str, str, int]] = []
+            views: list[dict[str, Any]] = []
+            for table in self.config.tables:
+                feed = self.feeds.get(table)
+                journal = None if feed is None else feed.latest()
+                if journal is None or journal.state is None:
+                    seen.append((table, "", 0))
+                    views.append({"table": table, "state": None, "seats": {}})
+                    continue
+                seen.append((table, journal.jid, journal.applied))
                 state = journal.state
-                view = {"table": table, "state": summary(state),
-                        "seats": {seat.value: name for seat, name in state.names}}
-                self._live = (key, (self._live[1][0] + 1, view))
+                views.append({"table": table, "state": summary(state),
+                              "seats": {seat.value: name for seat, name in state.names}})
+            key = tuple(seen)
+            if key != self._live[0]:
+                self._live = (key, (self._live[1][0] + 1, views))
             return self._live[1]

@@ -52,8 +52,9 @@ _HEADERS = {
                                "connect-src 'self'; frame-ancestors 'none'; form-action 'none'",
     "Cache-Control": "no-store",
 }
-#: A live view: (version, the table now as the keeper last made it).
-LiveSource = Callable[[], tuple[int, dict[str, Any]]]
+#: A live view: (version, each table now as the keeper (or the league's server) last made it: a table's
+#: keeper gives its own table, a league every table of the bar).
+LiveSource = Callable[[], tuple[int, list[dict[str, Any]]]]
 
 
 def _static(name: str) -> str:
@@ -116,11 +117,15 @@ class Pages:
         return cached
 
     def live_view(self, lang: str) -> dict[str, Any]:
-        version, view = self.live()
+        """Each table now: the cards of the trick in play, the slate, the seats as the pages may name them."""
+        version, views = self.live()
         t = texts(lang)
-        names = view.get("seats", {})
-        return {"version": version, "state": view.get("state"), "table": view.get("table", ""),
-                "seats": {seat.value: self.seat_name(names.get(seat.value), t) for seat in Seat}}
+        tables = []
+        for view in views:
+            names = view.get("seats", {})
+            tables.append({"table": view.get("table", ""), "state": view.get("state"),
+                           "seats": {seat.value: self.seat_name(names.get(seat.value), t) for seat in Seat}})
+        return {"version": version, "tables": tables}
 
     # --- the frame ---------------------------------------------------------------------------------------------
 

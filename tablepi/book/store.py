@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -37,6 +38,8 @@ from typing import Any
 from tablepi.book.facts import MatchFacts
 from tablepi.errors import TablepiError
 from tablepi.rules.seats import Seat
+
+log = logging.getLogger(__name__)
 
 #: The book's schema version (``PRAGMA user_version``); a book of another version is rebuilt from the journal.
 SCHEMA_VERSION = 2
@@ -107,6 +110,48 @@ def evening_of(when: float, day_starts: int = DAY_STARTS) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(when - day_starts * 3600))
 
 
+class Checkpoints:
+    """The book's WAL checkpoints, on a thread and connection of their own: SQLite's automatic checkpoint runs in
+    the commit that crosses its threshold, and its copy and fsync made one added match in a hundred wait ten times
+    longer than the others. Here a checkpoint runs after writes, at most once a second, off the writer's path."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._wanted = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def written(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="book-checkpoints", daemon=True)
+            self._thread.start()
+        self._wanted.set()
+
+    def _run(self) -> None:
+        db = sqlite3.connect(str(self.path), check_same_thread=False)
+        try:
+            while True:
+                self._wanted.wait()
+                if self._stop.is_set():
+                    return
+                self._wanted.clear()
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as err:  # busy or gone: the next write asks again
+                    log.debug("book checkpoint: %s", err)
+                if self._stop.wait(1.0):
+                    return
+        finally:
+            db.close()
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._wanted.set()
+            self._thread.join()
+            self._thread = None
+
+
 class Book:
     """The players' book. Thread-safe (one connection, one lock): the app's worker writes, the pages read."""
 
@@ -120,6 +165,8 @@ class Book:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoints' own thread does it (Checkpoints)
+        self._checkpoints = None if str(path) == ":memory:" else Checkpoints(self.path)
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA_VERSION):
             self._drop_derived()
@@ -140,8 +187,10 @@ class Book:
             return self.version, int(self.db.execute("PRAGMA data_version").fetchone()[0])
 
     def close(self) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.close()
         with self.lock:
-            self.db.close()
+            self.db.close()  # the last connection to close checkpoints what is left
 
     def __enter__(self) -> Book:
         return self
@@ -160,6 +209,8 @@ class Book:
                 self.db.execute("ROLLBACK")
                 raise
             self.version += 1
+        if self._checkpoints is not None:
+            self._checkpoints.written()
 
     def _drop_derived(self) -> None:
         for name in ("deal_rows", "match_rows", "seats", "ratings", "matches"):
@@ -219,7 +270,7 @@ class Book:
             db.execute("UPDATE seats SET player=NULL WHERE player=?", (player.id,))
             db.execute("DELETE FROM players WHERE id=?", (player.id,))
             db.execute("INSERT INTO forgotten VALUES (?, ?)", (self.digest(player.name), time.time()))
-        self._rerate()
+            self._rerate(db)
         return int(count)
 
     def _forgotten_until(self, db: sqlite3.Connection, name: str) -> float:
@@ -250,6 +301,7 @@ class Book:
             return self._add(facts)
 
     def _add(self, facts: Iterable[MatchFacts]) -> int:
+        """One transaction: the matches, their rows and their players' ratings together."""
         added: list[int] = []
         in_order = True
         with self._transaction() as db:
@@ -264,8 +316,8 @@ class Book:
                 in_order = in_order and not replaced
                 added.append(self._insert(db, match))
                 latest = place if latest is None else max(latest, place)
-        if added:
-            self._rerate(only=added if in_order else None)
+            if added:
+                self._rerate(db, only=added if in_order else None)
         return len(added)
 
     def _insert(self, db: sqlite3.Connection, match: MatchFacts) -> int:
@@ -293,10 +345,8 @@ class Book:
             rows.extend(_deal_rows(mid, evening, deal, ids, revokes))
         db.executemany(f"INSERT INTO deal_rows VALUES ({', '.join('?' * 22)})", rows)
         match_rows = []
-        for seat in Seat:
-            team = seat.team.value
-            partner, (o1, o2) = _around(seat, ids)
-            match_rows.append((mid, seat.value, ids[seat.value], partner, o1, o2, evening, match.ended,
+        for at, team, _, partner, (o1, o2) in _SIDES:
+            match_rows.append((mid, at, ids[at], ids[partner], ids[o1], ids[o2], evening, match.ended,
                                int(match.finished), int(match.winner == team), len(match.deals)))
         db.executemany("INSERT INTO match_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_rows)
         return mid
@@ -362,26 +412,24 @@ class Book:
 
     # --- ratings ---------------------------------------------------------------------------------------------
 
-    def _rerate(self, only: list[int] | None = None) -> None:
-        """The ratings after the matches ``only`` (played after every other), or all of them again in order."""
+    def _rerate(self, db: sqlite3.Connection, only: list[int] | None = None) -> None:
+        """In a transaction: the ratings after the matches ``only`` (played after every other), or all of them
+        again in order."""
         from tablepi.book.rating import rate_matches
 
-        with self.lock:
-            if only is not None:
-                matches = self.matches(only)
-                players = {p for m in matches for p in m[4].values() if p is not None}
-                marks = ", ".join("?" * len(players))
-                start = {p: (mu, sigma, m, d) for p, mu, sigma, m, d in self.db.execute(
-                    f"SELECT player, mu, sigma, matches, deals FROM ratings WHERE player IN ({marks})",
-                    list(players))}
-                table = rate_matches(matches, start)
-            else:
-                table = rate_matches(self.matches(), {})
-            with self._transaction() as db:
-                if only is None:
-                    db.execute("DELETE FROM ratings")
-                db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
-                               [(p, mu, sigma, m, d) for p, (mu, sigma, m, d) in table.items()])
+        if only is not None:
+            matches = self.matches(only)
+            players = {p for m in matches for p in m[4].values() if p is not None}
+            marks = ", ".join("?" * len(players))
+            start = {p: (mu, sigma, m, d) for p, mu, sigma, m, d in db.execute(
+                f"SELECT player, mu, sigma, matches, deals FROM ratings WHERE player IN ({marks})",
+                list(players))}
+            table = rate_matches(matches, start)
+        else:
+            table = rate_matches(self.matches(), {})
+            db.execute("DELETE FROM ratings")
+        db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
+                       [(p, mu, sigma, m, d) for p, (mu, sigma, m, d) in table.items()])
 
     def ratings(self) -> dict[int, tuple[float, float, int, int]]:
         """player id -> (mu, sigma, matches rated, deals in them)."""
@@ -390,11 +438,10 @@ class Book:
                     self.db.execute("SELECT player, mu, sigma, matches, deals FROM ratings")}
 
 
-def _around(seat: Seat, ids: dict[str, int | None]) -> tuple[int | None, tuple[int | None, int | None]]:
-    """(partner, (the two opponents)) of ``seat``: partners sit opposite (rule 1)."""
-    partner = seat.partner
-    others = [s for s in Seat if s not in (seat, partner)]
-    return ids[partner.value], (ids[others[0].value], ids[others[1].value])
+#: Each seat as the rows need it, worked out once: (seat, its team, the other team, partner, the two opponents).
+_SIDES = tuple((seat.value, seat.team.value, seat.team.other.value, seat.partner.value,
+                tuple(s.value for s in Seat if s not in (seat, seat.partner))) for seat in Seat)
+_TEAM_OF = {seat.value: seat.team.value for seat in Seat}
 
 
 _RANK = {"matt": 1, "konter": 2, "konter_a_matt": 3}
@@ -403,7 +450,7 @@ _RANK = {"matt": 1, "konter": 2, "konter_a_matt": 3}
 def _deal_rows(mid: int, evening: str, deal: dict[str, Any], ids: dict[str, int | None],
                revokes: dict[tuple[int, str], int]) -> Iterator[tuple[Any, ...]]:
     """The deal from each seat's side (what the statistics add up)."""
-    trump_team = Seat(deal["forehand"]).team.value
+    trump_team = _TEAM_OF[deal["forehand"]]
     review = deal.get("review")
     costs: dict[str, list[float]] = {}
     lines_cost: dict[str, list[float]] = {}
@@ -412,10 +459,10 @@ def _deal_rows(mid: int, evening: str, deal: dict[str, Any], ids: dict[str, int 
             costs.setdefault(play["seat"], []).append(play.get("cost", 0))
             if play.get("cost_lines") is not None:
                 lines_cost.setdefault(play["seat"], []).append(play["cost_lines"])
-    for seat in Seat:
-        mine = seat.team.value
-        theirs = seat.team.other.value
-        said = [a["announcement"] for a in deal["announcements"] if a["seat"] == seat.value]
+    seat_figures = review.get("lines_lost", {}) if isinstance(review, dict) else {}
+    luck = review.get("luck", {}) if isinstance(review, dict) else {}
+    for seat, mine, theirs, partner, (o1, o2) in _SIDES:
+        said = [a["announcement"] for a in deal["announcements"] if a["seat"] == seat]
         announced = None
         if said:
             kinds = set(said)
@@ -423,19 +470,16 @@ def _deal_rows(mid: int, evening: str, deal: dict[str, Any], ids: dict[str, int 
         won = deal["winner"] == mine
         lost = deal["winner"] == theirs
         lines = (deal["struck"][mine] + deal["added"][theirs]) - (deal["struck"][theirs] + deal["added"][mine])
-        partner, (o1, o2) = _around(seat, ids)
-        seat_figures = review.get("lines_lost", {}) if isinstance(review, dict) else {}
-        luck = review.get("luck", {}) if isinstance(review, dict) else {}
         yield (
-            mid, deal["number"], seat.value, ids[seat.value], partner, o1, o2, evening,
+            mid, deal["number"], seat, ids[seat], ids[partner], ids[o1], ids[o2], evening,
             int(mine == trump_team), int(won), int(lost),
-            (deal["trump"] or "") if deal["forehand"] == seat.value else None,
+            (deal["trump"] or "") if deal["forehand"] == seat else None,
             announced,
             int(bool(deal["kapo"]) and won), int(bool(deal["kapo"]) and lost),
-            revokes.get((deal["number"], seat.value), 0), lines,
+            revokes.get((deal["number"], seat), 0), lines,
             int(review is not None),
-            None if review is None else int(sum(costs.get(seat.value, ()))),
-            sum(lines_cost[seat.value]) if seat.value in lines_cost else None,
-            seat_figures.get(seat.value) if isinstance(seat_figures, dict) else None,
-            luck.get(seat.value) if isinstance(luck, dict) else None,
+            None if review is None else int(sum(costs.get(seat, ()))),
+            sum(lines_cost[seat]) if seat in lines_cost else None,
+            seat_figures.get(seat) if isinstance(seat_figures, dict) else None,
+            luck.get(seat) if isinstance(luck, dict) else None,
         )

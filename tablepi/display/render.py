@@ -780,14 +780,13 @@ class Renderer:
             self.blit_text(surface, "\n".join(sheet.lines), f.small, WHITE,
                            Rect(text.x, text.bottom - line_h, text.w, line_h), min_size=max(8, f.small // 2))
         elif sheet.lines:
-            line_h = max(1, text.h // max(2, len(sheet.lines)))
-            size_ = min(f.center, max(f.small, line_h * 3 // 4))
+            align = "left" if len(sheet.lines) > 2 else "center"
             touched = tuple(key is not None for key in sheet.line_keys) + (False,) * len(sheet.lines)
-            for i, (line, rect) in enumerate(zip(sheet.lines, line_rects(sheet, size), strict=True)):
+            places = line_rects(sheet, size)
+            for i, (rect, fitted) in enumerate(self.sheet_text(sheet, layout, size)):
                 if touched[i]:  # a row a touch acts on (a deal to correct): framed as a key
-                    pygame.draw.rect(surface, BUTTON_OFF, rect.inset(1), width=2, border_radius=layout.radius)
-                self.blit_text(surface, line, size_, WHITE, rect.inset(2) if touched[i] else rect,
-                               min_size=f.small, align="left" if len(sheet.lines) > 2 else "center")
+                    pygame.draw.rect(surface, BUTTON_OFF, places[i].inset(1), width=2, border_radius=layout.radius)
+                self._draw_lines(surface, fitted.lines, fitted.size, WHITE, rect, align)
         for key, rect in key_rects(sheet, size):
             if not key.label:
                 continue
@@ -803,6 +802,28 @@ class Renderer:
                 color = BLACK if key.live or key.selected else DIM
             self.blit_text(surface, key.label, f.button_suit if len(key.label) <= 3 else f.button, color,
                            rect.inset(3), min_size=max(8, f.button // 2))
+
+    def sheet_text(self, sheet: SheetView, layout: Layout, size: tuple[int, int]) -> tuple[tuple[Rect, TextFit], ...]:
+        """How the sheet's lines are set: each in its own place (display/sheet.py), or, when one of them does not
+        fit there (the answer sheet's deal in words, in Luxembourgish at 480x320, ran over the line under it; the
+        start sheet's one sentence ran out of its half of the text area), all of them as one block over the text
+        area, each wrapping as it needs. A line a touch acts on keeps its place."""
+        from tablepi.display.sheet import line_rects, text_rect
+
+        f = layout.fonts
+        rects = line_rects(sheet, size)
+        line_h = max(1, text_rect(sheet, size).h // max(2, len(sheet.lines)))
+        size_ = min(f.center, max(f.small, line_h * 3 // 4))
+        touched = [key is not None for key in sheet.line_keys]
+        own = tuple((rect.inset(2) if i < len(touched) and touched[i] else rect,
+                     self.fit_text(line, size_, rect.inset(2) if i < len(touched) and touched[i] else rect,
+                                   min_size=f.small))
+                    for i, (line, rect) in enumerate(zip(sheet.lines, rects, strict=True)))
+        if all(fitted.fits for _, fitted in own) or any(touched):
+            return own
+        block = text_rect(sheet, size)
+        fitted = self.fit_text("\n".join(sheet.lines), size_, block, min_size=max(10, f.small * 3 // 4))
+        return ((block, fitted),)
 
     def _sheet_warning(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         """A warning while a sheet is up on the small layout, whose keys reach over the bar: in the header, over the

@@ -39,8 +39,9 @@ from typing import Any
 
 from tablepi.errors import RecordError
 from tablepi.journal import archive
-from tablepi.journal.eventlog import fsync_dir
+from tablepi.journal.eventlog import copy_path, fsync_dir
 from tablepi.journal.record import load_record
+from tablepi.journal.salvage import wal_path
 from tablepi.rules import Seat, Team
 from tablepi.rules.deal import Announcement, DealResult
 from tablepi.rules.slate import SlateEntry
@@ -150,9 +151,11 @@ def tonight(folder: Path, mark: Mark | None = None) -> list[Path]:
 
 
 def last_written(journal: Path) -> float | None:
-    """The wall time the journal ``journal`` (or its second copy) was last written; None if neither exists."""
+    """The wall time the journal ``journal`` was last written (the database, its write-ahead log or its second
+    copy, whichever is newest: each event reaches the copy and the log, the database only at a checkpoint); None if
+    none exists."""
     times = []
-    for path in (journal, journal.with_name(journal.name + ".events")):
+    for path in (journal, wal_path(journal), copy_path(journal)):
         with contextlib.suppress(OSError):
             times.append(path.stat().st_mtime)
     return max(times) if times else None

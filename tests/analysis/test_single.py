@@ -12,16 +12,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from tablepi.analysis import compiled_available, dealt_hands, review_deal, single
+from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal, single
 from tablepi.analysis.review import DealReview, review_plays
 from tablepi.analysis.single import Judge, Layouts, Stakes, views
-from tablepi.rules import Card, Deal, Seat, Suit, Team, parse_cards
+from tablepi.rules import Card, Deal, Direction, Seat, Suit, Team, parse_cards
 from tablepi.rules.deal import Announcement, DealResult, Play
 from tablepi.rules.house import HouseRules, TieRule
+from tablepi.rules.play import trick_winner
 from tablepi.rules.slate import Slate
 from tablepi.table.game import EndScan, Game, NameTrump, ScanCard
 from tests.analysis.helpers import random_deal
-from tests.analysis.sd_reference import Minimax, net_lines, positions, single_dummy
+from tests.analysis.sd_reference import Minimax, layouts, net_lines, positions, single_dummy
 
 KERNELS = [False, *([True] if compiled_available() else [])]
 
@@ -96,6 +97,68 @@ def test_exact_values_from_trick_4_equal_brute_force_on_thousands_of_positions()
     assert checked == 2 * 12 + 250 * 8
 
 
+@pytest.mark.slow
+def test_exact_values_at_trick_3_equal_an_enumeration_layout_by_layout() -> None:
+    """Trick-3 positions judged on every layout (up to 20,000 of them), two of them with more than 5,000: each card's
+    expected lines, points and chances equal those of an independent enumeration — the rules core's layouts
+    (sd_reference.layouts), each solved from a fresh double-dummy solver, its result in lines from the slate."""
+    rng = random.Random(303)
+    large = small = 0
+    while large < 2 or small < 2:
+        deal = announced_deal(rng)
+        hands = dealt_hands(deal)
+        assert hands is not None and deal.trump is not None
+        trump = deal.trump
+        plays = [p for t in deal.tricks for p in t.plays]
+        review = review_deal(deal, first_trick=3)
+        for pos, play in zip(positions(deal, hands), review.plays, strict=True):
+            sd = play.sd
+            if play.trick != 3 or sd is None or not sd.exact or len(sd.cards) < 2:
+                continue
+            if not ((sd.layouts > 5_000 and large < 2) or (sd.layouts <= 1_500 and small < 2)):
+                continue
+            large += sd.layouts > 5_000
+            small += sd.layouts <= 1_500
+            spread = layouts(pos, play.seat, trump)
+            assert len(spread) == sd.layouts
+            trick = [p.card for p in plays[8 : pos.index]]
+            leader = deal.tricks[2].leader
+            banked = {t: sum(x.points for x in deal.tricks[:2] if x.winner is not None and x.winner.team is t)
+                      for t in Team}
+            taken = {t: sum(1 for x in deal.tricks[:2] if x.winner is not None and x.winner.team is t) for t in Team}
+            team = play.seat.team
+            for card, got in sd.cards.items():
+                sums = [0, 0, 0, 0, 0, 0]
+                for layout in spread:
+                    held = {s: [*(layout[s] if s is not play.seat else pos.hands[s])] for s in Seat}
+                    for p in plays[8 : pos.index]:
+                        held[p.seat].append(p.card)
+                    solver = Solver(held, trump, small=True)
+                    now, gone, first = [*trick, card], (), leader
+                    if len(now) == 4:  # the trick is complete: on from its winner's lead
+                        first = Direction.ANTICLOCKWISE.order_from(leader)[trick_winner(now, trump)]
+                        now, gone = [], tuple(now)
+                    ns = banked[Team.NS] + solver.value(first, now, gone)
+                    if gone and first.team is Team.NS:
+                        ns += sum(c.points for c in gone)
+                    winner = Team.NS if ns >= 21 else Team.EW if ns <= 19 else None
+                    kapo = (winner is not None and not taken[winner.other] and ns in (0, 40)
+                            and (not gone or first.team is winner) and solver.kapo(first, winner, now, gone))
+                    tricks_ns = (6 if winner is Team.NS else 0) if kapo else 3
+                    lines = net_lines(team, ns, tricks_ns, deal.trump_team, tuple(deal.announcements), deal.rules)
+                    points = ns if team is Team.NS else 40 - ns
+                    sums[0] += lines
+                    sums[1] += points
+                    sums[2] += points >= 21
+                    sums[3] += points == 20
+                    sums[4] += kapo and winner is team
+                    sums[5] += kapo and winner is not team
+                n = len(spread)
+                want = [x / n for x in sums]
+                assert [got.lines, got.points, got.win, got.tie, got.kapo_for, got.kapo_against] == pytest.approx(
+                    want, abs=1e-9), (str(card), sd.layouts)
+
+
 def sampled_positions(rng: random.Random, count: int) -> Iterator[tuple[Judge, single.View, Seat, list[Card],
                                                                           Card, dict[Team, int], dict[Team, int]]]:
     """Positions of tricks 2-3 with more layouts than a sample would take (so that it samples) and few enough to
@@ -155,7 +218,8 @@ def test_sampled_values_agree_with_exact_enumeration_within_their_standard_error
 
 
 def test_layouts_are_counted_drawn_and_enumerated_alike() -> None:
-    """The count by suits equals the enumeration; drawn layouts are among them and respect voids and sizes."""
+    """The count by suits equals the enumeration, and the enumeration as masks equals it layout by layout; drawn
+    layouts are among them and respect voids and sizes."""
     rng = random.Random(9)
     for _ in range(20):
         deal = random_deal(rng)
@@ -171,6 +235,10 @@ def test_layouts_are_counted_drawn_and_enumerated_alike() -> None:
             keys = {tuple(tuple(sorted(c.index for c in layout[s])) for s in Seat if s is not view.seat)
                     for layout in every}
             assert len(keys) == len(every)
+            t = Judge(deal.trump, Stakes(deal.trump_team)).tables
+            place = {seat: i for i, seat in enumerate(Seat)}
+            assert space.masks(t, [0, 0, 0, 0], place) == [
+                [t.mask(layout.get(seat, ())) for seat in Seat] for layout in every]
             others = [s for s in Seat if s is not view.seat]
             gone = {p.card for p in plays[:i]}
             truth = tuple(tuple(sorted(c.index for c in hands[s] if c not in gone and c not in view.pinned[s]))

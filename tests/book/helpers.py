@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import html
+import json
+import os
+import urllib.error
+import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from tablepi.book.store import Book
 from tablepi.journal.journal import JournaledTable
 from tablepi.journal.record import RecordHeader
 from tablepi.rules.house import HouseRules
@@ -56,3 +65,45 @@ def rotation(count: int, people: Sequence[str]) -> list[dict[Seat, str]]:
             del seats[Seat.W]
         out.append(seats)
     return out
+
+
+def browser_at(size: tuple[int, int]) -> Any:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    if not os.path.exists("/usr/bin/chromedriver"):
+        pytest.skip("chromium-driver is not installed (scripts/setup.sh installs it)")
+    os.environ["SE_OFFLINE"] = "true"
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={size[0]},{size[1]}"):
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def get(url: str, method: str = "GET") -> tuple[int, str]:
+    req = urllib.request.Request(url, method=method, data=b"x=1" if method != "GET" else None)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as answer:
+            return answer.status, answer.read(200_000).decode("utf-8")
+    except urllib.error.HTTPError as err:
+        return err.code, ""
+
+
+def every_page(base: str, book: Book) -> dict[str, str]:
+    """Every page the pages serve (each evening's, each player's), in each language: path -> text."""
+    paths = ["/", "/live.json", "/players", "/leaderboard", "/evening", "/static/book.js", "/static/book.css"]
+    paths += [f"/evening/{day}" for day in book.evenings()]
+    paths += [f"/players/{p.id}" for p in book.players()]
+    out = {}
+    for lang in ("en", "lb", "de", "fr"):
+        for path in paths:
+            status, text = get(f"{base}{path}?lang={lang}")
+            assert status == 200, path
+            out[f"{path}?lang={lang}"] = text
+    return out
+
+
+def name_forms(name: str) -> set[str]:
+    """Every way a name could be written into a page: as is, HTML-escaped, JSON-escaped."""
+    return {name, html.escape(name), html.escape(name, quote=False), json.dumps(name)[1:-1],
+            json.dumps(name, ensure_ascii=False)[1:-1]}

@@ -1,19 +1,25 @@
 """A bar with several tables: every table's matches reach one book over a real mosquitto, through the
-tournament server's code, and the statistics span the tables."""
+tournament server's code, and the statistics span the tables; the league serves the table's pages for all of them
+(each table's live slate, the evening, the players, the leaderboard), in a real headless Chromium, and names nobody
+who did not opt in."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tablepi.book.export import player_csv
 from tablepi.book.league import LeagueServer, load_league_config
+from tablepi.book.pages import open_pages
 from tablepi.book.stats import ALL_TIME, player_stats
 from tablepi.book.store import Book
 from tablepi.feed.broker import SERVER_USER, Mosquitto
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, SeatingSource
+from tests.book.helpers import browser_at, every_page, name_forms
 from tests.tournament.conftest import table_feed
 from tests.tournament.simulate import SimulatedTable
 from tests.waits import wait_until
@@ -78,4 +84,86 @@ min_deals = 1
 
 
 def live_table(server: LeagueServer) -> str:
-    return str(server.live_now()[1].get("table", ""))
+    """The table where a card was played last (the live view lists every table, each with its state)."""
+    views = [v for v in server.live_now()[1] if v["state"] is not None]
+    return str(views[-1]["table"]) if views else ""
+
+
+def league_config(broker: Mosquitto, tmp_path: Path) -> Path:
+    path = tmp_path / "league.toml"
+    path.write_text(f"""
+[league]
+name = "Café"
+tables = ["1", "2"]
+[broker]
+host = "127.0.0.1"
+port = {broker.port}
+password = "{broker.passwords[SERVER_USER]}"
+[players]
+min_deals = 1
+""", encoding="utf-8")
+    return path
+
+
+PRIVATE = ["Jang", "Pol", "<b>Bold</b>"]
+
+
+def test_the_league_serves_every_tables_pages_and_names_nobody_private(broker: Mosquitto, tmp_path: Path) -> None:
+    """Table 1 finishes a match, table 2 is in the middle of a deal: the live page shows both tables' slates (table
+    2's trick in play, no other card), the evening and player pages come from both tables' book, and no served page
+    or the CSV export names a player who did not opt in."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    config = load_league_config(league_config(broker, tmp_path))
+    book = Book(config.book)
+    book.set_public("Marie", True)
+    server = LeagueServer(config.server, book, review=False).start()
+    site = open_pages(book, config.players, server.live_now, server.hub.changes, "en", "127.0.0.1", 0)
+    tables = [SimulatedTable(t, tmp_path / f"table{t}", table_feed(broker, t)).connect() for t in ("1", "2")]
+    driver = None
+    try:
+        seatings = [{Seat.N: "Jang", Seat.E: "Marie", Seat.S: "Pol", Seat.W: "<b>Bold</b>"},
+                    {Seat.N: "Marie", Seat.E: "Jang", Seat.S: "<b>Bold</b>", Seat.W: "Pol"}]
+        for number, (table, names) in enumerate(zip(tables, seatings, strict=True)):
+            table.new_match(40 + number)
+            table.drain()
+            table.app.handle(PlayersSeated(table.app.now, tuple(names.items()), SeatingSource.TOUCH))
+        tables[0].play()
+        tables[0].finish_deal()
+        second = tables[1]
+        while not (second.journaled.state.current_trick and len(second.journaled.state.current_trick.plays) == 2):
+            assert second.step() is not None
+        trick = [card.display for _, card in second.journaled.state.current_trick.plays]  # type: ignore[union-attr]
+        wait_until(lambda: book.match_count() == 1, "table 1's match in the league's book", 60)
+        driver = browser_at((390, 844))
+        driver.get(f"{site.url}/?lang=en")
+        WebDriverWait(driver, 30).until(
+            lambda d: all(c in d.find_element(By.CSS_SELECTOR, "section[data-table='2']").text for c in trick))
+        sections = driver.find_elements(By.CSS_SELECTOR, "#live section.table")
+        assert [s.get_attribute("data-table") for s in sections] == ["1", "2"]
+        two = sections[1].text
+        assert "Table 2" in two and "Marie" in two and "J." in two and "Jang" not in two
+        assert set(re.findall(r"[♠♥♦♣](?:10|[AKQJ9])", two)) <= set(trick), "only the cards of the trick in play"
+        assert "Table 1" in sections[0].text
+        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+        driver.get(f"{site.url}/evening")
+        assert "table 1" in driver.find_element(By.TAG_NAME, "main").text.lower()
+        assert driver.find_elements(By.CSS_SELECTOR, ".deal table.tricks .card")
+        driver.get(f"{site.url}/leaderboard")
+        assert "Marie" in driver.find_element(By.CSS_SELECTOR, "table.board").text
+        pages = every_page(site.url, book)
+        pages["export"] = player_csv(book, book.player("Marie"))  # type: ignore[arg-type]
+        for path, text in pages.items():
+            for name in PRIVATE:
+                for form in name_forms(name):
+                    assert form not in text, (name, path)
+        assert any("Marie" in text for text in pages.values())
+    finally:
+        if driver is not None:
+            driver.quit()
+        for table in tables:
+            table.close()
+        site.close()
+        server.close()
+        book.close()

@@ -7,12 +7,9 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
-import os
 import re
 import socket
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,7 +27,7 @@ from tablepi.table.events import CardPlaced, PlayersSeated, SeatingSource
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.web.serve import WebServer
-from tests.book.helpers import HOSTILE, play, rotation
+from tests.book.helpers import HOSTILE, browser_at, every_page, get, name_forms, play, rotation
 from tests.streams import read_event
 
 pytestmark = pytest.mark.slow
@@ -67,62 +64,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     book.close()
 
 
-def _browser(size: tuple[int, int]) -> Any:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    if not os.path.exists("/usr/bin/chromedriver"):
-        pytest.skip("chromium-driver is not installed (scripts/setup.sh installs it)")
-    os.environ["SE_OFFLINE"] = "true"
-    options = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={size[0]},{size[1]}"):
-        options.add_argument(arg)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
 @pytest.fixture(params=[(390, 844), (1920, 1080)], ids=["phone", "projector"])
 def browser(site: dict[str, Any], request: pytest.FixtureRequest) -> Iterator[Any]:
-    driver = _browser(request.param)
+    driver = browser_at(request.param)
     driver.set_window_size(*request.param)
     yield driver
     driver.quit()
 
 
-def _get(url: str, method: str = "GET") -> tuple[int, str]:
-    req = urllib.request.Request(url, method=method, data=b"x=1" if method != "GET" else None)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as answer:
-            return answer.status, answer.read(200_000).decode("utf-8")
-    except urllib.error.HTTPError as err:
-        return err.code, ""
-
-
-def _every_page(site: dict[str, Any]) -> dict[str, str]:
-    base = site["web"].url
-    book: Book = site["book"]
-    paths = ["/", "/live.json", "/players", "/leaderboard", "/evening", "/static/book.js", "/static/book.css"]
-    paths += [f"/evening/{day}" for day in book.evenings()]
-    paths += [f"/players/{p.id}" for p in book.players()]
-    out = {}
-    for lang in ("en", "lb", "de", "fr"):
-        for path in paths:
-            status, text = _get(f"{base}{path}?lang={lang}")
-            assert status == 200, path
-            out[f"{path}?lang={lang}"] = text
-    return out
-
-
-def _forms(name: str) -> set[str]:
-    """Every way a name could be written into a page: as is, HTML-escaped, JSON-escaped."""
-    return {name, html.escape(name), html.escape(name, quote=False), json.dumps(name)[1:-1],
-            json.dumps(name, ensure_ascii=False)[1:-1]}
-
-
 def test_no_page_names_a_player_who_did_not_opt_in(site: dict[str, Any]) -> None:
-    pages = _every_page(site)
+    pages = every_page(site["web"].url, site["book"])
     for path, text in pages.items():
         for name in PRIVATE:
-            for form in _forms(name):
+            for form in name_forms(name):
                 assert form not in text, (name, path)
     everything = "".join(pages.values())
     assert html.escape("Marie") in everything and html.escape("<script>x()</script>") in everything
@@ -138,14 +92,14 @@ def test_a_name_made_private_from_the_command_line_leaves_the_pages_at_once(site
     book: Book = site["book"]
     marie = book.player("Marie")
     assert marie is not None
-    assert "Marie" in _get(f"{base}/players/{marie.id}")[1]
+    assert "Marie" in get(f"{base}/players/{marie.id}")[1]
     assert main(["players", "--config", "/nonexistent.toml", "--book", str(book.path), "private", "Marie"]) == 0
     try:
         for path in ("/players", f"/players/{marie.id}", "/leaderboard"):
-            assert "Marie" not in _get(f"{base}{path}")[1], path
+            assert "Marie" not in get(f"{base}{path}")[1], path
     finally:
         assert main(["players", "--config", "/nonexistent.toml", "--book", str(book.path), "public", "Marie"]) == 0
-    assert "Marie" in _get(f"{base}/players/{marie.id}")[1]
+    assert "Marie" in get(f"{base}/players/{marie.id}")[1]
 
 
 def test_no_page_accepts_a_write(site: dict[str, Any]) -> None:
@@ -154,7 +108,7 @@ def test_no_page_accepts_a_write(site: dict[str, Any]) -> None:
     for path in ("/", "/live.json", "/events", "/players", "/players/1", "/leaderboard", "/evening", "/me/x",
                  "/static/book.js"):
         for method in ("POST", "PUT", "DELETE", "PATCH"):
-            status, _ = _get(f"{base}{path}", method)
+            status, _ = get(f"{base}{path}", method)
             assert status == 405, (path, method, status)
     assert site["book"].db.execute("SELECT COUNT(*), SUM(public) FROM players").fetchone() == before
 
@@ -163,11 +117,11 @@ def test_the_own_page_shows_his_name_and_only_his(site: dict[str, Any]) -> None:
     book: Book = site["book"]
     jang = book.player("Jang")
     assert jang is not None
-    status, text = _get(f"{site['web'].url}/me/{book.token(jang)}")
+    status, text = get(f"{site['web'].url}/me/{book.token(jang)}")
     assert status == 200 and "<h1>Jang</h1>" in text
     for name in PRIVATE[1:]:
         assert html.escape(name) not in text
-    assert _get(f"{site['web'].url}/me/{'0' * 24}")[0] == 404
+    assert get(f"{site['web'].url}/me/{'0' * 24}")[0] == 404
 
 
 def _no_overflow(driver: Any) -> None:
@@ -222,7 +176,7 @@ def test_the_live_page_follows_a_deal_and_shows_no_card_before_it_is_played(site
     assert "Marie" in text and "Jang" not in text and "J." in text  # Jang did not opt in: his initials
     cards_on_page = set(re.findall(r"[♠♥♦♣](?:10|[AKQJ9])", text))
     assert cards_on_page <= {c for c in shown}, "only the cards of the trick in play"
-    status, live = _get(f"{base}/live.json")
+    status, live = get(f"{base}/live.json")
     assert status == 200
     assert set(re.findall(r'"([AKQJT9][SHDC])"', live)) <= {str(card) for _, card in trick.plays}
 

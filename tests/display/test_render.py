@@ -158,3 +158,19 @@ def test_the_slate_never_draws_the_line_between_the_teams_through_a_name(lang: s
             assert row_h >= plan.head_h, f"{name} {lang} {size}: rows of {row_h} px under names of {plan.head_h}"
             below = [r for r in (plan.result, plan.review) if r is not None]
             assert all(r.y >= plan.body.bottom and r.bottom <= layout.table.bottom for r in below), name
+
+
+@pytest.mark.parametrize("lang", ["lb", "de", "fr", "en"])
+def test_a_sheets_lines_never_run_over_each_other(lang: str, renderer: Renderer) -> None:
+    """Before: at 480x320 the answer sheet's deal in words (Luxembourgish, German, French) wrapped in its one line's
+    place and ran over "Both teams must accept." under it."""
+    from tests.display.samples import SHEET_SAMPLES
+
+    for size in ((480, 320), (800, 480), (1280, 720), (720, 1280)):
+        layout = layout_for(size)
+        for name in SHEET_SAMPLES:
+            sheet = sample(name, lang).sheet
+            if sheet is None or not sheet.lines or sheet.phone is not None:
+                continue
+            for rect, fitted in renderer.sheet_text(sheet, layout, size):
+                assert fitted.fits, f"{name} {lang} {size}: {fitted.lines} does not fit {rect}"

@@ -86,7 +86,8 @@ class Bar:
     def switch_on(self, off_for: float | None = None) -> JournaledTable:
         """Start the table; ``off_for``: seconds since its journal was last written (the table was off)."""
         if off_for is not None:
-            for file in (self.path, self.path.with_name(self.path.name + ".events")):
+            for file in (self.path, self.path.with_name(self.path.name + "-wal"),
+                         self.path.with_name(self.path.name + ".events")):
                 if file.exists():
                     os.utime(file, (self.clock.now - off_for, self.clock.now - off_for))
         self.table = JournaledTable(self.path, RecordHeader(RULES, Seat.N, TableConfig()), archive=self.archive,

@@ -21,11 +21,21 @@
     return span;
   }
   function seat(s) { return T["seat_" + s] || s; }
-  function drawLive(view) {
+  function drawLive(live) {
     const box = document.getElementById("live");
     if (!box) return;
-    const state = view.state;
+    const several = live.tables.length > 1;
     box.replaceChildren();
+    for (const view of live.tables) {
+      const part = el("section", "table");
+      part.dataset.table = view.table;
+      if (several) part.append(el("h2", "", T.table + " " + view.table));
+      drawTable(part, view);
+      box.append(part);
+    }
+  }
+  function drawTable(box, view) {
+    const state = view.state;
     if (!state) { box.append(el("p", "meta", T.waiting)); return; }
     const phase = T["phase_" + state.phase] || state.phase;
     box.append(el("p", "meta", fill(T.match_deal, { match: state.match, deal: state.deal }) + " · " + phase));
@@ -47,7 +57,7 @@
     box.append(el("p", "lines", fill(T.open_lines, { ns: lines.NS, ew: lines.EW })));
     const slate = el("ol", "slate");
     for (const entry of state.slate || []) slate.append(el("li", "", entry.text));
-    box.append(el("h2", "", T.slate), slate);
+    box.append(el("h3", "", T.slate), slate);
   }
   let bookVersion = null;
   async function refresh() {
