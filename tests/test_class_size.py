@@ -24,7 +24,6 @@ BEING_SPLIT = {
     ("View", "display/view.py"),  # being split
     ("Layout", "display/layout.py"),  # being split
     ("Fonts", "display/layout.py"),  # being split
-    ("BookKeeper", "book/fill.py"),  # being split
 }
 
 
