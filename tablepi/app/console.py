@@ -31,8 +31,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from tablepi.display import texts as tx
-from tablepi.display.i18n import Translator, translator
 from tablepi.display.keys import KeyTouch, MenuTouch, Opening, PlaceTouch, Touched
 from tablepi.display.panels import (
     Answer,
@@ -41,6 +39,7 @@ from tablepi.display.panels import (
     ChooseDealer,
     DealerChoice,
     DealForm,
+    EnrolKind,
     Enrolling,
     EnrolMenu,
     EnterCard,
@@ -60,7 +59,7 @@ from tablepi.display.panels import (
     earlier_names_first,
     press,
 )
-from tablepi.display.scene import ConsoleScene
+from tablepi.display.scene import ConsoleScene, Note
 from tablepi.display.view import PhoneCode
 from tablepi.rules.deal import WINNING_POINTS
 from tablepi.rules.entry import TIE_POINTS
@@ -97,23 +96,6 @@ class Setup:
     known: tuple[str, ...] = ()
     can_enrol: bool = False
     phone: PhoneCode | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """The console's line for the bar until the next touch: players just seated by their tags (or by the
-    tournament), the correction of deal ``refused`` refused, or the one of deal ``aside`` set aside unanswered."""
-
-    seated: tuple[tuple[Seat, str], ...] = ()
-    refused: int | None = None
-    aside: int | None = None
-
-    def text(self, tr: Translator) -> str:
-        if self.refused is not None:
-            return tx.correction_refused_text(tr, self.refused)
-        if self.aside is not None:
-            return tx.correction_aside_text(tr, self.aside)
-        return " ".join(tx.seated_text(tr, name, seat) for seat, name in self.seated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,8 +212,8 @@ def _open(console: ConsoleState, gesture: Open, table: TableState, setup: Setup)
     elif what in (Opening.ENROL_DECK, Opening.ENROL_PLAYER) and setup.can_enrol:
         player = what is Opening.ENROL_PLAYER
         names = earlier_names_first(setup.earlier, ()) if player else ()
-        panel = Keyboard(Seat.N, setup.language, shift=player, names=names, enrol="player" if player else "deck",
-                         public=_public_key(setup))
+        kind = EnrolKind.PLAYER if player else EnrolKind.DECK
+        panel = Keyboard(Seat.N, setup.language, shift=player, names=names, enrol=kind, public=_public_key(setup))
     elif what is Opening.PHONE and setup.phone is not None:
         panel = PhonePanel(setup.phone)
     elif what is Opening.DEAL:
@@ -377,9 +359,7 @@ class Console:
         if self.state.enrolling is not None:  # the enrol mode: the reader's cards are the enrolment's
             return ConsoleScene(self.state.enrolling)
         self.state = refresh(self.state, state, settings.names)
-        note = self.state.note
-        return ConsoleScene(self.state.panel, "" if note is None else note.text(translator(settings.language)),
-                            self.no_deck())
+        return ConsoleScene(self.state.panel, self.state.note, self.no_deck())
 
 
 def gesture_event(gesture: object, time: float) -> TableEvent | None:

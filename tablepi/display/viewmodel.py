@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
 from tablepi.display.panels import Enrolling
-from tablepi.display.scene import ConsoleScene, Scene
+from tablepi.display.scene import ConsoleScene, Note, Scene
 from tablepi.display.texts import result_text
 from tablepi.display.view import (
     Action,
     Button,
     CardView,
+    HeaderEnd,
     LearnerView,
     ScreenKind,
     SeatView,
@@ -113,6 +114,15 @@ def _tournament_banner(scene: Scene, state: TableState, tr: Translator) -> Warni
     return None
 
 
+def _note_text(note: Note, tr: Translator) -> str:
+    """The console's note in the screen's language."""
+    if note.refused is not None:
+        return tx.correction_refused_text(tr, note.refused)
+    if note.aside is not None:
+        return tx.correction_aside_text(tr, note.aside)
+    return " ".join(tx.seated_text(tr, name, seat) for seat, name in note.seated)
+
+
 def _with_console(view: View, console: ConsoleScene, state: TableState | None, settings: ViewSettings,
                   tr: Translator) -> View:
     """The open panel's sheet over the table (the enrol mode's sheet over everything), the console's line in a
@@ -122,12 +132,12 @@ def _with_console(view: View, console: ConsoleScene, state: TableState | None, s
     panel = console.panel
     if isinstance(panel, Enrolling):  # the enrol mode: the reader's cards are the enrolment's, not the game's
         return replace(view, sheet=sheet_for(panel, tr))
-    if view.warning is None and console.note:
-        view = replace(view, warning=WarningBanner("note", console.note))
+    if view.warning is None and console.note is not None:
+        view = replace(view, warning=WarningBanner("note", _note_text(console.note, tr)))
     elif view.warning is None and console.no_deck:
         view = replace(view, warning=WarningBanner("no_deck", tx.no_deck_text(tr)))
     if panel is None:
-        return replace(view, menu=tr.gettext("Menu"))
+        return replace(view, header=replace(view.header, menu=tr.gettext("Menu")))
     names = dict(settings.names)  # the configured names and those seated at the table
     history = history_lines(state, tr, names) if state is not None else ()
     return replace(view, sheet=sheet_for(panel, tr, names, history))
@@ -234,7 +244,7 @@ def _deal_screen(state: TableState, settings: ViewSettings, tr: Translator) -> V
         bottom_seat=settings.bottom_seat,
         seats=tuple(_seat(state, seat, tr, names) for seat in Seat),
         trump=TrumpView(state.deal.trump, tx.trumps_label(tr)),
-        trick_label=_trick_label(state, tr),
+        header=HeaderEnd(_trick_label(state, tr)),
         teams=teams,
         result="" if entry is None else result_text(tr, entry, names),
         learner=_learner(state, tr, names) if settings.learner and state.phase is TablePhase.PLAY else None,

@@ -195,6 +195,6 @@ def test_with_no_deck_enrolled_the_bar_says_how_to_enrol_one_and_the_menu_has_a_
     view = build_view(Scene(state, settings, console=console.scene(state, settings)))
     assert view.warning is not None and view.warning.code == "no_deck" and view.warning.informational
     assert view.warning.text == "No deck is enrolled yet: Menu, Enrol cards or tags, Enrol a deck."
-    assert view.menu == "Menu" and view.sheet is None
+    assert view.header.menu == "Menu" and view.sheet is None
     console.no_deck = lambda: False
     assert build_view(Scene(state, settings, console=console.scene(state, settings))).warning is None

@@ -21,6 +21,7 @@ from tablepi.display.panels import (
     Answer,
     Answering,
     CardPicker,
+    EnrolKind,
     Enrolling,
     EnterCard,
     Keyboard,
@@ -165,11 +166,11 @@ def test_a_player_seated_by_his_tag_is_told_on_the_bar() -> None:
 
 def test_while_the_table_enrols_only_the_sheets_key_acts() -> None:
     state = Table().state
-    enrolling = ConsoleState(enrolling=Enrolling("deck", "blue"))
+    enrolling = ConsoleState(enrolling=Enrolling(EnrolKind.DECK, "blue"))
     for touched in (MenuTouch(), PlaceTouch(Seat.N), key(Word.OK)):
         assert run(enrolling, state, touched) == (enrolling, [])
     assert run(enrolling, state, key(Word.STOP)) == (ConsoleState(), [StopEnrol()])
-    over = ConsoleState(enrolling=Enrolling("deck", "blue", over=True))
+    over = ConsoleState(enrolling=Enrolling(EnrolKind.DECK, "blue", over=True))
     assert run(over, state, key(Word.STOP)) == (ConsoleState(), [])  # its last word closed: nothing to stop
 
 

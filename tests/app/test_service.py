@@ -21,6 +21,7 @@ from tablepi.app.core import TableApp
 from tablepi.app.enrolment import Enroller
 from tablepi.app.reloads import POLL_SECONDS, TableFiles
 from tablepi.deck import Deck, load_deck_file, virtual_deck, write_deck_file
+from tablepi.display.panels import EnrolKind
 from tablepi.journal.journal import JournaledTable
 from tablepi.journal.record import RecordHeader
 from tablepi.players import PlayerRegistry, load_players_file, write_players_file
@@ -196,7 +197,7 @@ def test_stop_on_the_screen_closes_the_sheet_and_any_other_end_shows_why(
     app, enroller, _ = rig
     console = app.console
     assert console is not None
-    enroller.begin_here("deck", "red", app.table.state)
+    enroller.begin_here(EnrolKind.DECK, "red", app.table.state)
     assert console.enrolling is not None and not console.enrolling.over
     enroller.stop_here()
     assert enroller.mode is None and console.enrolling is None  # stopped there: the sheet closes, no last word

@@ -350,7 +350,7 @@ def test_the_appliance_from_a_blank_system_to_a_refereed_trick(workdir: Path, bo
 
         # 4. a touch on the hearts button, where the layout puts it
         def touch_hearts() -> None:
-            x, y = layout_for(SCREEN).button_slots[Action.TRUMP_HEARTS].center
+            x, y = layout_for(SCREEN).buttons.deal[Action.TRUMP_HEARTS].center
             guest.touch(x, y)
 
             def hearts() -> bool:

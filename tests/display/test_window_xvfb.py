@@ -129,7 +129,7 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
         wait_until(lambda: matches("before") is not None, "the window to show the rendered frame", 45, every=0.1,
                    ignore=UNREADABLE)
         # Touch the hearts button where the panel shows it (turned with the picture).
-        rect = layout_for(drawing).button_slots[Action.TRUMP_HEARTS]
+        rect = layout_for(drawing).buttons.deal[Action.TRUMP_HEARTS]
         cx, cy = rect.center
         w, h = panel
         px, py = {0: (cx, cy), 90: (w - cy, cx), 180: (w - cx, h - cy), 270: (cy, h - cx)}[rotation]
