@@ -57,7 +57,7 @@ def test_touching_undo_on_the_scripted_match_changes_nothing() -> None:
     assert touched.events == plain.events and touched.deals == plain.deals == 1
     assert touched.warnings == plain.warnings
     assert touched.state is not None and plain.state is not None
-    assert touched.state.lines == plain.state.lines
+    assert touched.state.match.lines == plain.state.match.lines
 
 
 def test_a_touch_pauses_until_the_next_touch() -> None:

@@ -426,7 +426,7 @@ def test_a_new_match_through_the_control_socket(rig: tuple[TableApp, Enroller, C
         if i == len(events) // 2:
             (refused,) = _run(app, ControlRequest("new_match", {}), [])
             assert refused["end"] and refused["ok"] is False and refused["error"]
-    assert app.table.state.match_winner is not None
-    before = app.table.state.match_number
+    assert app.table.state.match.winner is not None
+    before = app.table.state.match.number
     (done,) = _run(app, ControlRequest("new_match", {}), [])
-    assert done["ok"] and done["match"] == before + 1 and app.table.state.match_number == before + 1
+    assert done["ok"] and done["match"] == before + 1 and app.table.state.match.number == before + 1

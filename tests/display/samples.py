@@ -411,7 +411,7 @@ def review_of(table: Table) -> DealReview:
     match = table.matches[-1]
     deal = match.scored_as_told()[-1][1]
     assert isinstance(deal, Deal)
-    number = state.slate[-1].number
+    number = state.match.slate[-1].number
     return review_deal(deal, number, single=False, carried=match.slate.carried_into(number))
 
 

@@ -37,7 +37,7 @@ from tablepi.rules.house import RevokePenalty
 from tablepi.rules.seats import Seat
 from tablepi.table.events import CardPlaced, ReaderState, ReaderStatus
 from tablepi.table.machine import Table
-from tablepi.table.warnings import TableWarning, WarningCode
+from tablepi.table.warnings import FaultFacts, TableWarning, WarningCode
 from tests.display.samples import sample
 from tests.display.test_viewmodel import ORDER, TRICKS, Clock, lay, name_trumps, sweep
 
@@ -168,12 +168,13 @@ def test_warnings_cleared_only_by_confirm_name_the_confirm_button(code: str, lan
 def test_revoke_under_lose_deal_says_the_deal_is_lost_not_play_on(lang: str) -> None:
     tr = translator(lang)
     warning = TableWarning(WarningCode.REVOKE, 15, Seat.E, 3, "E revokes; EW lose the deal", deal=1,
-                           card=Card.parse("JH"), led=Card.parse("KS"), held=(Card.parse("9S"),),
-                           penalty=RevokePenalty.LOSE_DEAL)
+                           card=Card.parse("JH"),
+                           fault=FaultFacts(led=Card.parse("KS"), held=(Card.parse("9S"),),
+                                            penalty=RevokePenalty.LOSE_DEAL))
     text = warning_sentence(tr, warning)
     assert tx.button(tr, Action.CONFIRM).label not in text
     assert text == tx.warning_text(tr, "revoke_lose_deal", {**PARAMS, "card": Card.parse("JH"), "rule": 15}, "")
-    plain = warning_sentence(tr, replace(warning, penalty=RevokePenalty.WARN))
+    plain = warning_sentence(tr, replace(warning, fault=replace(warning.fault, penalty=RevokePenalty.WARN)))
     assert tx.button(tr, Action.CONFIRM).label in plain
 
 
