@@ -7,7 +7,8 @@ after the reboot the reader, the screen and the slate are all checked before the
 problem of that stage):
 
 1. boot the fresh system; the package list resolves from the bundle on a system with nothing installed
-   (``apt-get install --simulate``); ``install.sh --offline`` from a root-owned git checkout
+   (``apt-get install --simulate``); ``install.sh --offline`` from a root-owned git checkout copied in as the
+   offline install says (the system may have no git yet)
 2. reboot with the reader plugged in: the service is active, its watchdog fed, it drew with KMSDRM
 3. the screen (QMP ``screendump``) shows the slate the renderer draws for the table's own journal
 4. a touch (QMP ``input-send-event``) on the hearts button, located from the layout's button slots, names hearts
@@ -154,6 +155,11 @@ def _snapshot(share: Path) -> str:
     subprocess.run([*git, "-C", str(work), "add", "-A"], check=True)
     subprocess.run([*git, "-C", str(work), "commit", "-q", "-m", "the checkout under test"], check=True)
     subprocess.run(["git", "clone", "-q", "--bare", str(work), str(share / "src.git")], check=True)
+    # The checkout the owner copies onto the Pi (docs/install.md, "Without internet": ``cp -a BUNDLE/src``; the
+    # system may have no git before install.sh installs it), cloned from the share's repository as the guest
+    # sees it, so update.sh later pulls from there.
+    subprocess.run(["git", "clone", "-q", str(share / "src.git"), str(share / "src")], check=True)
+    subprocess.run(["git", "-C", str(share / "src"), "remote", "set-url", "origin", "/mnt/share/src.git"], check=True)
     return subprocess.run(["git", "-C", str(work), "rev-parse", "HEAD"], capture_output=True, text=True,
                           check=True).stdout.strip()
 
@@ -281,13 +287,14 @@ def test_the_appliance_from_a_blank_system_to_a_refereed_trick(workdir: Path, bo
     commit = _snapshot(share)
     run = workdir / "run"
     run.mkdir()
-    guest = Guest(SETTINGS["arch"], Path(SETTINGS["base"]), share, run, board.path, workdir / "console.log")
+    guest = Guest(SETTINGS["arch"], Path(SETTINGS["base"]), share, run, board.path, workdir / "console.log",
+                  slow=SLOW)
     packages = [line.split("#")[0].strip() for line in (ROOT / "systemd/debian-packages.txt").read_text().splitlines()
                 if line.split("#")[0].strip()]
     try:
         steps.facts["first_boot_seconds"] = round(steps.run("boot the fresh system", guest.power_on, BOOT), 1)
         guest.sh("mount -t 9p -o trans=virtio,version=9p2000.L,ro share /mnt/share")
-        guest.sh("git clone -q /mnt/share/src.git /opt/tablepi/src")
+        guest.sh("mkdir -p /opt/tablepi && cp -a /mnt/share/src /opt/tablepi/src && chown -R root:root /opt/tablepi")
 
         def package_list() -> None:
             # Every package of the list, with its whole dependency closure, resolves from the bundle alone on a

@@ -162,8 +162,10 @@ class Result:
 class Guest:
     """The machine: boot, run commands, look at the screen, touch it, plug the reader, pull the power."""
 
-    def __init__(self, arch: str, base: Path, share: Path, run: Path, reader_pty: str, console: Path) -> None:
+    def __init__(self, arch: str, base: Path, share: Path, run: Path, reader_pty: str, console: Path,
+                 slow: float = 1.0) -> None:
         self.arch = arch
+        self.slow = slow  # how much slower than a quiet host's emulation: scales the default waits
         self.base = base
         self.share = share
         self.run = run
@@ -308,8 +310,10 @@ class Guest:
 
     # --- inside the guest -------------------------------------------------------------------------------------
 
-    def sh(self, script: str, timeout: float = 120.0, check: bool = True) -> Result:
-        """Run ``script`` with /bin/sh as root in the guest; its exit code and output."""
+    def sh(self, script: str, timeout: float | None = None, check: bool = True) -> Result:
+        """Run ``script`` with /bin/sh as root in the guest; its exit code and output. Without ``timeout``, waits
+        at most 120 s times the guest's slowness."""
+        timeout = 120.0 * self.slow if timeout is None else timeout
         agent = self.agent
         if agent is None:
             raise GuestError("the guest is not running")
