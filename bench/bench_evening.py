@@ -55,7 +55,7 @@ def evening(folder: Path, matches: int) -> int:
                                   [event_to_line(e) for e in played])
         ids.append(journal_id)
         events += len(played)
-        dealer = table.state.dealer
+        dealer = table.state.deal.dealer
         time.sleep(0.01)  # archived one after the other: their modification times keep their order
     with JournaledTable(folder / "journal.sqlite3", dataclasses.replace(header, dealer=dealer),
                         archive=archive) as table:
@@ -96,7 +96,7 @@ def main() -> None:
 
             def start(journal: Path = journal, archive: Path = archive, count: int = count) -> None:
                 with JournaledTable(journal, archive=archive) as table:
-                    assert table.state.match_number == count + 1
+                    assert table.state.match.number == count + 1
 
             def drop(archive: Path = archive) -> None:
                 (archive / CACHE_NAME).unlink(missing_ok=True)

@@ -61,7 +61,7 @@ def main() -> None:
         header = RecordHeader(scripts[0].rules, scripts[0].dealer, scripts[0].config)
         start = time.perf_counter()
         with JournaledTable(Path(tmp) / "journal-0.sqlite3", header) as session:
-            assert session.state.match_winner is not None
+            assert session.state.match.winner is not None
         resume = time.perf_counter() - start
 
     ms = [x * 1000 for x in latencies]

@@ -631,10 +631,10 @@ def run(sims: list[SimulatedTable], speed: float, seconds: float,
         heapq.heappop(heap)
         lag = max(lag, virtual - when)
         sim = sims[i]
-        before = len(sim.journaled.state.slate)
+        before = len(sim.journaled.state.match.slate)
         sim.step()
-        if len(sim.journaled.state.slate) > before:
-            ends[(sim.name, len(sim.journaled.state.slate))] = time.time()
+        if len(sim.journaled.state.match.slate) > before:
+            ends[(sim.name, len(sim.journaled.state.match.slate))] = time.time()
         if sim.playing:
             heapq.heappush(heap, (sim.next_time - origin[sim.name], i))
     return time.monotonic() - start, lag, ends

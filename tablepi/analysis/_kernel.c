@@ -15,8 +15,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Cards in the deck, one bit each in a mask (RULES.md 3: A K Q J 10 9 in four suits; tablepi.rules.cards.DECK,
+ * and tablepi.analysis.tables.CARDS on the Python side). A mask and the leader above it fit in 32 bits. */
+#define CARDS 24
+#define CARD_MASK ((1u << CARDS) - 1u)
+
 typedef struct {
-    uint32_t key; /* cards in play | leader << 24; 0 = empty slot */
+    uint32_t key; /* cards in play | leader << CARDS; 0 = empty slot */
     int8_t lo, hi, best;
     uint8_t pad;
 } Entry;
@@ -33,9 +38,9 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     uint32_t tm;              /* the trump mask */
-    uint32_t suit_of_bit[24]; /* mask of the suit of each bit */
-    uint32_t above[24];       /* stronger cards of the same suit */
-    int pts[24];
+    uint32_t suit_of_bit[CARDS]; /* mask of the suit of each bit */
+    uint32_t above[CARDS];       /* stronger cards of the same suit */
+    int pts[CARDS];
     uint32_t point_mask[5];   /* cards worth 0..4 points */
     Entry *tt;
     FullEntry *ftt; /* instead of tt when keyed on the full hands */
@@ -135,8 +140,8 @@ static int start(Search *s, int leader, int alpha, int beta) {
         uint32_t w = rel & (~rel + 1);
         return ((h[0] | h[2]) & w) ? points_of(s, rem) : 0;
     }
-    uint32_t key = rem | ((uint32_t)leader << 24);
-    uint32_t fkey[4] = {h[0] | ((uint32_t)leader << 24), h[1], h[2], h[3]};
+    uint32_t key = rem | ((uint32_t)leader << CARDS);
+    uint32_t fkey[4] = {h[0] | ((uint32_t)leader << CARDS), h[1], h[2], h[3]};
     Entry *entry = NULL;
     FullEntry *fentry = NULL;
     if (s->ftt)
@@ -326,7 +331,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
     }
     if (PyErr_Occurred()) return -1;
     memset(self->point_mask, 0, sizeof self->point_mask);
-    for (int b = 0; b < 24; b++) {
+    for (int b = 0; b < CARDS; b++) {
         PyObject *item = PySequence_GetItem(points, b);
         if (!item) return -1;
         long p = PyLong_AsLong(item);
@@ -339,7 +344,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
         self->point_mask[p] |= 1u << b;
     }
     self->tm = sm[0];
-    for (int b = 0; b < 24; b++) {
+    for (int b = 0; b < CARDS; b++) {
         uint32_t bit = 1u << b;
         uint32_t suit = 0;
         for (int i = 0; i < 4; i++)
@@ -381,7 +386,7 @@ static PyObject *Search_search(Search *self, PyObject *args) {
     for (int i = 0; i < 4; i++) {
         PyObject *item = PySequence_GetItem(hands, i);
         if (!item) return NULL;
-        self->h[i] = (uint32_t)PyLong_AsUnsignedLong(item) & 0xFFFFFFu;
+        self->h[i] = (uint32_t)PyLong_AsUnsignedLong(item) & CARD_MASK;
         Py_DECREF(item);
     }
     Py_ssize_t n = PySequence_Size(trick);
@@ -455,7 +460,7 @@ static int read_mask(PyObject *seq, Py_ssize_t i, uint32_t *out) {
     unsigned long v = PyLong_AsUnsignedLong(item);
     Py_DECREF(item);
     if (PyErr_Occurred()) return -1;
-    *out = (uint32_t)v & 0xFFFFFFu;
+    *out = (uint32_t)v & CARD_MASK;
     return 0;
 }
 

@@ -266,7 +266,7 @@ def review_deal(deal: Deal, number: int = 1, *, compiled: bool | None = None, si
     return review_plays(
         hands, deal.trump, deal.forehand, plays, deal.rules.direction, number=number, played_points=taken,
         announced=announced, claimed_by=deal.claimed_by, compiled=compiled,
-        stakes=Stakes(deal.trump_team, announced, deal.rules.tie, carried), shown=deal.shown, single=single,
+        stakes=Stakes(deal.trump_team, announced, deal.rules.tie, carried), shown=deal.evidence.shown, single=single,
         first_trick=first_trick, announced_at=tuple(deal.announced_at.get(part, 0) for part in _parts(deal)),
     )
 
@@ -291,7 +291,7 @@ def review_plays(
 ) -> DealReview:
     """Review the plays of a deal from the dealt hands (the tricks follow from the rules). ``stakes``: what a result
     is worth in lines (default: the standard tie rule, ``announced``); ``shown``: the cards shown at the table, as
-    :attr:`Deal.shown`; ``single``: judge each card on what its player could know too; ``announced_at``: for each
+    ``Deal.evidence.shown``; ``single``: judge each card on what its player could know too; ``announced_at``: for each
     announced part, the cards played before it was announced (as :attr:`Deal.announced_at`; None: all before the
     first card) — a card is judged single-dummy on the stake announced before it."""
     solvers = {suit: Solver(hands, suit, direction, compiled=compiled) for suit in Suit}
@@ -484,7 +484,7 @@ def _layouts(deal: Deal) -> list[dict[Seat, list[Card]]] | None:
     seen = {c for cards in played.values() for c in cards}
     unseen = [c for c in DECK if c not in seen]
     need = {seat: TRICKS_PER_DEAL - len(played[seat]) for seat in Seat}
-    fixed = {seat: [c for c in deal.known[seat] if c not in seen] for seat in Seat}
+    fixed = {seat: [c for c in deal.evidence.known[seat] if c not in seen] for seat in Seat}
     out: list[dict[Seat, list[Card]]] = []
     free = [c for c in unseen if not any(c in cards for cards in fixed.values())]
     hands = {seat: list(fixed[seat]) for seat in Seat}

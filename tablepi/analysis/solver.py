@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from tablepi.analysis.tables import TRUMP, Tables, fast_winner
+from tablepi.analysis.tables import CARDS, TRUMP, Tables, fast_winner
 
 _NEXT = (1, 2, 3, 0)
 
@@ -73,11 +73,11 @@ class PySearch:
         self._tt: dict[int, tuple[int, int, int]] = {}
         t = tables
         above = []
-        for bit in range(24):
+        for bit in range(CARDS):
             same = t.suit_mask[t.suit[bit]]
             above.append(same & ((1 << bit) - 1))
         self._above = tuple(above)
-        self._suit_of_bit = tuple(t.suit_mask[t.suit[b]] for b in range(24))
+        self._suit_of_bit = tuple(t.suit_mask[t.suit[b]] for b in range(CARDS))
 
     def value(self, hands: Sequence[int], leader: int, trick: Sequence[int], guess: int | None = None) -> int:
         """Exact N+S points from this position (the cards of ``trick`` included), by MTD(f)."""
@@ -149,6 +149,8 @@ class PySearch:
         point_masks = t.point_masks
         nxt = _NEXT
         counter = [0]
+        # A key holds masks side by side, each CARDS bits wide: the four hands, then the leader.
+        at1, at2, at3, at4 = CARDS, 2 * CARDS, 3 * CARDS, 4 * CARDS
 
         def points_of(mask: int) -> int:
             total = 0
@@ -185,7 +187,7 @@ class PySearch:
                 if (h[0] | h[2]) & w:
                     return points_of(rem)
                 return 0
-            key = (h[0] | h[1] << 24 | h[2] << 48 | h[3] << 72 | leader << 96) if full else rem | (leader << 24)
+            key = (h[0] | h[1] << at1 | h[2] << at2 | h[3] << at3 | leader << at4) if full else rem | (leader << at1)
             entry = tt.get(key)
             if entry is None:
                 lo, hi, best_lead = 0, points_of(rem), -1

@@ -24,6 +24,8 @@ from tablepi.rules.trumps import plain_suit_cards, trump_order
 
 #: Suit numbers inside the solver: 0 is always the trump suit, then the plain suits in S H D C order.
 TRUMP = 0
+#: Bits in a mask: one per card of the deck (RULES.md 3: 24 cards). ``_kernel.c`` names the same number ``CARDS``.
+CARDS = len(DECK)
 
 
 @dataclass(frozen=True, slots=True)

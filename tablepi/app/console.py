@@ -31,8 +31,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from tablepi.display import texts as tx
-from tablepi.display.i18n import Translator, translator
 from tablepi.display.keys import KeyTouch, MenuTouch, Opening, PlaceTouch, Touched
 from tablepi.display.panels import (
     Answer,
@@ -41,6 +39,7 @@ from tablepi.display.panels import (
     ChooseDealer,
     DealerChoice,
     DealForm,
+    EnrolKind,
     Enrolling,
     EnrolMenu,
     EnterCard,
@@ -60,7 +59,7 @@ from tablepi.display.panels import (
     earlier_names_first,
     press,
 )
-from tablepi.display.scene import ConsoleScene
+from tablepi.display.scene import ConsoleScene, Note
 from tablepi.display.view import PhoneCode
 from tablepi.rules.deal import WINNING_POINTS
 from tablepi.rules.entry import TIE_POINTS
@@ -97,23 +96,6 @@ class Setup:
     known: tuple[str, ...] = ()
     can_enrol: bool = False
     phone: PhoneCode | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """The console's line for the bar until the next touch: players just seated by their tags (or by the
-    tournament), the correction of deal ``refused`` refused, or the one of deal ``aside`` set aside unanswered."""
-
-    seated: tuple[tuple[Seat, str], ...] = ()
-    refused: int | None = None
-    aside: int | None = None
-
-    def text(self, tr: Translator) -> str:
-        if self.refused is not None:
-            return tx.correction_refused_text(tr, self.refused)
-        if self.aside is not None:
-            return tx.correction_aside_text(tr, self.aside)
-        return " ".join(tx.seated_text(tr, name, seat) for seat, name in self.seated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +165,7 @@ def _press(console: ConsoleState, before: Panel, touched: KeyTouch, table: Table
     gesture = step.gesture
     if gesture is None:
         if panel is None and isinstance(before, Answering):  # closed unanswered: set aside, and said so
-            return replace(console, aside=table.proposal, note=Note(aside=before.number)), ()
+            return replace(console, aside=table.match.proposal, note=Note(aside=before.number)), ()
         if panel is None and isinstance(before, Keyboard) and before.enrol is None and console.seating:
             return _next_keyboard(console, table, setup), ()  # ✕ leaves this seat as it is, only
         return (replace(console, seating=()) if panel is None else console), ()
@@ -213,12 +195,12 @@ def _open(console: ConsoleState, gesture: Open, table: TableState, setup: Setup)
     panel: Panel | None = console.panel
     if what is Opening.HISTORY:
         panel = HistoryPanel(rows=len(history_rows(table)), correct=correctable(table))
-    elif what is Opening.CORRECT and table.proposal is not None and gesture.deal is None:
+    elif what is Opening.CORRECT and table.match.proposal is not None and gesture.deal is None:
         return replace(console, panel=answering(table), aside=None)  # the correction set aside, to answer now
-    elif what is Opening.CORRECT and table.slate:
+    elif what is Opening.CORRECT and table.match.slate:
         if gesture.deal is None:  # Menu → Correct a deal: the last one
-            panel = correction_form(table, table.slate[-1].number)
-        elif 1 <= gesture.deal <= len(table.slate):  # a touch on its row of the evening's deals
+            panel = correction_form(table, table.match.slate[-1].number)
+        elif 1 <= gesture.deal <= len(table.match.slate):  # a touch on its row of the evening's deals
             panel = correction_form(table, gesture.deal)
     elif what is Opening.PLAYERS:
         first, *rest = Seat
@@ -230,12 +212,12 @@ def _open(console: ConsoleState, gesture: Open, table: TableState, setup: Setup)
     elif what in (Opening.ENROL_DECK, Opening.ENROL_PLAYER) and setup.can_enrol:
         player = what is Opening.ENROL_PLAYER
         names = earlier_names_first(setup.earlier, ()) if player else ()
-        panel = Keyboard(Seat.N, setup.language, shift=player, names=names, enrol="player" if player else "deck",
-                         public=_public_key(setup))
+        kind = EnrolKind.PLAYER if player else EnrolKind.DECK
+        panel = Keyboard(Seat.N, setup.language, shift=player, names=names, enrol=kind, public=_public_key(setup))
     elif what is Opening.PHONE and setup.phone is not None:
         panel = PhonePanel(setup.phone)
     elif what is Opening.DEAL:
-        panel = DealForm(table.next_forehand)  # the table's: who names trumps in the deal told now
+        panel = DealForm(table.deal.next_forehand)  # the table's: who names trumps in the deal told now
     return replace(console, panel=panel)
 
 
@@ -249,15 +231,15 @@ def refresh(console: ConsoleState, table: TableState, configured: Mapping[Seat, 
     panel = console.panel
     if isinstance(panel, Answering):
         panel = None  # rebuilt from the state: who has answered changes
-    aside = console.aside if console.aside == table.proposal else None  # answered, undone, lapsed: forgotten
+    aside = console.aside if console.aside == table.match.proposal else None  # answered, undone, lapsed: forgotten
     starting = table.possible.choose_dealer
     if isinstance(panel, MatchStart) and not starting:
         panel = None  # trumps are named: play goes on, the sheet is not needed
     if panel is None:
         panel = answering(table, aside)
     offered = console.offered
-    if starting and offered != table.match_number:
-        offered = table.match_number  # offered once a match, and not after a panel the players opened
+    if starting and offered != table.match.number:
+        offered = table.match.number  # offered once a match, and not after a panel the players opened
         if panel is None and len({**dict(configured), **dict(table.names)}) < len(Seat):
             panel = MatchStart()
     note = console.note
@@ -275,11 +257,11 @@ def refresh(console: ConsoleState, table: TableState, configured: Mapping[Seat, 
 
 
 def menu(table: TableState, setup: Setup) -> Menu:
-    return Menu(can_enter=table.phase is not TablePhase.MATCH_OVER or bool(table.slate),
-                can_correct=bool(table.slate),
+    return Menu(can_enter=table.phase is not TablePhase.MATCH_OVER or bool(table.match.slate),
+                can_correct=bool(table.match.slate),
                 can_choose_dealer=table.possible.choose_dealer,
                 can_enrol=setup.can_enrol, can_phone=setup.phone is not None,
-                can_answer=table.proposal is not None)
+                can_answer=table.match.proposal is not None)
 
 
 def keyboard(seat: Seat, table: TableState, setup: Setup) -> Keyboard:
@@ -377,9 +359,7 @@ class Console:
         if self.state.enrolling is not None:  # the enrol mode: the reader's cards are the enrolment's
             return ConsoleScene(self.state.enrolling)
         self.state = refresh(self.state, state, settings.names)
-        note = self.state.note
-        return ConsoleScene(self.state.panel, "" if note is None else note.text(translator(settings.language)),
-                            self.no_deck())
+        return ConsoleScene(self.state.panel, self.state.note, self.no_deck())
 
 
 def gesture_event(gesture: object, time: float) -> TableEvent | None:
@@ -403,12 +383,12 @@ def gesture_event(gesture: object, time: float) -> TableEvent | None:
 
 def correction_form(state: TableState, number: int) -> DealForm:
     """The deal form for correcting deal ``number`` of this match, filled in with what it was scored as."""
-    last = len(state.slate)
-    row = next((r for r in state.history if r.match == state.match_number and r.entry.number == number), None)
+    last = len(state.match.slate)
+    row = next((r for r in state.history if r.match == state.match.number and r.entry.number == number), None)
     if row is None:
-        return DealForm(state.next_forehand, correct=number, last=last)
+        return DealForm(state.deal.next_forehand, correct=number, last=last)
     result = row.entry.result
-    trumps = row.trumps if row.trumps is not None else state.next_forehand
+    trumps = row.trumps if row.trumps is not None else state.deal.next_forehand
     matt = next((seat for seat, said in result.announcements if "matt" in said.parts), None)
     konter = next((seat for seat, said in result.announcements if "konter" in said.parts), None)
     if result.winner is None:
@@ -420,15 +400,15 @@ def correction_form(state: TableState, number: int) -> DealForm:
 def correctable(state: TableState) -> tuple[int | None, ...]:
     """Per row of the evening's history, the number of the deal a touch on it corrects: the deals of this match
     (as Menu → Correct a deal offers them), None for an earlier match's."""
-    if not state.slate:
+    if not state.match.slate:
         return tuple(None for _ in history_rows(state))
-    return tuple(row.entry.number if row.match == state.match_number and row.entry.number <= len(state.slate)
+    return tuple(row.entry.number if row.match == state.match.number and row.entry.number <= len(state.match.slate)
                  else None for row in history_rows(state))
 
 
 def answering(state: TableState, aside: CorrectionView | None = None) -> Answering | None:
     """The answer sheet of the correction waiting, unless it is the one the players set aside."""
-    proposal = state.proposal
+    proposal = state.match.proposal
     if proposal is None or proposal == aside:
         return None
     return Answering(proposal.number, proposal.entry, proposal.waiting)

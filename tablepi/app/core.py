@@ -217,7 +217,7 @@ class TableApp:
             return Button(self.now, item.target, item.seat)
         name = item.name
         if name == "menu":  # the hardware menu button: a new match when one is over, else nothing
-            if self.table.state.match_winner is None:
+            if self.table.state.match.winner is None:
                 log.info("menu pressed during a match: ignored (hold it after the match for a new one)")
                 return None
             name = ButtonName.NEW_MATCH.value
@@ -444,7 +444,7 @@ class TableApp:
     def _refresh(self) -> None:
         """Something players can see changed: the observers, the log, the screen and the LEDs are told."""
         state = self.table.state
-        if state.slate and state.phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
+        if state.match.slate and state.phase in (TablePhase.DEAL_OVER, TablePhase.MATCH_OVER):
             self._review.start(self.table, state)
         for observer in self.ports.observers:
             observer.show(state)
@@ -454,7 +454,7 @@ class TableApp:
         if self.ports.lights is not None:
             warned = {w.seat for w in state.warnings if w.seat is not None}
             offline = any(w.code is WarningCode.READER_OFFLINE for w in state.warnings)
-            self.ports.lights.show(state.to_play, warned, alert=offline)
+            self.ports.lights.show(state.deal.to_play, warned, alert=offline)
 
     def _draw(self) -> None:
         """Build the scene and hand it to the screen (which draws only when something players see changed)."""

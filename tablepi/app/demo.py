@@ -77,12 +77,12 @@ class DemoSummary:
         out = [f"demo: {self.deals} deal{'s' if self.deals != 1 else ''}, {self.events} table events"]
         state = self.state
         if state is not None:
-            for entry in state.slate:
+            for entry in state.match.slate:
                 out.append(f"  deal {entry.number}: {entry.describe()}")
-            lines = dict(state.open_lines)
+            lines = dict(state.match.open_lines)
             out.append(f"  slate: N+S {lines[Team.NS]} open, E+W {lines[Team.EW]} open")
-            if state.match_winner is not None:
-                out.append(f"  match won by {state.match_winner}")
+            if state.match.winner is not None:
+                out.append(f"  match won by {state.match.winner}")
         out.append(f"  warnings: {len(self.warnings)}")
         out.extend(f"    {w}" for w in self.warnings)
         if self.frames:
@@ -242,7 +242,7 @@ def _first_deals(events: list[TableEvent], deals: int) -> list[TableEvent]:
     table = Table()
     for index, event in enumerate(events):
         state = table.apply(event)
-        if state.deal_number > deals:
+        if state.deal.number > deals:
             return events[:index]
     return events
 

@@ -465,8 +465,8 @@ def check_journal(config: Config) -> Iterator[Finding]:
                       f"attach `tablepi export --journal {path}` output to a bug report; leave the journal where "
                       "it is (the table keeps every event it holds)")
         return
-    yield Finding("journal", Status.OK, f"{path}: {len(view)} events replay to match {state.match_number}, "
-                  f"deal {state.deal_number} ({state.phase.value})")
+    yield Finding("journal", Status.OK, f"{path}: {len(view)} events replay to match {state.match.number}, "
+                  f"deal {state.deal.number} ({state.phase.value})")
     quarantine = path.parent / "quarantine"
     if quarantine.is_dir() and any(quarantine.iterdir()):
         yield Finding("journal", Status.WARN, f"damaged journal files from earlier starts are kept in {quarantine}",

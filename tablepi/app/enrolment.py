@@ -21,7 +21,7 @@ from pathlib import Path
 from tablepi.app.ports import EnrolEnded
 from tablepi.app.reloads import TableFiles
 from tablepi.deck import DeckRegistry
-from tablepi.display.panels import Enrolling
+from tablepi.display.panels import EnrolKind, Enrolling
 from tablepi.enroll import DeckEnrolment, Enrolment, PlayerEnrolment
 from tablepi.errors import ConfigError, TablepiError
 from tablepi.readers.events import ZoneEvent, ZoneStatus
@@ -73,7 +73,7 @@ class Enroller:
         self.mode: EnrolMode | None = None
         #: What the enrol mode asks for now ("Lay ♠A on any zone (1/24)."); empty outside the mode.
         self.text = ""
-        self._screen = ("deck", "")  # what the screen's enrol sheet names (kind, name)
+        self._screen = (EnrolKind.DECK, "")  # what the screen's enrol sheet names (kind, name)
 
     @property
     def running(self) -> bool:
@@ -109,10 +109,10 @@ class Enroller:
             self._say(line)
         self._show()
 
-    def begin_here(self, kind: str, name: str, state: TableState) -> None:
-        """The enrol mode from the screen's enrol menu (``kind`` ``deck`` or ``player``): as a request of the
-        table's own, its lines on the screen. A name or file the enrolment refuses is the sheet's last word."""
-        request = ControlRequest("enroll_deck" if kind == "deck" else "enroll_player", {"name": name})
+    def begin_here(self, kind: EnrolKind, name: str, state: TableState) -> None:
+        """The enrol mode from the screen's enrol menu (a deck or a player's tag): as a request of the table's own,
+        its lines on the screen. A name or file the enrolment refuses is the sheet's last word."""
+        request = ControlRequest("enroll_deck" if kind is EnrolKind.DECK else "enroll_player", {"name": name})
         self._screen = (kind, name)
         try:
             self.begin(request, state)
@@ -182,7 +182,7 @@ class Enroller:
         session = session or (self.mode.session if self.mode is not None else None)
         said: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
         if session is not None:
-            self._screen = ("deck" if isinstance(session, DeckEnrolment) else "player", session.name)
+            self._screen = (EnrolKind.DECK if isinstance(session, DeckEnrolment) else EnrolKind.PLAYER, session.name)
             said = tuple((key, tuple((k, str(v)) for k, v in fields.items())) for key, fields in session.said)
         kind, name = self._screen
         self.show(Enrolling(kind, name, said, over=over, error=error))

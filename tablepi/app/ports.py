@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from tablepi.analysis.review import DealReview
     from tablepi.app.inputs import Input
     from tablepi.display.keys import Touched
-    from tablepi.display.panels import Gesture
+    from tablepi.display.panels import EnrolKind, Gesture
     from tablepi.display.scene import ConsoleScene
     from tablepi.display.view import PhoneCode
     from tablepi.display.viewmodel import ViewSettings
@@ -107,7 +107,7 @@ class Enrolment(Protocol):
 
     def feed(self, item: ZoneEvent | ZoneStatus) -> EnrolEnded | None: ...
 
-    def begin_here(self, kind: str, name: str, state: TableState) -> None: ...
+    def begin_here(self, kind: EnrolKind, name: str, state: TableState) -> None: ...
 
     def stop_here(self) -> EnrolEnded | None: ...
 

@@ -31,9 +31,9 @@ class ReviewKeeper:
 
     def start(self, table: JournaledTable, state: TableState) -> None:
         """A deal was just scored: hand a copy to the reviewer (returns at once); forget the previous review."""
-        if self.reviewer is None or not state.slate:
+        if self.reviewer is None or not state.match.slate:
             return
-        key = (len(table.table.matches), state.slate[-1].number)
+        key = (len(table.table.matches), state.match.slate[-1].number)
         if key == self._key:
             return
         self._key = key
@@ -43,7 +43,7 @@ class ReviewKeeper:
         if not isinstance(deal, Deal) or deal.trump is None or not deal.is_over:
             return  # a deal told by hand has no cards to review (the played deal before it is not this one)
         try:
-            number = state.slate[-1].number
+            number = state.match.slate[-1].number
             carried = table.table.matches[-1].slate.carried_into(number)  # ties before it (tie = "carry")
             self._pending = self.reviewer.submit(deal, number, carried)
         except Exception:  # a broken worker must never stop the table

@@ -58,10 +58,10 @@ class FrameSaver:
 
     def wants(self, state: TableState) -> str | None:
         """A file label if ``state`` is a key frame, else None."""
-        trick = state.tricks[-1] if state.tricks else None
+        trick = state.deal.tricks[-1] if state.deal.tricks else None
         complete = trick is not None and len(trick.plays) == 4
-        key = (state.match_number, state.deal_number, state.phase, state.prompt.code, state.trump is None, complete,
-               trick.number if complete and trick else 0)
+        key = (state.match.number, state.deal.number, state.phase, state.prompt.code, state.deal.trump is None,
+               complete, trick.number if complete and trick else 0)
         new_warnings = [w for w in state.warnings if f"{w.deal}:{w.code.value}:{w.message}" not in self._warnings_seen]
         for w in new_warnings:
             self._warnings_seen.add(f"{w.deal}:{w.code.value}:{w.message}")
@@ -71,7 +71,7 @@ class FrameSaver:
         elif key != self._last_key:
             if state.phase is TablePhase.PLAY and complete and trick is not None:
                 label = f"trick{trick.number}-complete"
-            elif state.phase is TablePhase.PLAY and state.trump is not None and not state.tricks:
+            elif state.phase is TablePhase.PLAY and state.deal.trump is not None and not state.deal.tricks:
                 label = "trump-chosen"
             elif state.phase is TablePhase.DEAL_OVER and state.prompt.code is PromptCode.NEXT_DEAL:
                 label = "slate"  # the last trick swept: the slate between deals
@@ -80,7 +80,7 @@ class FrameSaver:
         self._last_key = key
         if label is None:
             return None
-        name = f"match{state.match_number}-deal{state.deal_number:02d}-{label}"
+        name = f"match{state.match.number}-deal{state.deal.number:02d}-{label}"
         if name == self._last_name:  # the same moment once more (a prompt that changed within it)
             return None
         self._last_name = name

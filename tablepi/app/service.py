@@ -69,11 +69,11 @@ class Desk:
             return
         state = self.table.state
         if not state.live(ButtonName.NEW_MATCH):  # what the screen offers: after a match is over
-            request.finish(ok=False, error=f"match {state.match_number} is not over (deal {state.deal_number}, "
+            request.finish(ok=False, error=f"match {state.match.number} is not over (deal {state.deal.number}, "
                                            f"{state.phase.value}): a new match begins after it")
             return
         state = press(ButtonName.NEW_MATCH)
-        request.finish(match=state.match_number, say=f"match {state.match_number} begun")
+        request.finish(match=state.match.number, say=f"match {state.match.number} begun")
 
     def status(self) -> dict[str, Any]:
         state = self.table.state
@@ -85,8 +85,8 @@ class Desk:
             **self.files.status(),
             "zones": {zone.seat.value: zone.reader.value for zone in state.zones},
             "reader_refused": self.reader_refused(),
-            "match": state.match_number,
-            "deal": state.deal_number,
+            "match": state.match.number,
+            "deal": state.deal.number,
             "phase": state.phase.value,
             "mode": None if mode is None else f"enrolling {mode.session.what}",
         }

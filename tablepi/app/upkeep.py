@@ -27,7 +27,7 @@ class Upkeep:
         self.last_retry = now
         self.notices = table.notices
         start = table.state
-        self.recovered_at = (len(table.table.matches), start.deal_number)  # the recovery notice stands till then
+        self.recovered_at = (len(table.table.matches), start.deal.number)  # the recovery notice stands till then
         self.logged: set[tuple[int, str, str]] = set()  # warnings already written to the log
         self.closed = False
 
@@ -37,7 +37,7 @@ class Upkeep:
         if table.journal.fault is not None and now - self.last_retry >= RETRY_SECONDS:
             self.last_retry = now
             table.retry()
-        if (len(table.table.matches), table.state.deal_number) != self.recovered_at:
+        if (len(table.table.matches), table.state.deal.number) != self.recovered_at:
             table.dismiss_recovery()  # the deal in progress at the restart is over: the notice has been seen
         return table.notices != self.notices
 

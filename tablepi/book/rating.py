@@ -10,9 +10,9 @@ which predicts the next match better.
 
 Why Thurstone-Mosteller with a wide performance spread (``beta`` 12.5, three times openskill's default): a match of
 Konter a Matt has much more luck in it than the games openskill's defaults are made for, and with the default
-spread the rating is too sure of itself — on the benchmark's season it then predicts the next match worse than the
-partnership's win percentage. Thurstone-Mosteller over all pairs of teams with this spread predicts it better
-(docs/players.md, "The rating").
+spread the rating is too sure of itself — on the benchmark's season it then predicts the next match clearly worse
+than the partnership's win percentage. With this spread it predicts it as well as win percentage, not better
+(docs/players.md, "The rating", gives the figures and why an earlier, better figure is not to be relied on).
 
 A guest (a seat nobody named) plays with a fresh, unknown rating each time and is never kept. A match that was not
 finished (abandoned, or still in play) does not count.

@@ -13,7 +13,7 @@ each team's open lines) is set at ``fonts.bar``, whose capital height is 12 arcm
 layout is designed for (5.2 mm; 0.8 m on the 3.5" panel, which cannot do more): measured on the drawn frames by
 tests/display/test_cap_height.py.
 
-Buttons have **fixed slots** (:attr:`Layout.button_slots`): every action has its own place on each layout, and a
+Buttons have **fixed slots** (:attr:`Layout.buttons`): every action has its own place on each layout, and a
 button that does nothing now is drawn disabled there, never removed or replaced by another, so a finger never
 lands on a button that moved. (The 480x320 panel has no room for both: its trump and announcement buttons share
 two rows, trumps while they are named, announcements afterwards.)
@@ -24,7 +24,7 @@ touch always lands on the button that was drawn there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -88,6 +88,22 @@ def screen_sides(bottom_seat: Seat) -> dict[Seat, Side]:
 
 
 @dataclass(frozen=True, slots=True)
+class CardFonts:
+    """A drawn card's type: its rank and its suit's symbol."""
+
+    rank: int
+    suit: int
+
+
+@dataclass(frozen=True, slots=True)
+class SlateFonts:
+    """The slate's type: a team's name and its count of open lines."""
+
+    label: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class Fonts:
     """Pixel sizes of the text styles (bold unless said)."""
 
@@ -96,17 +112,27 @@ class Fonts:
     trick: int
     name: int
     chip: int
-    card_rank: int
-    card_suit: int
+    card: CardFonts
     bar: int  # prompt and warning bar
     center: int
-    small: int  # learner extras, footer (regular weight)
+    small: int  # learner extras (regular weight)
     button: int
     button_suit: int
     title: int
-    slate_label: int
-    slate_count: int
+    slate: SlateFonts
     result: int
+    #: The smallest type the detail of a warning may shrink to (see docs/display.md, "Warnings"): the bar grows a
+    #: line rather than go below it. The headline is always at ``bar``.
+    warning_min: int
+
+    def scaled(self, size: Callable[[float], int]) -> Fonts:
+        """Every size turned by ``size`` (a layout's design size to its surface's)."""
+        return Fonts(
+            size(self.header), size(self.reminder), size(self.trick), size(self.name), size(self.chip),
+            CardFonts(size(self.card.rank), size(self.card.suit)), size(self.bar), size(self.center),
+            size(self.small), size(self.button), size(self.button_suit), size(self.title),
+            SlateFonts(size(self.slate.label), size(self.slate.count)), size(self.result), size(self.warning_min),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +173,20 @@ PANELS: dict[str, Panel] = {
 
 
 @dataclass(frozen=True, slots=True)
+class ButtonGrid:
+    """Every action's fixed place, by screen: the deal screen's, and the slate / match-won screen's; and the height
+    of a row of buttons (a sheet's keys are no taller)."""
+
+    deal: Mapping[Action, Rect] = field(default_factory=dict)
+    end: Mapping[Action, Rect] = field(default_factory=dict)
+    row_h: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Layout:
     """All rectangles and font sizes of one screen size."""
 
     size: tuple[int, int]
-    compact: bool  # the small-screen layout (less small print)
     header: Rect
     table: Rect
     panel: Rect
@@ -161,18 +196,25 @@ class Layout:
     card: tuple[int, int]
     radius: int
     border: int
-    button_h: int
     gap: int
     fonts: Fonts
-    #: The smallest type the detail of a warning may shrink to (see docs/display.md, "Warnings"): the bar grows a
-    #: line rather than go below it. The headline is always at ``fonts.bar``.
-    warning_min: int = 18
     family: str = "wide"
-    #: Every action's place, by screen: the deal screen's, and the slate / match-won screen's.
-    button_slots: Mapping[Action, Rect] = field(default_factory=dict)
-    end_slots: Mapping[Action, Rect] = field(default_factory=dict)
-    #: The 480x320 layout: trumps and announcements share their rows (see the module's docstring).
-    shared_choice: bool = False
+    buttons: ButtonGrid = field(default_factory=ButtonGrid)
+
+    @property
+    def warning_min(self) -> int:
+        """The smallest type the detail of a warning may shrink to (``fonts.warning_min``)."""
+        return self.fonts.warning_min
+
+    @property
+    def compact(self) -> bool:
+        """The small-screen layout (less small print)."""
+        return self.family == "small"
+
+    @property
+    def shared_choice(self) -> bool:
+        """The 480x320 layout: trumps and announcements share their rows (see the module's docstring)."""
+        return self.family == "small"
     #: Upright, the trump order reminder has a line of its own under the header, over the deal screen's table (the
     #: header's one line, shared with the trick count and the Menu button, left it about 16 px); None: it stays in
     #: the header.
@@ -233,13 +275,14 @@ class Layout:
         return SeatSlot(side, tag, card, chip)
 
     def button_rects(self, buttons: tuple[Button, ...]) -> tuple[tuple[Button, Rect], ...]:
-        """Each button at its action's fixed slot. On the deal screen the slots of :attr:`button_slots`, on the
-        slate and match-won screens those of :attr:`end_slots` (a view with New match / Revanche or without any
+        """Each button at its action's fixed slot. On the deal screen the slots of ``buttons.deal``, on the
+        slate and match-won screens those of ``buttons.end`` (a view with New match / Revanche or without any
         trump, announcement or claim button is one of those). A button without a slot of its own (a newer
         screen's) goes to the first slot no button of this view uses; one that finds none is not drawn."""
         actions = {b.action for b in buttons}
-        slots = self.end_slots if actions and actions <= set(self.end_slots) else self.button_slots
-        if self.shared_choice and slots is self.button_slots:
+        grid = self.buttons
+        slots = grid.end if actions and actions <= set(grid.end) else grid.deal
+        if self.shared_choice and slots is grid.deal:
             trumps_live = any(b.enabled and b.action in _TRUMPS for b in buttons) or not any(
                 b.action in _ANNOUNCE for b in buttons)
             hidden = _ANNOUNCE if trumps_live else _TRUMPS
@@ -299,7 +342,6 @@ class _Spec:
     gap: int
     radius: int
     fonts: Fonts
-    warning_min: int
 
 
 # The readable size (``bar``) is the 12-arcminute capital of each panel: 5.2 mm at 1.5 m is 27 px of cap height on
@@ -308,17 +350,17 @@ class _Spec:
 # it had on the 7" display, in millimetres.
 _SPECS: dict[str, _Spec] = {
     "wide": _Spec((800, 480), 52, 96, 200, (64, 90), 8, 9, Fonts(
-        header=30, reminder=24, trick=30, name=24, chip=16, card_rank=34, card_suit=38, bar=39, center=30, small=17,
-        button=21, button_suit=32, title=64, slate_label=30, slate_count=39, result=26), 22),
+        header=30, reminder=24, trick=30, name=24, chip=16, card=CardFonts(34, 38), bar=39, center=30, small=17,
+        button=21, button_suit=32, title=64, slate=SlateFonts(30, 39), result=26, warning_min=22)),
     "small": _Spec((480, 320), 36, 70, 140, (42, 58), 5, 6, Fonts(
-        header=22, reminder=16, trick=20, name=16, chip=12, card_rank=22, card_suit=24, bar=27, center=20, small=12,
-        button=15, button_suit=24, title=40, slate_label=20, slate_count=27, result=17), 16),
+        header=22, reminder=16, trick=20, name=16, chip=12, card=CardFonts(22, 24), bar=27, center=20, small=12,
+        button=15, button_suit=24, title=40, slate=SlateFonts(20, 27), result=17, warning_min=16)),
     "hd": _Spec((1280, 720), 80, 150, 300, (100, 140), 12, 14, Fonts(
-        header=46, reminder=38, trick=46, name=38, chip=26, card_rank=54, card_suit=60, bar=62, center=46, small=27,
-        button=34, button_suit=52, title=100, slate_label=48, slate_count=62, result=40), 35),
+        header=46, reminder=38, trick=46, name=38, chip=26, card=CardFonts(54, 60), bar=62, center=46, small=27,
+        button=34, button_suit=52, title=100, slate=SlateFonts(48, 62), result=40, warning_min=35)),
     "portrait": _Spec((720, 1280), 84, 300, 300, (104, 146), 12, 14, Fonts(
-        header=46, reminder=36, trick=46, name=38, chip=26, card_rank=56, card_suit=62, bar=62, center=46, small=27,
-        button=34, button_suit=56, title=96, slate_label=48, slate_count=62, result=40), 35),
+        header=46, reminder=36, trick=46, name=38, chip=26, card=CardFonts(56, 62), bar=62, center=46, small=27,
+        button=34, button_suit=56, title=96, slate=SlateFonts(48, 62), result=40, warning_min=35)),
 }
 
 
@@ -348,7 +390,7 @@ def _build(family: str, size: tuple[int, int]) -> Layout:
     def S(v: float) -> int:
         return max(1, round(v * s))
 
-    fonts = Fonts(*(S(getattr(spec.fonts, f)) for f in Fonts.__slots__))
+    fonts = spec.fonts.scaled(S)
     g = S(spec.gap)
     header = Rect(0, 0, w, round(spec.header_h * sy))
     bar_h = round(spec.bar_h * sy)
@@ -368,10 +410,10 @@ def _build(family: str, size: tuple[int, int]) -> Layout:
     reminder = Rect(0, header.bottom, w, fonts.reminder * 5 // 4 + g) if portrait else None
     deal, end, row_h = _button_grid(family, panel, g)
     base = Layout(
-        size=(w, h), compact=family == "small", header=header, table=table, panel=panel, bar=bar,
-        center=table, result=table, card=(cw, ch), radius=S(spec.radius), border=max(2, S(4 * spec.gap / 10)),
-        button_h=row_h, gap=g, fonts=fonts, warning_min=S(spec.warning_min), family=family,
-        button_slots=deal, end_slots=end, shared_choice=family == "small", reminder=reminder,
+        size=(w, h), header=header, table=table, panel=panel, bar=bar, center=table, result=table, card=(cw, ch),
+        radius=S(spec.radius), border=max(2, S(4 * spec.gap / 10)), gap=g, fonts=fonts,
+        family=family, buttons=ButtonGrid(deal, end, row_h),
+        reminder=reminder,
     )
     slots = base.slots(Seat.S)
     top, bottom = slots[Seat.N], slots[Seat.S]

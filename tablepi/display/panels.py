@@ -27,6 +27,7 @@ sheet draws a panel's keys, the hit-map carries the one touched back, and :func:
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -120,11 +121,19 @@ class Answer:
     accept: bool
 
 
+class EnrolKind(enum.Enum):
+    """What the enrol mode enrols: a deck (its cards laid one by one, under the deck's name) or a player's keyring
+    tag (under his name)."""
+
+    DECK = "deck"
+    PLAYER = "player"
+
+
 @dataclass(frozen=True, slots=True)
 class StartEnrol:
-    """The enrol mode, from the screen: ``kind`` ``deck`` (a deck of that name) or ``player`` (his keyring tag)."""
+    """The enrol mode, from the screen: a deck of that name, or a player's keyring tag."""
 
-    kind: str
+    kind: EnrolKind
     name: str
     public: bool = False  # a player enrolling his tag chose to be named on the table's pages
 
@@ -192,15 +201,15 @@ class CardPicker:
 
 @dataclass(frozen=True, slots=True)
 class Keyboard:
-    """A name being typed for ``seat``; ``names`` are earlier players, most recent first. With ``enrol``
-    (``deck`` or ``player``) it names the deck or the player to enrol instead, and ``seat`` is not used."""
+    """A name being typed for ``seat``; ``names`` are earlier players, most recent first. With ``enrol`` it names
+    the deck or the player to enrol instead, and ``seat`` is not used."""
 
     seat: Seat
     language: str = "en"
     text: str = ""
     shift: bool = True  # a name starts with a capital
     names: tuple[str, ...] = ()
-    enrol: str | None = None
+    enrol: EnrolKind | None = None
     digits: bool = False  # the digits face (DIGIT_ROWS) instead of the letters
     #: With the table's pages on: whether the player chose to be named on them (the opt-in key); None: no key.
     public: bool | None = None
@@ -232,7 +241,7 @@ class Keyboard:
         named = tuple(NameKey(n) for n in self.suggestions())
         shift = () if self.digits else (Word.SHIFT,)  # the digits face has no capitals: its ⇧ is drawn off
         ok = (OK,) if self.text.strip() else ()
-        public = (Word.PUBLIC,) if self.public is not None and self.enrol != "deck" else ()
+        public = (Word.PUBLIC,) if self.public is not None and self.enrol is not EnrolKind.DECK else ()
         return (*named, *letters, *shift, Word.DIGITS, Word.SPACE, BACK, *ok, CANCEL, *public)
 
 
@@ -390,7 +399,7 @@ class Enrolling:
     (tablepi.enroll.MESSAGES), said in the screen's language. Stop ends it, writing nothing; once ``over``,
     the key closes the sheet."""
 
-    kind: str  # deck or player
+    kind: EnrolKind
     name: str
     said: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     over: bool = False
@@ -507,7 +516,7 @@ def _keyboard(panel: Keyboard, key: Key) -> Step:
 
 
 def _named(panel: Keyboard, name: str) -> SeatPlayer | StartEnrol:
-    public = bool(panel.public) and panel.enrol != "deck"
+    public = bool(panel.public) and panel.enrol is not EnrolKind.DECK
     return SeatPlayer(panel.seat, name, public) if panel.enrol is None else StartEnrol(panel.enrol, name, public)
 
 

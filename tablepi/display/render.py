@@ -259,11 +259,11 @@ class Renderer:
 
     def menu_box(self, view: View, layout: Layout) -> Rect | None:
         """Where the menu's labelled button is drawn: the header's right end (the whole header opens the menu)."""
-        if not view.menu or view.sheet is not None:
+        if not view.header.menu or view.sheet is not None:
             return None
         h, g = layout.header, layout.gap
         size = layout.fonts.trick * 4 // 5
-        w = self.font(size).size(f"☰ {view.menu}")[0] + 2 * g
+        w = self.font(size).size(f"☰ {view.header.menu}")[0] + 2 * g
         return Rect(h.right - w - g // 2, h.y + g // 2, w, h.h - g)
 
     def _menu(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
@@ -271,7 +271,7 @@ class Renderer:
         if box is None:
             return
         pygame.draw.rect(surface, BUTTON, box, border_radius=layout.radius)
-        self.blit_text(surface, f"☰ {view.menu}", layout.fonts.trick * 4 // 5, BLACK, box.inset(2))
+        self.blit_text(surface, f"☰ {view.header.menu}", layout.fonts.trick * 4 // 5, BLACK, box.inset(2))
 
     def _header_right(self, view: View, layout: Layout) -> int:
         """The header's right end for its own text: left of the menu's button."""
@@ -307,9 +307,9 @@ class Renderer:
             elif suit is not None:
                 size = self.reminder_size(view, layout, x)
                 x = self._reminder(view, surface, size, Rect(x, h.y, h.right - x, h.h))
-        if view.trick_label:  # right-aligned beside the menu's button, at its own size in the room left
+        if view.header.trick_label:  # right-aligned beside the menu's button, at its own size in the room left
             right = Rect(x, h.y, self._header_right(view, layout) - x - g, h.h)
-            self.blit_text(surface, view.trick_label, f.trick, YELLOW, right, align="right")
+            self.blit_text(surface, view.header.trick_label, f.trick, YELLOW, right, align="right")
 
     def _reminder(self, view: View, surface: pygame.Surface, size: int, box: Rect, centred: bool = False) -> int:
         """The order reminder's tokens in their colours at ``size``, from ``box``'s left (or centred in it);
@@ -336,8 +336,8 @@ class Renderer:
         if x is None:
             x = self._reminder_x(view, layout)
         room = self._header_right(view, layout) - x - g
-        if view.trick_label:
-            room -= self.font(f.trick).size(view.trick_label)[0] + g
+        if view.header.trick_label:
+            room -= self.font(f.trick).size(view.header.trick_label)[0] + g
         size, smallest = f.reminder, max(8, f.reminder * 3 // 5)
         while size > smallest and self.font(size).size(view.trump.reminder)[0] > room:
             size -= 1
@@ -360,7 +360,7 @@ class Renderer:
         need = self.font(f.header).size(view.trump.label)[0] + layout.header.h + 4 * g
         if layout.reminder is None:
             need += self.font(f.reminder).size(view.trump.reminder)[0]
-        need += self.font(f.trick).size(view.trick_label)[0] + 2 * g
+        need += self.font(f.trick).size(view.header.trick_label)[0] + 2 * g
         return need <= self._header_right(view, layout) - layout.header.x
 
     # ---- deal screen ----------------------------------------------------------------------------------
@@ -496,15 +496,15 @@ class Renderer:
         face = WHITE if not card_view.tentative else (255, 244, 214)
         pygame.draw.rect(surface, face, rect, border_radius=layout.radius)
         if card is None:  # a tag that is no card of the deck: a red "?" where it lies
-            self.blit_text(surface, "?", f.card_suit + f.card_rank // 2, RED_ON_CARD, rect)
+            self.blit_text(surface, "?", f.card.suit + f.card.rank // 2, RED_ON_CARD, rect)
         else:
             color = _suit_color(card.suit, on_dark=False)
-            suit_img = self.text(card.suit.symbol, f.card_suit, color)
-            rank_img = self.text(card.rank.display, f.card_rank, color)
-            total = suit_img.get_height() + rank_img.get_height() - f.card_rank // 4
+            suit_img = self.text(card.suit.symbol, f.card.suit, color)
+            rank_img = self.text(card.rank.display, f.card.rank, color)
+            total = suit_img.get_height() + rank_img.get_height() - f.card.rank // 4
             y = rect.y + (rect.h - total) // 2
             surface.blit(suit_img, (rect.x + (rect.w - suit_img.get_width()) // 2, y))
-            y += suit_img.get_height() - f.card_rank // 4
+            y += suit_img.get_height() - f.card.rank // 4
             surface.blit(rank_img, (rect.x + (rect.w - rank_img.get_width()) // 2, y))
         if card_view.illegal:
             badge = self.text("!", f.chip + b, WHITE)
@@ -694,7 +694,7 @@ class Renderer:
         # The review: its own lines in plain type under the result, each allowed to wrap once.
         review_size = max(f.small, f.result * 3 // 4)
         review_h = 2 * len(slate.review) * self.font(review_size, False).get_linesize() + g if slate.review else 0
-        head_h = self.font(f.slate_count).get_linesize()
+        head_h = self.font(f.slate.count).get_linesize()
         heads = 2 * head_h + 2 * g  # two head lines and the line between them
         room = t.h - 2 * g - heads
         if result_h + review_h > room:  # the words below share what is left, in proportion
@@ -721,10 +721,10 @@ class Renderer:
                    layout: Layout, winner: bool) -> None:
         f, g = layout.fonts, layout.gap
         head = Rect(rect.x, rect.y, rect.w, head_h)
-        open_img = self.text(row.open_label, f.slate_count, YELLOW if row.open_count else LIGHT) \
+        open_img = self.text(row.open_label, f.slate.count, YELLOW if row.open_count else LIGHT) \
             if row.open_label else None
         label_w = head.w - (open_img.get_width() + 2 * g if open_img else 0)
-        self.blit_text(surface, row.label, f.slate_label, GOLD if winner else WHITE,
+        self.blit_text(surface, row.label, f.slate.label, GOLD if winner else WHITE,
                        Rect(head.x, head.y, label_w, head.h), align="left")
         if open_img is not None:
             surface.blit(open_img, (head.right - open_img.get_width(), head.y + (head.h - open_img.get_height()) // 2))
@@ -757,9 +757,6 @@ class Renderer:
         for image in images:
             surface.blit(image, (x, suits.y))
             x += image.get_width() + 2 * g
-        if view.footer:
-            self.blit_text(surface, view.footer, f.small, LIGHT,
-                           Rect(t.x + g, t.bottom - 3 * f.small, t.w - 2 * g, 3 * f.small), bold=False)
 
     # ---- a hand-entry sheet ---------------------------------------------------------------------------
 

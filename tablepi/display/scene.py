@@ -41,12 +41,23 @@ class Announcement:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """The console's line for the bar until the next touch: players just seated by their tags (or by the
+    tournament), the correction of deal ``refused`` refused, or the one of deal ``aside`` set aside unanswered. A
+    value: the screen says it in its language."""
+
+    seated: tuple[tuple[Seat, str], ...] = ()
+    refused: int | None = None
+    aside: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ConsoleScene:
     """The hand-entry console's part of a scene: the open panel (or the enrol mode's sheet, an ``Enrolling``),
     and the console's line for a free bar."""
 
     panel: Panel | None = None  # None: no panel open, the header's labelled Menu button opens one
-    note: str = ""  # a player just seated by his tag (or by the tournament), a refused correction
+    note: Note | None = None  # a player just seated by his tag (or by the tournament), a refused correction
     no_deck: bool = False  # no deck is enrolled at all: the bar says how to enrol one
 
 

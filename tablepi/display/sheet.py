@@ -43,6 +43,7 @@ from tablepi.display.panels import (
     CardPicker,
     DealerChoice,
     DealForm,
+    EnrolKind,
     Enrolling,
     EnrolMenu,
     HistoryPanel,
@@ -112,9 +113,9 @@ def sheet_for(
         if Word.PUBLIC in panel.live_keys():  # the table serves its pages: his choice to be named on them
             rows = (*rows, (KeyView(Word.PUBLIC, ("☑ " if panel.public else "☐ ") + tr.gettext("My name on the phones"),
                                     selected=bool(panel.public), weight=4),))
-        if panel.enrol == "deck":
+        if panel.enrol is EnrolKind.DECK:
             title = tr.gettext("Name of the deck to enrol")
-        elif panel.enrol == "player":
+        elif panel.enrol is EnrolKind.PLAYER:
             title = tr.gettext("Name of the player whose tag to enrol")
         else:
             title = tr.gettext("Name of the player at {seat}").format(seat=who)
@@ -174,7 +175,7 @@ def sheet_for(
 
 
 def _enrolling(panel: Enrolling, tr: Translator) -> SheetView:
-    if panel.kind == "deck":
+    if panel.kind is EnrolKind.DECK:
         title = tr.gettext("Enrolling deck '{deck}'").format(deck=panel.name)
     else:
         title = tr.gettext("Enrolling the player tag of {player}").format(player=panel.name)
@@ -262,7 +263,7 @@ def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
     text, keys = body(size)
     if len(sheet.rows) == 1:  # the history, the enrolment: the lines are the content, one row of keys below
         layout = layout_for(size)
-        row_h = min(keys.h // 3, layout.button_h)
+        row_h = min(keys.h // 3, layout.buttons.row_h)
         return Rect(0, text.y, text.w, keys.bottom - row_h - gap(size) - text.y)
     return text
 
@@ -292,7 +293,7 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
     if not rows:
         return ()
     if len(rows) == 1:  # (as text_rect: never one key as big as the screen)
-        row_h = min(area.h // 3, layout.button_h)
+        row_h = min(area.h // 3, layout.buttons.row_h)
         area = Rect(area.x, area.bottom - row_h - g, area.w, row_h + g)
     row_h = (area.h - (len(rows) + 1) * g) // len(rows)
     out: list[tuple[KeyView, Rect]] = []

@@ -17,15 +17,16 @@ from typing import TYPE_CHECKING
 from tablepi.display.i18n import N_, Translator
 from tablepi.display.view import Action, Button, CardView, SeatView
 from tablepi.rules.cards import Card
-from tablepi.rules.deal import TRICKS_PER_DEAL
+from tablepi.rules.deal import TRICKS_PER_DEAL, WINNING_POINTS
 from tablepi.rules.seats import Seat, Team
 
 if TYPE_CHECKING:
     from tablepi.rules.slate import SlateEntry
 
-#: Warning code -> English template (the message id). Fields: seat, card, trick, rule, and where the table
-#: sends them expected (the seat to play), holder (who showed a card) and announcement. Each sentence says what
-#: went wrong and, unless the gesture is obvious, what the table does next (take it away, press Confirm).
+#: Warning code -> English template (the message id). Fields: seat, card, trick, rule, the rules' numbers
+#: (:data:`RULE_FIELDS`), and where the table sends them expected (the seat to play), holder (who showed a card) and
+#: announcement. Each sentence says what went wrong and, unless the gesture is obvious, what the table does next
+#: (take it away, press Confirm).
 WARNING_TEMPLATES: dict[str, str] = {
     "out_of_turn": N_("{seat}: not your turn. Take {card} back."),
     "unknown_tag": N_("Unknown card on {seat}'s zone: its tag is not in this deck. Take it away."),
@@ -40,18 +41,22 @@ WARNING_TEMPLATES: dict[str, str] = {
     "too_many_cards": N_("{seat} scanned more than six cards. Check the hand, then press Confirm."),
     "revoke": N_("{seat} revoked in trick {trick}: {card} on {led} while holding {held}. Press Confirm to play on."),
     "illegal_play": N_("{seat} may not play {card} now. Take it back."),
-    "claim_refused": N_("No claim yet: a team needs 21 points."),
+    "claim_refused": N_("No claim yet: a team needs {points} points."),
     "not_now": N_("That button does nothing now."),
     "reader_offline": N_("{seat}: card reader off. Touch your card place to play by hand."),
     "crosstalk": N_("The reader at {seat} hears other zones' cards. Owner: space the antennas or lower the gain."),
     "hand_refused": N_("That cannot be entered now. Undo, or enter it again."),
 }
 
+#: The rules' numbers a warning may name, from the rules themselves (never written into a sentence): ``points``,
+#: what a team needs to win a deal (RULES.md 19).
+RULE_FIELDS: Mapping[str, object] = {"points": WINNING_POINTS}
+
 #: Variants the view model picks from a warning and the state (not table codes of their own): a revoke under
 #: house rule ``revoke_penalty = "lose_deal"`` ends the deal, so "press Confirm to play on" would be wrong.
 WARNING_VARIANTS: dict[str, str] = {
     "revoke_lose_deal": N_("{seat} revoked in trick {trick}: {card} on {led} while holding {held}. The deal is lost."),
-    # A claim refused because the house rules switch claims off: "a team needs 21 points" would be wrong.
+    # A claim refused because the house rules switch claims off: "a team needs {points} points" would be wrong.
     "claims_off": N_("Claims are switched off at this table."),
     # Every zone offline at once (one Pico for all four, its cable out): naming only the newest seat misleads.
     "all_readers_offline": N_("The card readers are not answering. Check their cable."),
@@ -162,7 +167,7 @@ def warning_text(
     template = WARNING_TEMPLATES.get(code) or WARNING_VARIANTS.get(code)
     if template is None:
         return english
-    text = _fill(tr, template, params, names or {})
+    text = _fill(tr, template, {**RULE_FIELDS, **params}, names or {})
     return english if text is None else text
 
 

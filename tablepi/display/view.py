@@ -264,6 +264,14 @@ class SheetView:
 
 
 @dataclass(frozen=True, slots=True)
+class HeaderEnd:
+    """The header's right end: the trick count and, right of it, the menu's labelled button."""
+
+    trick_label: str = ""  # "Trick 3/6"
+    menu: str = ""  # the label of the menu's button ("Menu"); empty: no menu here
+
+
+@dataclass(frozen=True, slots=True)
 class View:
     """One whole frame. Equal Views draw identical pixels."""
 
@@ -272,7 +280,6 @@ class View:
     title: str = ""  # idle/match-won headline
     seats: tuple[SeatView, ...] = ()
     trump: TrumpView | None = None
-    trick_label: str = ""  # "Trick 3/6"
     teams: tuple[TeamScore, ...] = ()
     result: str = ""  # the deal's outcome in words, on the deal screen at the end of a deal
     learner: LearnerView | None = None
@@ -280,9 +287,8 @@ class View:
     prompt: str = ""  # the gesture the table expects now
     buttons: tuple[Button, ...] = ()
     slate: SlateView | None = None
-    footer: str = ""  # small print: reader status, house rules
     sheet: SheetView | None = None  # a hand-entry panel over the screen (display/sheet.py): drawn instead of it
-    menu: str = ""  # the label of the menu's button at the header's right end ("Menu"); empty: no menu here
+    header: HeaderEnd = field(default_factory=lambda: HeaderEnd())  # the trick count and the menu's button
     #: On the slate: the next forehand, whose reader is dead, names trumps by a touch on the bar (no card place is
     #: drawn there to touch).
     hand_seat: Seat | None = None

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
 from tablepi.display.panels import Enrolling
-from tablepi.display.scene import ConsoleScene, Scene
+from tablepi.display.scene import ConsoleScene, Note, Scene
 from tablepi.display.texts import result_text
 from tablepi.display.view import (
     Action,
     Button,
     CardView,
+    HeaderEnd,
     LearnerView,
     ScreenKind,
     SeatView,
@@ -108,9 +109,18 @@ def _tournament_banner(scene: Scene, state: TableState, tr: Translator) -> Warni
     if scene.announcement is not None and scene.time < scene.announcement.until:
         return WarningBanner("announcement", tx.announcement_text(tr, scene.announcement.text))
     seating = scene.seating
-    if seating is not None and state.trump is None and not state.slate:
+    if seating is not None and state.deal.trump is None and not state.match.slate:
         return WarningBanner("seating", tx.seating_text(tr, seating.round, seating.table, seating.names))
     return None
+
+
+def _note_text(note: Note, tr: Translator) -> str:
+    """The console's note in the screen's language."""
+    if note.refused is not None:
+        return tx.correction_refused_text(tr, note.refused)
+    if note.aside is not None:
+        return tx.correction_aside_text(tr, note.aside)
+    return " ".join(tx.seated_text(tr, name, seat) for seat, name in note.seated)
 
 
 def _with_console(view: View, console: ConsoleScene, state: TableState | None, settings: ViewSettings,
@@ -122,12 +132,12 @@ def _with_console(view: View, console: ConsoleScene, state: TableState | None, s
     panel = console.panel
     if isinstance(panel, Enrolling):  # the enrol mode: the reader's cards are the enrolment's, not the game's
         return replace(view, sheet=sheet_for(panel, tr))
-    if view.warning is None and console.note:
-        view = replace(view, warning=WarningBanner("note", console.note))
+    if view.warning is None and console.note is not None:
+        view = replace(view, warning=WarningBanner("note", _note_text(console.note, tr)))
     elif view.warning is None and console.no_deck:
         view = replace(view, warning=WarningBanner("no_deck", tx.no_deck_text(tr)))
     if panel is None:
-        return replace(view, menu=tr.gettext("Menu"))
+        return replace(view, header=replace(view.header, menu=tr.gettext("Menu")))
     names = dict(settings.names)  # the configured names and those seated at the table
     history = history_lines(state, tr, names) if state is not None else ()
     return replace(view, sheet=sheet_for(panel, tr, names, history))
@@ -165,7 +175,8 @@ def notice_banner(tr: Translator, notices: Sequence[Notice]) -> WarningBanner:
 
 def _reviews_last_deal(state: TableState, review: DealReview) -> bool:
     """A review belongs on screen only while its deal is the last one scored (not after the next deal began)."""
-    return bool(state.slate) and state.slate[-1].number == review.number and state.trump is review.trump
+    slate = state.match.slate
+    return bool(slate) and slate[-1].number == review.number and state.deal.trump is review.trump
 
 
 def review_lines(tr: Translator, review: DealReview, names: Mapping[Seat, str] | None = None) -> tuple[str, ...]:
@@ -218,10 +229,10 @@ def _with_review(view: View, review: DealReview | None, review_open: bool, setti
 def _deal_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     names = settings.names
     over = state.phase is TablePhase.DEAL_OVER
-    entry = state.slate[-1] if over and state.slate else None
-    trump_team = entry.result.trump_team if entry is not None else state.forehand.team
+    entry = state.match.slate[-1] if over and state.match.slate else None
+    trump_team = entry.result.trump_team if entry is not None else state.deal.forehand.team
     points = entry.result.points if entry is not None else None
-    won = dict(state.tricks_won)
+    won = dict(state.deal.tricks_won)
     teams = tuple(
         TeamScore(team, tx.team_label(tr, team, names), won.get(team, 0),
                   None if points is None else points[team], team is trump_team)
@@ -232,8 +243,8 @@ def _deal_screen(state: TableState, settings: ViewSettings, tr: Translator) -> V
         ScreenKind.DEAL,
         bottom_seat=settings.bottom_seat,
         seats=tuple(_seat(state, seat, tr, names) for seat in Seat),
-        trump=TrumpView(state.trump, tx.trumps_label(tr)),
-        trick_label=_trick_label(state, tr),
+        trump=TrumpView(state.deal.trump, tx.trumps_label(tr)),
+        header=HeaderEnd(_trick_label(state, tr)),
         teams=teams,
         result="" if entry is None else result_text(tr, entry, names),
         learner=_learner(state, tr, names) if settings.learner and state.phase is TablePhase.PLAY else None,
@@ -244,22 +255,22 @@ def _deal_screen(state: TableState, settings: ViewSettings, tr: Translator) -> V
 
 
 def _trick_label(state: TableState, tr: Translator) -> str:
-    if state.trump is None or state.phase is TablePhase.HAND_SCAN:
+    if state.deal.trump is None or state.phase is TablePhase.HAND_SCAN:
         return ""
     if state.phase is TablePhase.DEAL_OVER:
-        number = len(state.tricks)
+        number = len(state.deal.tricks)
     elif _complete_trick_lies(state):
-        number = state.tricks[-1].number  # the cards on the table are this trick's, not the next one's
+        number = state.deal.tricks[-1].number  # the cards on the table are this trick's, not the next one's
     else:
-        number = max(1, state.trick_number)
+        number = max(1, state.deal.trick_number)
     return tx.trick_label(tr, number) if number else ""
 
 
 def _complete_trick_lies(state: TableState) -> bool:
     """Whether the last trick is complete and some of its cards still lie on their zones (not swept yet)."""
-    if not state.tricks:
+    if not state.deal.tricks:
         return False
-    last = state.tricks[-1]
+    last = state.deal.tricks[-1]
     if len(last.plays) < 4:
         return False
     return any(
@@ -274,14 +285,14 @@ def _seat(state: TableState, seat: Seat, tr: Translator, names: Mapping[Seat, st
     warned = any(w.seat is seat for w in state.warnings)
     return tx.seat_view(
         tr, seat, names,
-        dealer=seat is state.dealer,
-        forehand=seat is state.forehand,
+        dealer=seat is state.deal.dealer,
+        forehand=seat is state.deal.forehand,
         to_play=prompt.seat is seat and prompt.code is not PromptCode.NEXT_DEAL,
         highlighted=warned,
         card=_zone_card(state, state.zone(seat), warned),
         announcement=_announced(state, seat, tr),
         reader_off=tx.reader_off_label(tr) if state.zone(seat).reader in _READER_DOWN else "",
-        scanned=dict(state.scanned).get(seat, 0) if state.phase is TablePhase.HAND_SCAN else None,
+        scanned=dict(state.deal.scanned).get(seat, 0) if state.phase is TablePhase.HAND_SCAN else None,
         targets=_targets(state, seat, tr),
     )
 
@@ -307,7 +318,7 @@ def _zone_card(state: TableState, zone: Zone, warned: bool) -> CardView | None:
     if zc.status in (ZoneCardStatus.TENTATIVE, ZoneCardStatus.SHOWN):
         tentative_warning = any(w.tentative and w.seat is zone.seat for w in state.warnings)
         return CardView(card, tentative=True, illegal=tentative_warning)
-    last = state.tricks[-1] if state.tricks else None
+    last = state.deal.tricks[-1] if state.deal.tricks else None
     winning = (last is not None and last.winner is zone.seat and last.card_of(zone.seat) == card)
     return CardView(card, winning=winning, illegal=warned and _revoked(state, zone.seat, card))
 
@@ -315,9 +326,9 @@ def _zone_card(state: TableState, zone: Zone, warned: bool) -> CardView | None:
 def _by_hand(state: TableState, seat: Seat) -> CardView | None:
     """The seat's card entered by hand in the trick on the table: nothing lies on the zone, so it is drawn from the
     trick, marked as entered by hand (until the next trick begins, or the last one is swept)."""
-    if not state.tricks:
+    if not state.deal.tricks:
         return None
-    last = state.tricks[-1]
+    last = state.deal.tricks[-1]
     card = last.card_of(seat)
     if card is None or seat not in last.by_hand:
         return None
@@ -345,16 +356,16 @@ def _revoked(state: TableState, seat: Seat, card: Card) -> bool:
 
 def _announced(state: TableState, seat: Seat, tr: Translator) -> str:
     parts: set[str] = set()
-    for who, announcement in state.announcements:
+    for who, announcement in state.deal.announcements:
         if who is seat:
             parts |= announcement.parts
     return tx.announcement_name(tr, "matt" in parts, "konter" in parts)
 
 
 def _learner(state: TableState, tr: Translator, names: Mapping[Seat, str]) -> LearnerView:
-    played = {card for trick in state.tricks for _, card in trick.plays}
-    points = dict(state.points)
-    out = tuple(c for c in trump_order(state.trump) if c not in played) if state.trump is not None else ()
+    played = {card for trick in state.deal.tricks for _, card in trick.plays}
+    points = dict(state.deal.points)
+    out = tuple(c for c in trump_order(state.deal.trump) if c not in played) if state.deal.trump is not None else ()
     return LearnerView(
         points_label=tx.points_label(tr, {tx.team_label(tr, t, names): points.get(t, 0) for t in Team}),
         trumps_out_label=tx.trumps_out_label(tr),
@@ -388,11 +399,11 @@ def warning_sentence(tr: Translator, warning: TableWarning, names: Mapping[Seat,
         if isinstance(value, Announcement):
             params[key] = tx.announcement_name(tr, "matt" in value.parts, "konter" in value.parts)
         elif key == "held":
-            params[key] = " ".join(card.display for card in warning.held)
+            params[key] = " ".join(card.display for card in warning.fault.held)
         else:
             params[key] = value
     code = warning.code.value
-    if warning.code is WarningCode.REVOKE and warning.penalty is RevokePenalty.LOSE_DEAL:
+    if warning.code is WarningCode.REVOKE and warning.fault.penalty is RevokePenalty.LOSE_DEAL:
         code = "revoke_lose_deal"  # the house rule ends the deal: "press Confirm to play on" would be wrong
     elif warning.code is WarningCode.CLAIM_REFUSED and warning.refusal is RulesCode.CLAIMS_OFF:
         code = "claims_off"
@@ -453,25 +464,25 @@ def _targets(state: TableState, seat: Seat, tr: Translator) -> tuple[Button, ...
 
 def _slate(state: TableState, settings: ViewSettings, tr: Translator) -> SlateView:
     names = settings.names
-    lines = dict(state.lines)
+    lines = dict(state.match.lines)
     rows = {}
     for team in Team:
         row_lines = lines.get(team, ())
         row = SlateRow(team, tx.team_label(tr, team, names), row_lines)
         rows[team] = SlateRow(team, row.label, row_lines, tx.open_lines_label(tr, row.open_count))
     bottom = settings.scorer_team
-    last = state.slate[-1] if state.slate else None
+    last = state.match.slate[-1] if state.match.slate else None
     return SlateView(
         tx.slate_title(tr), top=rows[bottom.other], bottom=rows[bottom],
         last_result="" if last is None else result_text(tr, last, names),
-        winner=state.match_winner,
+        winner=state.match.winner,
     )
 
 
 def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> View:
     slate = replace(_slate(state, settings, tr), next_trumps=tx.next_trumps_text(
-        tr, tx.seat_name(tr, state.next_forehand, settings.names)))
-    seat = state.next_forehand
+        tr, tx.seat_name(tr, state.deal.next_forehand, settings.names)))
+    seat = state.deal.next_forehand
     hand = seat in state.possible.by_hand and state.zone(seat).reader in _READER_DOWN
     prompt = tx.prompt_text(tr, "trumps_by_hand_here", seat, settings.names) if hand else \
         _prompt(state, tr, settings.names)
@@ -483,7 +494,7 @@ def _slate_screen(state: TableState, settings: ViewSettings, tr: Translator) -> 
 
 
 def _match_won(state: TableState, settings: ViewSettings, tr: Translator) -> View:
-    winner = state.match_winner
+    winner = state.match.winner
     title = tx.match_won_text(tr, tx.team_label(tr, winner, settings.names)) if winner else tx.slate_title(tr)
     buttons = tx.fixed_buttons(tr, tx.MATCH_WON_ACTIONS, _live_actions(state))
     return View(

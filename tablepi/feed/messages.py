@@ -148,29 +148,29 @@ def _roster(names: list[Any]) -> list[str]:
 
 def summary(state: TableState) -> dict[str, Any]:
     """The table now as plain JSON: the retained state topic and the pages' live view draw this."""
-    trick = state.current_trick or (state.tricks[-1] if state.tricks else None)
+    trick = state.deal.current_trick or (state.deal.tricks[-1] if state.deal.tricks else None)
     return {
-        "match": state.match_number,
-        "deal": state.deal_number,
+        "match": state.match.number,
+        "deal": state.deal.number,
         "phase": state.phase.value,
         "prompt": state.prompt.code.value,
-        "dealer": state.dealer.value,
-        "forehand": state.forehand.value,
-        "trump": None if state.trump is None else state.trump.value,
-        "to_play": None if state.to_play is None else state.to_play.value,
+        "dealer": state.deal.dealer.value,
+        "forehand": state.deal.forehand.value,
+        "trump": None if state.deal.trump is None else state.deal.trump.value,
+        "to_play": None if state.deal.to_play is None else state.deal.to_play.value,
         "trick": None if trick is None else {
             "number": trick.number,
             "leader": trick.leader.value,
             "plays": [[seat.value, str(card)] for seat, card in trick.plays],
             "winner": None if trick.winner is None else trick.winner.value,
         },
-        "points": {team.value: points for team, points in state.points},
-        "open_lines": {team.value: lines for team, lines in state.open_lines},
+        "points": {team.value: points for team, points in state.deal.points},
+        "open_lines": {team.value: lines for team, lines in state.match.open_lines},
         "slate": [{"deal": e.number, "text": e.describe(), "stake": e.stake,
-                   "points": {t.value: e.result.points[t] for t in Team}} for e in state.slate],
-        "announcements": [[seat.value, a.label] for seat, a in state.announcements],
+                   "points": {t.value: e.result.points[t] for t in Team}} for e in state.match.slate],
+        "announcements": [[seat.value, a.label] for seat, a in state.deal.announcements],
         "warnings": [{"code": w.code.value, "seat": None if w.seat is None else w.seat.value, "message": w.message}
                      for w in state.warnings if not w.tentative],
-        "match_winner": None if state.match_winner is None else state.match_winner.value,
+        "match_winner": None if state.match.winner is None else state.match.winner.value,
         "time": state.time,
     }

@@ -257,7 +257,7 @@ def _alone(table: Table) -> Evening:
     or new match that closed the journal, goes on in the next journal), their deals numbered from match 1."""
     state, before = table.state, table.evening
     rows = tuple(replace(row, match=row.match - before.matches) for row in state.history[len(before.history):])
-    return Evening(state.match_number - before.matches - 1, rows)
+    return Evening(state.match.number - before.matches - 1, rows)
 
 
 class SummaryCache:

@@ -681,7 +681,7 @@ class JournaledTable:
         assert self.archive is not None
         # The new match is played under today's configuration (house rules changed since the journal began apply
         # from the next match on, never in the middle of one).
-        header = replace(self._new_header or self.header, dealer=state.dealer)
+        header = replace(self._new_header or self.header, dealer=state.deal.dealer)
         try:
             target = match_archive.write_match(self.archive, self.path.stem, self.journal.journal_id,
                                                self.header, [line for _, line in self.journal.lines()])

@@ -209,28 +209,64 @@ class DealResult:
         return f"{head}{', ' + extras if extras else ''}: {self.stake} {lines}"
 
 
+@dataclass(slots=True)
+class Evidence:
+    """What the table learned of the hands while the deal is played, without the whole hands being known.
+
+    ``known``/``seen_by``: the cards seen in each hand (shown on the seat's zone, scanned; rule 11), until played.
+    ``shown``: what the players saw, in order: (cards played before it, seat, card) for each card shown at the
+    table (a tap, the trump card, a queen shown at an announcement); the review judges each card on what was seen
+    then. ``claimed``: queens a standing announcement says are in the announcer's hand, not seen (STYLE.md 17): a
+    claim raises the stake while it stands, is never evidence, and a sight of the queen elsewhere voids it.
+    ``voids``: for rule 18, per seat, (trick, suit he failed to follow, card he played instead, card led).
+    """
+
+    known: dict[Seat, set[Card]]
+    seen_by: dict[Card, Seat]
+    shown: list[tuple[int, Seat, Card]]
+    claimed: dict[Card, Seat]
+    voids: dict[Seat, list[tuple[int, Suit, Card, Card]]]
+
+    @classmethod
+    def none(cls) -> Evidence:
+        return cls({seat: set() for seat in Seat}, {}, [], {}, {seat: [] for seat in Seat})
+
+    def copy(self) -> Evidence:
+        return Evidence(
+            {s: set(c) for s, c in self.known.items()},
+            dict(self.seen_by),
+            list(self.shown),
+            dict(self.claimed),
+            {s: list(v) for s, v in self.voids.items()},
+        )
+
+
+@dataclass(slots=True)
+class _Turn:
+    """Who plays next (None before trumps and once the deal is over), the trick being played (None between
+    tricks), and the seat after each; kept up to date by every action so the hot path never recomputes them."""
+
+    next: Seat | None
+    trick: Trick | None
+    after: dict[Seat, Seat]
+
+
 class Deal:
     """The state of one deal. Mutable for speed; :meth:`copy` gives an independent snapshot."""
 
     __slots__ = (
-        "_after",
-        "_next",
-        "_trick",
-        "_voids",
+        "_turn",
         "announced_at",
         "announcements",
-        "claimed",
         "claimed_by",
         "dealer",
+        "evidence",
         "faults",
         "forehand",
         "hands",
-        "known",
         "played",
         "revoke_by",
         "rules",
-        "seen_by",
-        "shown",
         "tricks",
         "trump",
         "voided",
@@ -249,15 +285,7 @@ class Deal:
         if hands is not None:
             self.hands = {seat: list(cards) for seat, cards in hands.items()}
             _check_hands(self.hands)
-        # Evidence: cards seen in a hand without the whole hand being known (shown on the seat's zone, rule 11).
-        self.known: dict[Seat, set[Card]] = {seat: set() for seat in Seat}
-        self.seen_by: dict[Card, Seat] = {}
-        # What the players saw, in order: (cards played before it, seat, card) for each card shown at the table (a
-        # tap, the trump card, a queen shown at an announcement). The review judges each card on what was seen then.
-        self.shown: list[tuple[int, Seat, Card]] = []
-        # Claims: queens a standing announcement says are in the announcer's hand, not seen (STYLE.md 17). A claim
-        # raises the stake while it stands; it is never evidence; a sight of the queen elsewhere voids it.
-        self.claimed: dict[Card, Seat] = {}
+        self.evidence = Evidence.none()
         self.trump: Suit | None = None
         self.announcements: list[tuple[Seat, Announcement]] = []  # the standing ones, one per seat
         # When each standing part ("matt", "konter") was announced: the cards played before it. A card played
@@ -267,14 +295,9 @@ class Deal:
         self.tricks: list[Trick] = []
         self.played: set[Card] = set()
         self.faults: list[Fault] = []
-        # For rule 18 with partial knowledge: (trick, suit he failed to follow, card he played instead, card led).
-        self._voids: dict[Seat, list[tuple[int, Suit, Card, Card]]] = {seat: [] for seat in Seat}
         self.claimed_by: Team | None = None
         self.revoke_by: Seat | None = None
-        # Who plays next; kept up to date by every action so the hot path never recomputes it.
-        self._next: Seat | None = None
-        self._trick: Trick | None = None  # the trick being played, None between tricks
-        self._after = {seat: self.rules.direction.next(seat) for seat in Seat}
+        self._turn = _Turn(None, None, {seat: self.rules.direction.next(seat) for seat in Seat})
 
     # --- reading the state -------------------------------------------------------------------------------------
 
@@ -282,7 +305,7 @@ class Deal:
     def phase(self) -> Phase:
         if self.trump is None:
             return Phase.TRUMPS
-        return Phase.OVER if self._next is None else Phase.PLAY
+        return Phase.OVER if self._turn.next is None else Phase.PLAY
 
     @property
     def is_over(self) -> bool:
@@ -296,7 +319,7 @@ class Deal:
     @property
     def current_trick(self) -> Trick | None:
         """The trick being played, or None between tricks (and before the first card)."""
-        return self._trick
+        return self._turn.trick
 
     @property
     def completed_tricks(self) -> list[Trick]:
@@ -312,7 +335,7 @@ class Deal:
     @property
     def to_play(self) -> Seat | None:
         """Who must play the next card (rule 12), or None before trumps and after the deal."""
-        return self._next
+        return self._turn.next
 
     def hand(self, seat: Seat) -> tuple[Card, ...] | None:
         """The cards still in ``seat``'s hand when the hands are known, else None."""
@@ -356,11 +379,11 @@ class Deal:
         >>> Card.parse("QS") in deal.may_hold(Seat.W), Card.parse("QS") in deal.may_hold(Seat.E)
         (False, True)
         """
-        own = self.known[seat]
+        own = self.evidence.known[seat]
         played = sum(1 for trick in self.tricks if trick.card_of(seat) is not None)
         if own and len(own) + played >= TRICKS_PER_DEAL:
             return tuple(card for card in DECK if card in own)
-        elsewhere = {card for other, cards in self.known.items() if other is not seat for card in cards}
+        elsewhere = {card for other, cards in self.evidence.known.items() if other is not seat for card in cards}
         return tuple(card for card in DECK if card not in self.played and card not in elsewhere)
 
     # --- actions -----------------------------------------------------------------------------------------------
@@ -374,7 +397,7 @@ class Deal:
             raise RulesError(f"{seat} cannot name trumps: forehand {self.forehand} names trumps (rule 9)",
                              code=RulesCode.NOT_FOREHAND, seat=seat, rule=9, holder=self.forehand)
         self.trump = suit
-        self._next = self.forehand  # rule 12: forehand leads to trick 1
+        self._turn.next = self.forehand  # rule 12: forehand leads to trick 1
 
     def can_announce(self, seat: Seat) -> bool:
         """Announcing is allowed only before the player's own card to trick 1 (rule 10)."""
@@ -426,11 +449,11 @@ class Deal:
         for card in announcement.cards:
             if card in shown_cards:
                 self._remember(seat, card)
-                self.shown.append((len(self.played), seat, card))
+                self.evidence.shown.append((len(self.played), seat, card))
             elif self.holder(card) is seat:
                 self._remember(seat, card)
             else:
-                self.claimed[card] = seat
+                self.evidence.claimed[card] = seat
         self._add_announcement(seat, announcement)
 
     def announcement_shown(self, seat: Seat) -> Announcement | None:
@@ -438,7 +461,7 @@ class Deal:
 
         Only shown cards count, even when the hands were scanned: announcing is the player's choice.
         """
-        parts = _parts_of(announcement_for(c for c in MATADORS if c in self.known[seat]))
+        parts = _parts_of(announcement_for(c for c in MATADORS if c in self.evidence.known[seat]))
         parts -= _parts_of(*self.announced_by(seat))
         return announcement_of_parts(parts)
 
@@ -446,7 +469,7 @@ class Deal:
         """Remember that ``seat`` showed ``card``: it is in his hand until he plays it (rule 11).
 
         ``public``: the players saw it (a tap, the trump card, a queen shown at an announcement), so it joins
-        :attr:`shown`; a card of a partial hand scan is known to the table only.
+        :attr:`Evidence.shown`; a card of a partial hand scan is known to the table only.
         Returns the false announcement it proves, if another seat had claimed that queen.
         """
         holder = self.holder(card)
@@ -458,7 +481,7 @@ class Deal:
                              code=RulesCode.HELD_ELSEWHERE, seat=seat, card=card, rule=11, holder=holder)
         self._remember(seat, card)
         if public:
-            self.shown.append((len(self.played), seat, card))
+            self.evidence.shown.append((len(self.played), seat, card))
         void = self._void_claim(seat, card, self.trick_number)
         return (void,) if void is not None else ()
 
@@ -469,40 +492,40 @@ class Deal:
         such cards out of the deal and warns instead.
         """
         hand = self.hands[seat] if self.hands is not None else None
-        if seat is not self._next or card in self.played or (hand is not None and card not in hand):
+        if seat is not self._turn.next or card in self.played or (hand is not None and card not in hand):
             self._check_order(seat, card)  # raises, saying which of these it is
         assert self.trump is not None
         reneges = self._reneges(card)
         faults = self._faults_of(seat, card, reneges)
         if faults and check:
             raise _illegal(faults[0])
-        trick = self._trick
+        trick = self._turn.trick
         if trick is None:
-            trick = self._trick = Trick(leader=seat)
+            trick = self._turn.trick = Trick(leader=seat)
             self.tricks.append(trick)
         self._note_void(seat, card, trick.led, len(self.tricks), faults, reneges)
         trick.plays.append(Play(seat, card))
         self.played.add(card)
         if hand is not None:
             hand.remove(card)
-        for known in self.known.values():  # a played card is in nobody's hand any more, whoever showed it
+        for known in self.evidence.known.values():  # a played card is in nobody's hand any more, whoever showed it
             known.discard(card)
         void = self._void_claim(seat, card, len(self.tricks))
         if void is not None:
             faults.append(void)
         if len(trick.plays) == 4:
             trick.winner = trick.plays[trick_winner(trick.cards, self.trump)].seat  # rule 17
-            self._next = trick.winner if len(self.tricks) < TRICKS_PER_DEAL else None  # rule 12
-            self._trick = None
+            self._turn.next = trick.winner if len(self.tricks) < TRICKS_PER_DEAL else None  # rule 12
+            self._turn.trick = None
         else:
-            self._next = self._after[seat]
+            self._turn.next = self._turn.after[seat]
         if faults:
             self.faults.extend(faults)
             if self.rules.revoke_penalty is RevokePenalty.LOSE_DEAL:
                 revoke = next((f for f in faults if f.code is FaultCode.REVOKE), None)
                 if revoke is not None:
                     self.revoke_by = revoke.seat
-                    self._next = None
+                    self._turn.next = None
         return tuple(faults) if faults else ()
 
     def claim_refusal(self, team: Team) -> RulesError | None:
@@ -531,7 +554,7 @@ class Deal:
         if refusal is not None:
             raise refusal
         self.claimed_by = team
-        self._next = None
+        self._turn.next = None
 
     def result(self) -> DealResult:
         """The deal's outcome (rules 19-21, 24). Only when the deal is over."""
@@ -553,10 +576,7 @@ class Deal:
         other.dealer = self.dealer
         other.forehand = self.forehand
         other.hands = None if self.hands is None else {s: list(c) for s, c in self.hands.items()}
-        other.known = {s: set(c) for s, c in self.known.items()}
-        other.seen_by = dict(self.seen_by)
-        other.shown = list(self.shown)
-        other.claimed = dict(self.claimed)
+        other.evidence = self.evidence.copy()
         other.trump = self.trump
         other.announcements = list(self.announcements)
         other.announced_at = dict(self.announced_at)
@@ -564,12 +584,10 @@ class Deal:
         other.tricks = [Trick(t.leader, list(t.plays), t.winner) for t in self.tricks]
         other.played = set(self.played)
         other.faults = list(self.faults)
-        other._voids = {s: list(v) for s, v in self._voids.items()}
         other.claimed_by = self.claimed_by
         other.revoke_by = self.revoke_by
-        other._next = self._next
-        other._after = self._after
-        other._trick = other.tricks[-1] if self._trick is not None else None
+        trick = other.tricks[-1] if self._turn.trick is not None else None
+        other._turn = _Turn(self._turn.next, trick, self._turn.after)
         return other
 
     # --- internals ---------------------------------------------------------------------------------------------
@@ -583,11 +601,11 @@ class Deal:
                 if card in cards:
                     return seat
             return None
-        return self.seen_by.get(card)
+        return self.evidence.seen_by.get(card)
 
     def _remember(self, seat: Seat, card: Card) -> None:
-        self.known[seat].add(card)
-        self.seen_by[card] = seat
+        self.evidence.known[seat].add(card)
+        self.evidence.seen_by[card] = seat
 
     def _taken_parts(self) -> set[str]:
         """Matt and Konter announced so far in this deal (each counts once, rule 24)."""
@@ -635,7 +653,7 @@ class Deal:
     def _void_claim(self, seat: Seat, card: Card, trick: int) -> Fault | None:
         """Evidence against a claim: ``card`` seen at ``seat`` while another seat's announcement claims it. That
         announcement is void (the stake drops back); nothing else follows from it (rules 10-11)."""
-        announcer = self.claimed.pop(card, None)
+        announcer = self.evidence.claimed.pop(card, None)
         if announcer is None or announcer is seat:
             return None  # unclaimed, or the announcer's own queen: a claim proved true is evidence now
         announcement = next(a for s, a in self.announcements if s is announcer)
@@ -643,8 +661,8 @@ class Deal:
         self.voided.append((announcer, announcement))
         for part in announcement.parts:
             self.announced_at.pop(part, None)
-        for other in [c for c, s in self.claimed.items() if s is announcer]:
-            del self.claimed[other]
+        for other in [c for c, s in self.evidence.claimed.items() if s is announcer]:
+            del self.evidence.claimed[other]
         return Fault(
             FaultCode.FALSE_ANNOUNCEMENT, 10, announcer, trick, card,
             f"{announcer} announced {announcement.label}, but {card.display} is {seat}'s: "
@@ -676,7 +694,7 @@ class Deal:
 
     def _reneges(self, card: Card) -> bool:
         """Whether ``card`` fails to answer the current trick's lead (rules 13, 15); False when it leads."""
-        trick = self._trick
+        trick = self._turn.trick
         assert self.trump is not None
         return trick is not None and _reneges(card, trick.plays[0].card, self.trump)
 
@@ -685,9 +703,9 @@ class Deal:
         earlier tricks, and a queen shown by another seat. ``reneges``: the card does not answer the lead."""
         assert self.trump is not None
         trump = self.trump
-        number = len(self.tricks) + (0 if self._trick is not None else 1)
+        number = len(self.tricks) + (0 if self._turn.trick is not None else 1)
         faults: list[Fault] = []
-        holder = self.seen_by.get(card)
+        holder = self.evidence.seen_by.get(card)
         if holder is not None and holder is not seat:
             faults.append(
                 Fault(
@@ -695,14 +713,14 @@ class Deal:
                     f"{seat} plays {card.display}, which {holder} showed (rule 11)",
                 )
             )
-        trick = self._trick
+        trick = self._turn.trick
         led = trick.plays[0].card if trick else None
         if led is not None and reneges:
             # With the whole hand known this is exactly "not a legal play"; with only shown cards known it is a
             # revoke when one of them is of the suit he had to play (rules 13, 15).
             led_suit = effective_suit(led, trump)
             # Only evidence counts: cards in the scanned hand or seen on his zone, never a claimed queen.
-            hand = self.hands[seat] if self.hands is not None else self.known[seat]
+            hand = self.hands[seat] if self.hands is not None else self.evidence.known[seat]
             held = [c for c in hand if effective_suit(c, trump) is led_suit and c not in self.played]
             if held:
                 rule = 15 if led_suit is trump else 13
@@ -715,7 +733,7 @@ class Deal:
                     )
                 )
         # Rule 18, later proof: this card is of a suit he earlier failed to follow, so he held it then.
-        voids = self._voids[seat]
+        voids = self.evidence.voids[seat]
         suit = effective_suit(card, trump) if voids else None
         for trick_no, void_suit, played_instead, led_then in voids:
             if void_suit is suit:
@@ -740,7 +758,7 @@ class Deal:
         and is not itself a revoke already, makes a new claim: the player says he is void in the led suit.
         """
         assert self.trump is not None
-        voids = self._voids[seat]
+        voids = self.evidence.voids[seat]
         if faults:
             proved = {f.trick for f in faults if f.proof is not None}
             voids[:] = [v for v in voids if v[0] not in proved]

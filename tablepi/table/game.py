@@ -310,7 +310,7 @@ class Game:
         if not self.started or self.pending_trump is not None:
             return False
         return self.deal is None or (self.deal.trump is None and not self.deal.played
-                                     and not any(self.deal.known[seat] for seat in Seat))
+                                     and not any(self.deal.evidence.known[seat] for seat in Seat))
 
     def _give_up_deal(self) -> None:
         """The deal in progress is not played on (it is told by hand, or the match ended under it)."""
@@ -401,7 +401,7 @@ class Game:
         if not deal.can_announce(seat):
             return Outcome(faults=faults, too_late=announcement)
         try:
-            deal.announce(seat, announcement, shown=tuple(c for c in MATADORS if c in deal.known[seat]))
+            deal.announce(seat, announcement, shown=tuple(c for c in MATADORS if c in deal.evidence.known[seat]))
         except RulesError:  # another seat's standing announcement holds that part: the show stands on its own
             return Outcome(faults=faults)
         return Outcome(faults=faults, announced=announcement)

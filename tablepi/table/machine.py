@@ -86,7 +86,7 @@ class Table:
     >>> tuple(table.state.prompt)          # anticlockwise: W is forehand
     (<PromptCode.NAME_TRUMPS: 'name_trumps'>, <Seat.W: 'W'>)
     >>> _ = table.apply(CardPlaced(0.0, Seat.W, Card.parse("AH")))
-    >>> table.state.trump
+    >>> table.state.deal.trump
     <Suit.HEARTS: 'H'>
     """
 

@@ -16,7 +16,7 @@ from tablepi.rules.deal import Announcement, Fault, FaultCode
 from tablepi.rules.house import RevokePenalty
 from tablepi.rules.seats import Seat, Team
 from tablepi.table.events import ButtonName, ReaderState
-from tablepi.table.warnings import TableWarning, TagProblem, WarningCode
+from tablepi.table.warnings import DeviceFacts, FaultFacts, TableWarning, TagProblem, WarningCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +43,9 @@ def fault(where: Where, found: Fault, penalty: RevokePenalty, tentative: bool = 
         code = WarningCode.CARD_IN_TWO_HANDS
     return TableWarning(
         code, found.rule, seat, found.trick, message, where.deal, tentative,
-        card=found.card, led=found.led, held=found.held, proof=found.proof, holder=holder,
-        announcement=found.announcement,
-        penalty=penalty if code is WarningCode.REVOKE else None,
+        card=found.card,
+        fault=FaultFacts(led=found.led, held=found.held, proof=found.proof, holder=holder,
+                         announcement=found.announcement, penalty=penalty if code is WarningCode.REVOKE else None),
     )
 
 
@@ -56,14 +56,14 @@ def out_of_turn(where: Where, seat: Seat, card: Card, to_play: Seat | None, tent
     else:
         message = f"{seat} lays {card.display} out of turn: {to_play} is to play (rule 12)"
     return TableWarning(WarningCode.OUT_OF_TURN, 12, seat, where.trick, message, where.deal, tentative,
-                        card=card, expected=to_play)
+                        card=card, fault=FaultFacts(expected=to_play))
 
 
 def before_trumps(where: Where, seat: Seat, card: Card, forehand: Seat) -> TableWarning:
     """A card laid before forehand named trumps (rule 9)."""
     return TableWarning(WarningCode.OUT_OF_TURN, 9, seat, where.trick,
                         f"{seat} lays {card.display}, but forehand {forehand} names trumps first (rule 9)",
-                        where.deal, card=card, expected=forehand)
+                        where.deal, card=card, fault=FaultFacts(expected=forehand))
 
 
 def already_played(where: Where, seat: Seat, card: Card, played: tuple[int, Seat] | None) -> TableWarning:
@@ -72,8 +72,9 @@ def already_played(where: Where, seat: Seat, card: Card, played: tuple[int, Seat
     return TableWarning(
         WarningCode.CARD_ALREADY_PLAYED, 3, seat, where.trick,
         f"{card.display} on {seat}'s zone was already played{when} in this deal (a misread, or a second deck)",
-        where.deal, card=card, played_by=None if played is None else played[1],
-        played_in=None if played is None else played[0],
+        where.deal, card=card,
+        fault=FaultFacts(played_by=None if played is None else played[1],
+                         played_in=None if played is None else played[0]),
     )
 
 
@@ -90,28 +91,28 @@ def refused_show(where: Where, seat: Seat, card: Card, err: RulesError) -> Table
         rule = 11 if card.is_matador else 8
         return TableWarning(code, rule, seat, where.trick,
                             f"{seat} shows {card.display}, which {err.holder} showed or holds (rule {rule})",
-                            where.deal, card=card, holder=err.holder)
+                            where.deal, card=card, fault=FaultFacts(holder=err.holder))
     return TableWarning(WarningCode.CARD_ALREADY_PLAYED, 3, seat, where.trick, str(err), where.deal, card=card)
 
 
 def refused_scan(where: Where, seat: Seat, card: Card, err: RulesError) -> TableWarning:
     """A scanned card the hand-scan refuses: a seventh card, or one another seat scanned (rule 8)."""
     code = WarningCode.TOO_MANY_CARDS if err.code is RulesCode.SEVENTH_CARD else WarningCode.CARD_IN_TWO_HANDS
-    return TableWarning(code, 8, seat, where.trick, str(err), where.deal, card=card, holder=err.holder,
-                        refusal=err.code)
+    return TableWarning(code, 8, seat, where.trick, str(err), where.deal, card=card,
+                        fault=FaultFacts(holder=err.holder), refusal=err.code)
 
 
 def unknown_tag(where: Where, seat: Seat, uid: str) -> TableWarning:
     return TableWarning(WarningCode.UNKNOWN_TAG, 3, seat, where.trick,
                         f"A tag that is not a card of the deck lies on {seat}'s zone ({uid or 'no uid'})",
-                        where.deal, uid=uid, tag=TagProblem.UNKNOWN)
+                        where.deal, device=DeviceFacts(uid=uid, tag=TagProblem.UNKNOWN))
 
 
 def other_deck(where: Where, seat: Seat, card: Card, uid: str, deck: str, in_play: str) -> TableWarning:
     return TableWarning(WarningCode.UNKNOWN_TAG, 3, seat, where.trick,
                         f"{card.display} on {seat}'s zone belongs to deck {deck!r}, "
                         f"not to the deck in play {in_play!r}",
-                        where.deal, card=card, uid=uid, deck=deck, tag=TagProblem.OTHER_DECK)
+                        where.deal, card=card, device=DeviceFacts(uid=uid, deck=deck, tag=TagProblem.OTHER_DECK))
 
 
 def two_cards(where: Where, seat: Seat, card: Card | None, detail: str = "") -> TableWarning:
@@ -120,7 +121,7 @@ def two_cards(where: Where, seat: Seat, card: Card | None, detail: str = "") -> 
     else:
         message = f"Two cards lie on {seat}'s zone{f' ({detail})' if detail else ''}: one card per zone"
     return TableWarning(WarningCode.TWO_CARDS_ON_ZONE, None, seat, where.trick, message, where.deal, card=card,
-                        detail=detail)
+                        device=DeviceFacts(detail=detail))
 
 
 def lifted_early(where: Where, seat: Seat, card: Card) -> TableWarning:
@@ -133,13 +134,14 @@ def too_late(where: Where, seat: Seat, announcement: Announcement, shown: bool) 
     how = "shows" if shown else "announces"
     return TableWarning(WarningCode.ANNOUNCEMENT_TOO_LATE, 10, seat, where.trick,
                         f"{seat} {how} {announcement.label} after his first card: it does not count (rule 10)",
-                        where.deal, announcement=announcement)
+                        where.deal, fault=FaultFacts(announcement=announcement))
 
 
 def refused_announcement(where: Where, seat: Seat, announcement: Announcement, err: RulesError) -> TableWarning:
     """A touch announcement the evidence refuses at once (a queen played, seen elsewhere, not in the scanned hand)."""
     return TableWarning(WarningCode.ANNOUNCEMENT_WITHOUT_CARDS, err.rule, seat, where.trick, str(err), where.deal,
-                        card=err.card, holder=err.holder, announcement=announcement, refusal=err.code)
+                        card=err.card, fault=FaultFacts(holder=err.holder, announcement=announcement),
+                        refusal=err.code)
 
 
 def claim_refused(where: Where, team: Team | None, points: dict[Team, int], err: RulesError | None) -> TableWarning:
@@ -166,14 +168,14 @@ def crosstalk(where: Where, seat: Seat, card: Card | None, uid: str, holder: Sea
     return TableWarning(WarningCode.CROSSTALK, None, seat, where.trick,
                         f"The reader of {seat}'s zone hears {heard}: the antennas hear each other; space them "
                         "further apart or lower the readers' gain (hw/README.md)",
-                        where.deal, card=card, holder=holder, uid=uid)
+                        where.deal, card=card, fault=FaultFacts(holder=holder), device=DeviceFacts(uid=uid))
 
 
 def reader_down(where: Where, seat: Seat, state: ReaderState, detail: str) -> TableWarning:
     extra = f" ({detail})" if detail else ""
     return TableWarning(WarningCode.READER_OFFLINE, None, seat, where.trick,
                         f"The reader of {seat}'s zone is {state.value}{extra}: use the touch screen or check it",
-                        where.deal, reader=state, detail=detail)
+                        where.deal, device=DeviceFacts(reader=state, detail=detail))
 
 
 def hand_refused(where: Where, seat: Seat | None, err: RulesError, card: Card | None = None) -> TableWarning:

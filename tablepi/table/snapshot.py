@@ -19,8 +19,10 @@ from tablepi.table.ledger import WarningLedger
 from tablepi.table.possible import possible_now
 from tablepi.table.state import (
     CorrectionView,
+    DealView,
     Evening,
     HistoryRow,
+    MatchView,
     Possible,
     Prompt,
     PromptCode,
@@ -81,7 +83,7 @@ def build_state(
         voided = tuple(deal.voided)
         points = deal.points()
         won = deal.tricks_won()
-        shown = [(seat, tuple(sorted(deal.known[seat], key=lambda c: c.index))) for seat in Seat]
+        shown = [(seat, tuple(sorted(deal.evidence.known[seat], key=lambda c: c.index))) for seat in Seat]
         trump = deal.trump
         to_play = deal.to_play if phase is TablePhase.PLAY else None
         trick_number = deal.trick_number
@@ -94,34 +96,38 @@ def build_state(
         events=clock.events,
         phase=phase,
         prompt=prompt(game, zones, rules, asking),
-        match_number=evening.matches + len(game.matches),
-        deal_number=game.deal_number,
-        dealer=dealer,
-        forehand=forehand,
-        next_forehand=game.forehand,
-        trump=trump,
-        to_play=to_play,
-        trick_number=trick_number,
-        tricks=tricks,
-        announcements=announcements,
-        shown=tuple(shown),
-        scanned=tuple((seat, len(game.scan.get(seat, ()))) for seat in Seat),
-        points=tuple(points.items()),
-        tricks_won=tuple(won.items()),
+        deal=DealView(
+            number=game.deal_number,
+            dealer=dealer,
+            forehand=forehand,
+            next_forehand=game.forehand,
+            trump=trump,
+            to_play=to_play,
+            trick_number=trick_number,
+            tricks=tricks,
+            announcements=announcements,
+            voided=voided,
+            shown=tuple(shown),
+            scanned=tuple((seat, len(game.scan.get(seat, ()))) for seat in Seat),
+            points=tuple(points.items()),
+            tricks_won=tuple(won.items()),
+        ),
+        match=MatchView(
+            number=evening.matches + len(game.matches),
+            open_lines=tuple((team, match.slate.open_lines(team)) for team in Team),
+            lines=tuple((team, match.slate.lines(team)) for team in Team),
+            slate=history,
+            last_result=history[-1].result if history else None,
+            winner=match.winner,
+            proposal=None if game.proposal is None else CorrectionView(
+                game.proposal.number, game.proposal.entry, tuple(t for t in Team if t in game.proposal.accepted)),
+        ),
         zones=zones.snapshot(),
         warnings=tuple(warnings),
-        open_lines=tuple((team, match.slate.open_lines(team)) for team in Team),
-        lines=tuple((team, match.slate.lines(team)) for team in Team),
-        slate=history,
-        last_result=history[-1].result if history else None,
-        match_winner=match.winner,
         can_undo=can_undo,
         config=config,
         possible=by_hand_possible(possible_now(game, warnings=bool(ledger), can_undo=can_undo), game, zones, rules),
-        voided=voided,
         names=tuple((seat, game.names[seat]) for seat in Seat if seat in game.names),
-        proposal=None if game.proposal is None else CorrectionView(
-            game.proposal.number, game.proposal.entry, tuple(t for t in Team if t in game.proposal.accepted)),
         history=evening.history + tuple(replace(row, match=row.match + evening.matches) for row in history_of(game)),
     )
 

@@ -252,15 +252,10 @@ class CorrectionView:
 
 
 @dataclass(frozen=True, slots=True)
-class TableState:
-    """One snapshot of the table. Read it; never build one yourself (the state machine does)."""
+class DealView:
+    """The deal in progress (between deals: the one just scored, or the next one's seats before any card)."""
 
-    time: float
-    events: int  # events consumed so far
-    phase: TablePhase
-    prompt: Prompt
-    match_number: int  # 1-based within the evening (the archived matches of tonight first)
-    deal_number: int  # 1-based within the match
+    number: int  # 1-based within the match
     dealer: Seat
     forehand: Seat
     #: Who names trumps in the deal told by hand now, or begun next: the deal in progress's forehand, between deals
@@ -269,41 +264,64 @@ class TableState:
     trump: Suit | None
     to_play: Seat | None
     trick_number: int
-    tricks: tuple[TrickView, ...]  # the current deal's tricks, the one in play included
+    tricks: tuple[TrickView, ...]  # the deal's tricks, the one in play included
     announcements: tuple[tuple[Seat, Announcement], ...]  # the standing ones (a false one is void: ``voided``)
+    voided: tuple[tuple[Seat, Announcement], ...]  # announcements this deal that evidence proved false
     shown: tuple[tuple[Seat, tuple[Card, ...]], ...]  # evidence: cards seen in a hand (shown, scanned), unplayed
     scanned: tuple[tuple[Seat, int], ...]  # hand-scan mode: cards scanned per seat
     points: tuple[tuple[Team, int], ...]  # card points in completed tricks
     tricks_won: tuple[tuple[Team, int], ...]
-    zones: tuple[Zone, ...]  # N E S W
-    warnings: tuple[TableWarning, ...]
-    open_lines: tuple[tuple[Team, int], ...]
-    lines: tuple[tuple[Team, tuple[Line, ...]], ...]
-    slate: tuple[SlateEntry, ...]  # this match's scored deals
-    last_result: DealResult | None
-    match_winner: Team | None
-    can_undo: bool
-    config: TableConfig = field(default_factory=TableConfig)
-    possible: Possible = field(default_factory=Possible)
-    voided: tuple[tuple[Seat, Announcement], ...] = ()  # announcements this deal that evidence proved false
-    names: tuple[tuple[Seat, str], ...] = ()  # who sits where (seated by touch, tag or the tournament)
-    proposal: CorrectionView | None = None  # a correction waiting for both teams' answer
-    history: tuple[HistoryRow, ...] = ()  # every scored deal of the evening (archived matches included)
-
-    def zone(self, seat: Seat) -> Zone:
-        return self.zones[_SEAT_INDEX[seat]]
 
     def points_of(self, team: Team) -> int:
         return dict(self.points)[team]
-
-    def open_lines_of(self, team: Team) -> int:
-        return dict(self.open_lines)[team]
 
     @property
     def current_trick(self) -> TrickView | None:
         if self.tricks and self.tricks[-1].winner is None:
             return self.tricks[-1]
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """The match being played: its number in the evening, its slate and its end."""
+
+    number: int  # 1-based within the evening (the archived matches of tonight first)
+    open_lines: tuple[tuple[Team, int], ...]
+    lines: tuple[tuple[Team, tuple[Line, ...]], ...]
+    slate: tuple[SlateEntry, ...]  # this match's scored deals
+    last_result: DealResult | None
+    winner: Team | None
+    proposal: CorrectionView | None = None  # a correction waiting for both teams' answer
+
+    def open_lines_of(self, team: Team) -> int:
+        return dict(self.open_lines)[team]
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """One snapshot of the table. Read it; never build one yourself (the state machine does).
+
+    ``deal`` is the deal in progress (:class:`DealView`), ``match`` the match and its slate (:class:`MatchView`);
+    ``possible`` what each seat may do now; ``names`` who sits where; ``history`` the evening's scored deals.
+    """
+
+    time: float
+    events: int  # events consumed so far
+    phase: TablePhase
+    prompt: Prompt
+    deal: DealView
+    match: MatchView
+    zones: tuple[Zone, ...]  # N E S W
+    warnings: tuple[TableWarning, ...]
+    can_undo: bool
+    config: TableConfig = field(default_factory=TableConfig)
+    possible: Possible = field(default_factory=Possible)
+    names: tuple[tuple[Seat, str], ...] = ()  # who sits where (seated by touch, tag or the tournament)
+    history: tuple[HistoryRow, ...] = ()  # every scored deal of the evening (archived matches included)
+
+    def zone(self, seat: Seat) -> Zone:
+        return self.zones[_SEAT_INDEX[seat]]
 
     def warning_codes(self) -> tuple[str, ...]:
         return tuple(w.code.value for w in self.warnings)

@@ -10,7 +10,7 @@ their cause is gone (the stray card lifted, the reader back) or they are acknowl
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from tablepi.errors import RulesCode
@@ -52,15 +52,45 @@ class TagProblem(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class FaultFacts:
+    """What a fault of play or a refused gesture is about, beyond its card, as values set where they apply.
+
+    ``led`` and ``held`` a revoke's evidence (the card led, the cards that prove he could answer it); ``proof`` the
+    later card that proved a revoke; ``expected`` the seat to play (out of turn); ``holder`` the seat a card was
+    seen at; ``announcement`` the announcement refused, late or void; ``penalty`` the revoke penalty applied;
+    ``played_by``/``played_in`` where a card was played before.
+    """
+
+    led: Card | None = None
+    held: tuple[Card, ...] = ()
+    proof: Card | None = None
+    expected: Seat | None = None
+    holder: Seat | None = None
+    announcement: Announcement | None = None
+    penalty: RevokePenalty | None = None
+    played_by: Seat | None = None
+    played_in: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFacts:
+    """What a tag or a reader is about: ``uid``/``deck``/``tag`` an unknown tag; ``reader``/``detail`` a reader's
+    state (``detail`` also what the reader said of two tags on a zone)."""
+
+    uid: str = ""
+    deck: str = ""
+    tag: TagProblem | None = None
+    reader: ReaderState | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class TableWarning:
     """One warning as the display and the records see it. Parameters are values, set where they apply:
 
-    ``card`` the card it is about; ``led`` and ``held`` a revoke's evidence (the card led, the cards that prove he
-    could answer it); ``proof`` the later card that proved a revoke; ``expected`` the seat to play (out of turn);
-    ``holder`` the seat a card was seen at; ``announcement`` the announcement refused, late or void;
-    ``penalty`` the revoke penalty applied; ``played_by``/``played_in`` where a card was played before; ``team``
-    and ``points`` a refused claim; ``uid``/``deck``/``tag`` an unknown tag; ``reader``/``detail`` a reader's
-    state; ``button`` the button pressed at the wrong moment; ``refusal`` the rules' reason for a refused action.
+    ``card`` the card it is about; ``fault`` what a fault of play is about (:class:`FaultFacts`); ``team`` and
+    ``points`` a refused claim; ``device`` the tag or reader (:class:`DeviceFacts`); ``button`` the button pressed
+    at the wrong moment; ``refusal`` the rules' reason for a refused action. :meth:`params` names them all as one.
     ``tentative`` warnings belong to a card just placed: they disappear if the card turns out to be a show.
     """
 
@@ -72,35 +102,21 @@ class TableWarning:
     deal: int = 0
     tentative: bool = False
     card: Card | None = None
-    led: Card | None = None
-    held: tuple[Card, ...] = ()
-    proof: Card | None = None
-    expected: Seat | None = None
-    holder: Seat | None = None
-    announcement: Announcement | None = None
-    penalty: RevokePenalty | None = None
-    played_by: Seat | None = None
-    played_in: int | None = None
+    fault: FaultFacts = field(default_factory=FaultFacts)
     team: Team | None = None
     points: tuple[tuple[Team, int], ...] = ()
-    uid: str = ""
-    deck: str = ""
-    tag: TagProblem | None = None
-    reader: ReaderState | None = None
-    detail: str = ""
+    device: DeviceFacts = field(default_factory=DeviceFacts)
     button: ButtonName | None = None
     refusal: RulesCode | None = None
 
     def params(self) -> dict[str, object]:
-        """The parameters that are set, by name, as values (for the screen's texts)."""
-        out: dict[str, object] = {}
-        for f in fields(self):
-            if f.name in _NOT_PARAMS:
-                continue
-            value = getattr(self, f.name)
-            if value is not None and value != "" and value != ():
-                out[f.name] = value
-        return out
+        """The parameters that are set, by name, as values (for the screen's texts), in this order: the card, the
+        fault's facts, the claim's team and points, the device's facts, the button, the refusal."""
+        named = [
+            ("card", self.card), *_named(self.fault), ("team", self.team), ("points", self.points),
+            *_named(self.device), ("button", self.button), ("refusal", self.refusal),
+        ]
+        return {name: value for name, value in named if value is not None and value != "" and value != ()}
 
     def to_json(self) -> dict[str, object]:
         """The warning as a plain mapping (replay --json, records): values become their record text."""
@@ -115,7 +131,8 @@ class TableWarning:
         }
 
 
-_NOT_PARAMS = frozenset({"code", "rule", "seat", "trick", "message", "deal", "tentative"})
+def _named(facts: FaultFacts | DeviceFacts) -> list[tuple[str, object]]:
+    return [(f.name, getattr(facts, f.name)) for f in fields(facts)]
 
 
 def _text(value: object) -> Any:

@@ -53,7 +53,7 @@ def layouts(pos: Position, seat: Seat, trump: Suit) -> list[dict[Seat, list[Card
     played = {p.card for p in pos.history}
     mine = pos.hands[seat]
     pinned: dict[Seat, list[Card]] = {s: [] for s in Seat}
-    for at, who, card in pos.deal.shown:
+    for at, who, card in pos.deal.evidence.shown:
         if at <= pos.index and who is not seat and card not in played and card not in pinned[who]:
             pinned[who].append(card)
     others = [s for s in Seat if s is not seat]

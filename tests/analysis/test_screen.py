@@ -90,7 +90,7 @@ def slate_state() -> tuple[Table, TableState]:
 
 def test_slate_shows_the_review_in_learner_mode_and_behind_review_otherwise() -> None:
     table, state = slate_state()
-    review = review_deal(table.matches[-1].deals[-1], state.slate[-1].number)
+    review = review_deal(table.matches[-1].deals[-1], state.match.slate[-1].number)
     learner = DisplaySettings(learner=True, names=NAMES)
     plain = DisplaySettings(names=NAMES)
 
@@ -115,7 +115,7 @@ def test_a_review_of_another_deal_is_not_shown() -> None:
     other = kapo_review()  # deal number 1 too, but clubs: not this table's deal unless trumps agree
     view = build_view(Scene(state, DisplaySettings(learner=True), other))
     assert view.slate is not None
-    assert (view.slate.review != ()) == (state.trump is Suit.CLUBS)
+    assert (view.slate.review != ()) == (state.deal.trump is Suit.CLUBS)
 
 
 class FakeScreen:
@@ -194,7 +194,7 @@ def test_a_deal_told_by_hand_is_not_reviewed(tmp_path: Path) -> None:
     screen, reviewer = FakeScreen(), SyncReviewer()
     journaled = JournaledTable(tmp_path / "j.sqlite3", header)
     with TableApp(journaled, DeckRegistry([demo_deck()]), ZONES, screen=screen, reviewer=reviewer) as app:
-        app.handle(DealEntered(0.5, DealEntry(app.table.state.forehand, Team.NS, 25)))  # the match's first deal
-        assert len(app.table.state.slate) == 1 and reviewer.submitted == []
+        app.handle(DealEntered(0.5, DealEntry(app.table.state.deal.forehand, Team.NS, 25)))  # the match's first deal
+        assert len(app.table.state.match.slate) == 1 and reviewer.submitted == []
         app.step(timeout=0)
         assert app.review is None

@@ -172,7 +172,7 @@ def sampled_positions(rng: random.Random, count: int) -> Iterator[tuple[Judge, s
         judge = Judge(deal.trump, Stakes(deal.trump_team, 0, TieRule.STANDARD))
         banked = {t: 0 for t in Team}
         tricks = {t: 0 for t in Team}
-        for i, view in enumerate(views(hands, deal.trump, plays, deal.shown)):
+        for i, view in enumerate(views(hands, deal.trump, plays, deal.evidence.shown)):
             trick = deal.tricks[i // 4]
             if i % 4 == 0 and i:
                 done = deal.tricks[i // 4 - 1]
@@ -226,7 +226,7 @@ def test_layouts_are_counted_drawn_and_enumerated_alike() -> None:
         hands = dealt_hands(deal)
         assert hands is not None and deal.trump is not None
         plays = [p for t in deal.tricks for p in t.plays]
-        for i, view in enumerate(views(hands, deal.trump, plays, deal.shown)):
+        for i, view in enumerate(views(hands, deal.trump, plays, deal.evidence.shown)):
             if i < 9:
                 continue
             space = Layouts(view, deal.trump)
@@ -394,13 +394,13 @@ def scan_game(complete: bool) -> Game:
 def test_the_trump_card_shown_is_seen_by_all_and_a_scan_by_none(complete: bool) -> None:
     deal = scan_game(complete).deal
     assert deal is not None
-    assert deal.shown == [(0, Seat.W, Card.parse("JD"))]  # the scanned cards are the table's, not the players'
+    assert deal.evidence.shown == [(0, Seat.W, Card.parse("JD"))]  # the scanned cards are the table's, not the players'
     if not complete:  # known to the table: checked against the play (rule 18)
-        assert deal.known[Seat.W] == {Card.parse(c) for c in VOID_HANDS[Seat.W].split()}
+        assert deal.evidence.known[Seat.W] == {Card.parse(c) for c in VOID_HANDS[Seat.W].split()}
     if complete:
         hands = dealt_hands(deal)
         assert hands is not None
-        (view_of_s,) = views(hands, Suit.DIAMONDS, [Play(Seat.S, Card.parse("QD"))], deal.shown)
+        (view_of_s,) = views(hands, Suit.DIAMONDS, [Play(Seat.S, Card.parse("QD"))], deal.evidence.shown)
         assert view_of_s.pinned[Seat.W] == (Card.parse("JD"),)
         assert all(not view_of_s.pinned[s] for s in (Seat.N, Seat.E))
 

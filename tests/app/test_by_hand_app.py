@@ -160,7 +160,7 @@ class Rig:
 
     def enter_card(self, seat: Seat, card: Card) -> None:
         """The card picker: a touch on the seat's card place, the suit, the card, then Confirm."""
-        before = self.state.tricks
+        before = self.state.deal.tricks
         self.touch_zone(seat)
         picker = self.app.console.panel  # type: ignore[union-attr]
         assert isinstance(picker, CardPicker), "the seat's card place opened no picker"
@@ -168,7 +168,7 @@ class Rig:
             self.key(f"suit:{card.suit.value}")
         if picker.card is None:
             self.key(f"card:{card}")
-        assert self.state.tricks == before  # nothing is played before Confirm
+        assert self.state.deal.tricks == before  # nothing is played before Confirm
         self.key("confirm")
         drawn = self.screen.display.last.seat(seat)  # type: ignore[union-attr]
         self.hand_views.append(drawn is not None and drawn.card is not None and drawn.card.by_hand)
@@ -177,7 +177,7 @@ class Rig:
         """Forehand's reader is dead: Confirm between deals and his trump button are his trumps picker instead
         (a touch on his card place, the suit, Confirm)."""
         state = self.state
-        seat = state.forehand
+        seat = state.deal.forehand
         if state.zone(seat).reader is ReaderState.ONLINE or state.phase not in (TablePhase.DEAL_OVER,
                                                                                   TablePhase.TRUMPS):
             return False
@@ -303,7 +303,7 @@ def test_a_reader_dies_at_trick_2_of_deal_3_and_its_seat_plays_by_hand_to_the_en
     assert [e for e in journaled if isinstance(e, CardEntered)] == [
         CardEntered(e.time, e.seat, e.card) for e in journaled if isinstance(e, CardEntered)]
     assert [(e.seat, e.card) for e in journaled if isinstance(e, CardEntered)] == [(e.seat, e.card) for e in entered]
-    assert Table.replay(journaled, HouseRules(), Seat.N, TableConfig()).state.slate == state.slate
+    assert Table.replay(journaled, HouseRules(), Seat.N, TableConfig()).state.match.slate == state.match.slate
     # The record marks the cards by hand: hand_card lines, and the replay's report of each deal.
     record = tmp_path / "evening.jsonl"
     assert main(["export", "--journal", str(rig.path), str(record)]) == 0
@@ -339,7 +339,7 @@ def test_a_revoke_entered_by_hand_is_still_caught(rig: Rig) -> None:
     for seat, card in ((Seat.W, "9S"), (Seat.S, "TS"), (Seat.E, "AD"), (Seat.N, "JD")):
         lay(seat, card)  # trick 1: S wins with TS
     rig.advance(t + 1.5)
-    assert rig.state.tricks[0].winner is Seat.S and rig.state.tricks[0].by_hand == (Seat.E,)
+    assert rig.state.deal.tricks[0].winner is Seat.S and rig.state.deal.tricks[0].by_hand == (Seat.E,)
     assert not any(w.code is WarningCode.REVOKE for w in rig.state.warnings)
     for seat in (Seat.W, Seat.S, Seat.N):  # S sweeps the trick (nothing lies on E's zone)
         rig.lift(seat)
@@ -360,7 +360,7 @@ def test_a_match_scored_entirely_by_hand_on_the_screen(rig: Rig) -> None:
         rig.advance(10.0 * (i + 1))
         rig.enter_deal(entry)
     state = rig.state
-    assert state.phase is TablePhase.MATCH_OVER and state.match_winner is script.match.winner
+    assert state.phase is TablePhase.MATCH_OVER and state.match.winner is script.match.winner
     assert results(rig.table.table.matches[0].slate) == results(script.match.slate)
     assert [row.trumps for row in state.history] == [d.forehand for d in script.match.deals]
     assert all(row.by_hand for row in state.history)
@@ -386,13 +386,13 @@ def test_a_correction_of_a_past_deal_accepted_by_both_teams_and_one_refused(rig:
     for i, entry in enumerate(told):
         rig.advance(5.0 * (i + 1))
         rig.enter_deal(entry)
-    before = rig.state.open_lines
+    before = rig.state.match.open_lines
     # Deal 1 was won by N+S: proposed, and refused by E+W.
     rig.enter_deal(DealEntry(Seat.W, Team.NS, 24), correct=1)
-    assert rig.state.proposal is not None and rig.screen.display.last.sheet.title == "Correct deal 1"  # type: ignore[union-attr]
+    assert rig.state.match.proposal is not None and rig.screen.display.last.sheet.title == "Correct deal 1"  # type: ignore[union-attr]
     rig.key("answer:NS:yes")
     rig.key("answer:EW:no")
-    assert rig.state.proposal is None and rig.state.open_lines == before
+    assert rig.state.match.proposal is None and rig.state.match.open_lines == before
     said = rig.screen.display.last.warning  # type: ignore[union-attr]
     assert said is not None and said.text == "Correction of deal 1 refused: the slate stays as it was."
     assert not any(row.corrected for row in rig.state.history)
@@ -408,11 +408,11 @@ def test_a_correction_of_a_past_deal_accepted_by_both_teams_and_one_refused(rig:
     # Deal 2 had no Matt: proposed again, accepted by both teams.
     rig.enter_deal(DealEntry(Seat.S, Team.NS, 30), correct=2)
     rig.key("answer:EW:yes")
-    assert rig.state.open_lines == before and rig.state.proposal is not None  # one team is not enough
+    assert rig.state.match.open_lines == before and rig.state.match.proposal is not None  # one team is not enough
     rig.key("answer:NS:yes")
-    assert rig.state.proposal is None
+    assert rig.state.match.proposal is None
     assert [row.corrected for row in rig.state.history] == [False, True, False]
-    assert rig.state.slate[1].stake == 1 and rig.state.open_lines != before
+    assert rig.state.match.slate[1].stake == 1 and rig.state.match.open_lines != before
     rig.close()
     kinds = [type(e) for e in _journal(rig.path) if isinstance(e, CorrectionProposed | CorrectionAnswered)]
     assert kinds == [CorrectionProposed, CorrectionAnswered, CorrectionAnswered] * 2
@@ -449,7 +449,7 @@ def test_players_seated_by_their_tags_and_by_touch_and_the_first_dealer_chosen(t
         rig.key("seat:E")
         state = rig.state
         assert dict(state.names) == {Seat.S: "Guillaume", Seat.N: "Jang", Seat.E: "Anna"}
-        assert state.dealer is Seat.E and state.forehand is Seat.N
+        assert state.deal.dealer is Seat.E and state.deal.forehand is Seat.N
         view = rig.screen.display.last
         assert view is not None and view.seat(Seat.E).name == "Anna"  # type: ignore[union-attr]
     finally:
@@ -486,19 +486,19 @@ def test_a_match_begins_with_the_offer_of_names_and_first_dealer_and_never_waits
         assert rig.screen.display.last.sheet.title == "New match"  # type: ignore[union-attr]
         rig.key("open:dealer")
         rig.key("seat:W")
-        assert rig.state.dealer is Seat.W and rig.screen.display.last.sheet is None  # type: ignore[union-attr]
+        assert rig.state.deal.dealer is Seat.W and rig.screen.display.last.sheet is None  # type: ignore[union-attr]
     finally:
         rig.close()
     rig = Rig(tmp_path / "c")
     try:
         assert rig.screen.display.last.sheet.title == "New match"  # type: ignore[union-attr]
-        forehand = rig.state.forehand
+        forehand = rig.state.deal.forehand
         rig.advance(1.0)
         rig.place(forehand, rig.uid_of[Card.parse("AH")])  # forehand shows a heart: trumps, nobody touched the sheet
         rig.advance(1.3)
         rig.lift(forehand)
         rig.advance(3.0)
-        assert rig.state.trump is not None and rig.state.trump.symbol == "♥"
+        assert rig.state.deal.trump is not None and rig.state.deal.trump.symbol == "♥"
         assert rig.screen.display.last.sheet is None  # type: ignore[union-attr]
     finally:
         rig.close()
@@ -508,8 +508,11 @@ def test_undo_takes_back_each_gesture_by_hand(rig: Rig) -> None:
     """Undo after each gesture by hand gives back the table as it was before it (the journal keeps both)."""
 
     def same(a: TableState, b: TableState) -> bool:
-        keys = ("slate", "names", "proposal", "dealer", "tricks", "phase", "open_lines", "history")
-        return all(getattr(a, k) == getattr(b, k) for k in keys)
+        def parts(s: TableState) -> tuple[object, ...]:
+            return (s.match.slate, s.names, s.match.proposal, s.deal.dealer, s.deal.tricks, s.phase,
+                    s.match.open_lines, s.history)
+
+        return parts(a) == parts(b)
 
     def undone(gesture: Callable[[], None]) -> None:
         before = rig.state
@@ -546,7 +549,7 @@ def test_undo_takes_back_each_gesture_by_hand(rig: Rig) -> None:
     undone(lambda: rig.enter_deal(DealEntry(Seat.E, Team.NS, 26), correct=1))
     undone(lambda: rig.key("answer:NS:yes"))
     undone(lambda: rig.key("answer:EW:yes"))
-    assert rig.state.slate[0].result.winner is Team.NS
+    assert rig.state.match.slate[0].result.winner is Team.NS
     kinds = {type(e) for e in rig.app.table.journal.events()}
     assert {CardEntered, DealEntered, CorrectionProposed, CorrectionAnswered, PlayersSeated, DealerChosen} <= kinds
 

@@ -98,7 +98,7 @@ def test_demo_through_the_real_firmware_plays_the_same_deal_as_the_simulator() -
     via_sim = run_demo(headless=True, deals=1)
     via_firmware = run_demo(headless=True, deals=1, via="firmware")
     assert via_firmware.lines() == via_sim.lines()
-    assert via_firmware.state is not None and len(via_firmware.state.slate) == 1
+    assert via_firmware.state is not None and len(via_firmware.state.match.slate) == 1
 
 
 def test_windowed_demo_runs_its_window_loop(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -107,7 +107,7 @@ def test_windowed_demo_runs_its_window_loop(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     summary = run_demo(headless=False, deals=1, speed=1e6)
-    assert summary.state is not None and len(summary.state.slate) == 1
+    assert summary.state is not None and len(summary.state.match.slate) == 1
 
 
 @pytest.mark.slow

@@ -79,7 +79,7 @@ def test_a_touch_on_the_zone_of_the_seat_to_play_opens_the_card_picker(
     table.handle(CardPlaced(1.0, Seat.W, Card.parse("AH"), uid or "", "demo"))  # W names hearts
     table.handle(Tick(3.0))
     state = table.table.state
-    assert state.to_play is Seat.W
+    assert state.deal.to_play is Seat.W
     table.handle(touch("zone:S"))  # not S's turn: nothing opens
     assert table.console.panel is None  # type: ignore[union-attr]
     table.handle(touch("zone:W"))  # the AH still lies on W's zone (shown for trumps): lift it first
@@ -159,7 +159,7 @@ def test_a_card_and_a_deal_entered_by_hand_reach_the_table(live: TableApp) -> No
     for key in ("suit:H", "card:AH", "confirm"):
         live.handle(touch(f"key:{key}"))
     state = live.table.state
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("AH")),) and state.tricks[0].by_hand == (Seat.W,)
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("AH")),) and state.deal.tricks[0].by_hand == (Seat.W,)
     view = live.screen.display.last  # type: ignore[union-attr]
     assert view is not None and view.seat(Seat.W).card.by_hand  # type: ignore[union-attr]
     live.handle(touch("open:menu"))
@@ -168,18 +168,18 @@ def test_a_card_and_a_deal_entered_by_hand_reach_the_table(live: TableApp) -> No
         live.handle(touch(f"key:{key}"))
     kinds = [type(e) for e in live.table.journal.events()]
     assert CardEntered in kinds and DealEntered in kinds
-    assert len(live.table.state.slate) == 1 and live.table.state.history[0].by_hand
+    assert len(live.table.state.match.slate) == 1 and live.table.state.history[0].by_hand
     # A correction: proposed from the menu, answered by both teams on the sheet it raises.
     live.handle(touch("open:menu"))
     live.handle(touch("key:open:correct"))
     for key in ("winner:NS", "pad:cancel", "ok"):
         live.handle(touch(f"key:{key}"))
-    assert live.table.state.proposal is not None
+    assert live.table.state.match.proposal is not None
     assert live.screen.display.last.sheet.title == "Correct deal 1"  # type: ignore[union-attr]
     live.handle(touch("key:answer:NS:yes"))
     live.handle(touch("key:answer:EW:yes"))
-    assert live.table.state.proposal is None and live.table.state.history[0].corrected
-    assert live.table.state.slate[0].result.winner is Team.NS
+    assert live.table.state.match.proposal is None and live.table.state.history[0].corrected
+    assert live.table.state.match.slate[0].result.winner is Team.NS
 
 
 def test_with_no_deck_enrolled_the_bar_says_how_to_enrol_one_and_the_menu_has_a_labelled_button() -> None:
@@ -195,6 +195,6 @@ def test_with_no_deck_enrolled_the_bar_says_how_to_enrol_one_and_the_menu_has_a_
     view = build_view(Scene(state, settings, console=console.scene(state, settings)))
     assert view.warning is not None and view.warning.code == "no_deck" and view.warning.informational
     assert view.warning.text == "No deck is enrolled yet: Menu, Enrol cards or tags, Enrol a deck."
-    assert view.menu == "Menu" and view.sheet is None
+    assert view.header.menu == "Menu" and view.sheet is None
     console.no_deck = lambda: False
     assert build_view(Scene(state, settings, console=console.scene(state, settings))).warning is None

@@ -21,6 +21,7 @@ from tablepi.display.panels import (
     Answer,
     Answering,
     CardPicker,
+    EnrolKind,
     Enrolling,
     EnterCard,
     Keyboard,
@@ -68,7 +69,7 @@ def playing() -> Table:
     table = Table()
     table.apply(CardPlaced(1.0, Seat.W, Card.parse("AH")))
     table.apply(CardLifted(1.2, Seat.W, Card.parse("AH")))
-    assert table.state.phase is TablePhase.PLAY and table.state.to_play is Seat.W
+    assert table.state.phase is TablePhase.PLAY and table.state.deal.to_play is Seat.W
     return table
 
 
@@ -96,13 +97,13 @@ def test_a_card_by_hand_offers_what_the_table_publishes_and_ends_in_one_gesture(
 
 def test_trumps_by_hand_are_one_gesture_the_table_names_them_by() -> None:
     table = Table()
-    forehand = table.state.next_forehand
+    forehand = table.state.deal.next_forehand
     console, made = run(ConsoleState(), table.state, PlaceTouch(forehand), key(SuitKey(Suit.SPADES)),
                         key(Word.CONFIRM))
     assert console.panel is None and made == [NameTrumps(forehand, Suit.SPADES)]
     event = gesture_event(made[0], 5.0)
     assert event == TrumpsEntered(5.0, forehand, Suit.SPADES)  # one event: no Confirm made up for him
-    assert table.apply(event).trump is Suit.SPADES
+    assert table.apply(event).deal.trump is Suit.SPADES
 
 
 def test_names_go_seat_after_seat_a_name_already_seated_is_no_new_seating() -> None:
@@ -129,7 +130,7 @@ def test_names_go_seat_after_seat_a_name_already_seated_is_no_new_seating() -> N
 def test_the_start_sheet_is_offered_once_a_match_and_closes_when_trumps_are_named() -> None:
     table = Table()
     console = refresh(ConsoleState(), table.state, {})
-    assert console.panel == MatchStart() and console.offered == table.state.match_number
+    assert console.panel == MatchStart() and console.offered == table.state.match.number
     closed, _ = run(console, table.state, key(Word.CANCEL))
     assert refresh(closed, table.state, {}).panel is None  # offered once, not again
     assert refresh(ConsoleState(), table.state, dict.fromkeys(Seat, "x")).panel is None  # all four named
@@ -165,11 +166,11 @@ def test_a_player_seated_by_his_tag_is_told_on_the_bar() -> None:
 
 def test_while_the_table_enrols_only_the_sheets_key_acts() -> None:
     state = Table().state
-    enrolling = ConsoleState(enrolling=Enrolling("deck", "blue"))
+    enrolling = ConsoleState(enrolling=Enrolling(EnrolKind.DECK, "blue"))
     for touched in (MenuTouch(), PlaceTouch(Seat.N), key(Word.OK)):
         assert run(enrolling, state, touched) == (enrolling, [])
     assert run(enrolling, state, key(Word.STOP)) == (ConsoleState(), [StopEnrol()])
-    over = ConsoleState(enrolling=Enrolling("deck", "blue", over=True))
+    over = ConsoleState(enrolling=Enrolling(EnrolKind.DECK, "blue", over=True))
     assert run(over, state, key(Word.STOP)) == (ConsoleState(), [])  # its last word closed: nothing to stop
 
 
@@ -200,5 +201,5 @@ def test_a_correction_waiting_at_the_match_end_is_closed_and_the_revanche_reache
     back, _ = run(menu_open, table.state, key(OpenKey(Opening.CORRECT)))
     assert isinstance(back.panel, Answering) and back.panel.waiting == (Team.EW,)
     table.apply(Button(4.0, ButtonName.REVANCHE))  # a new match: the correction lapses, nothing is left aside
-    assert table.state.proposal is None
+    assert table.state.match.proposal is None
     assert refresh(console, table.state, dict.fromkeys(Seat, "x")).aside is None

@@ -49,7 +49,7 @@ def _click(pos: tuple[int, int]) -> list[Any]:
 
 
 def test_touching_undo_on_the_scripted_match_changes_nothing() -> None:
-    undo = layout_for((800, 480)).button_slots[Action.UNDO].center
+    undo = layout_for((800, 480)).buttons.deal[Action.UNDO].center
     plain, _ = _demo(lambda n, w: [])
     # two clicks on Undo every 40 looks at the window (pause, resume): none reaches the table
     touched, windows = _demo(lambda n, w: _click(undo) if n % 40 in (10, 11) else [])
@@ -57,7 +57,7 @@ def test_touching_undo_on_the_scripted_match_changes_nothing() -> None:
     assert touched.events == plain.events and touched.deals == plain.deals == 1
     assert touched.warnings == plain.warnings
     assert touched.state is not None and plain.state is not None
-    assert touched.state.lines == plain.state.lines
+    assert touched.state.match.lines == plain.state.match.lines
 
 
 def test_a_touch_pauses_until_the_next_touch() -> None:

@@ -113,9 +113,9 @@ def test_recorded_match_through_the_serial_link_ends_with_the_rules_slate(rig: R
     state = rig.app.table.state
     expected = script.match.slate
     assert state.phase is TablePhase.MATCH_OVER
-    assert state.match_winner is expected.winner
-    assert dict(state.open_lines) == {team: expected.open_lines(team) for team in Team}
-    assert [e.describe() for e in state.slate] == [e.describe() for e in expected.history]
+    assert state.match.winner is expected.winner
+    assert dict(state.match.open_lines) == {team: expected.open_lines(team) for team in Team}
+    assert [e.describe() for e in state.match.slate] == [e.describe() for e in expected.history]
     assert state.warnings == ()
     # every card event went through the journal, and the screen drew the key moments
     journaled = rig.app.table.journal.events()
@@ -142,8 +142,9 @@ def test_restart_from_the_journal_resumes_mid_trick(tmp_path: Path) -> None:
     header = RecordHeader(table=TableConfig(), zones=tuple(ZONES.items()))
     with JournaledTable(tmp_path / "journal.sqlite3", header) as again:
         after = again.state
-    assert after.tricks == before.tricks and after.zones == before.zones and after.to_play == before.to_play
-    assert after.slate == before.slate and after.trump == before.trump
+    assert after.deal.tricks == before.deal.tricks and after.zones == before.zones
+    assert after.deal.to_play == before.deal.to_play
+    assert after.match.slate == before.match.slate and after.deal.trump == before.deal.trump
     assert Seat.N in {zone.seat for zone in after.zones}
 
 
@@ -257,7 +258,7 @@ enabled = false
                 state = journal_state(journal)
             except UNREADABLE as error:
                 return f"{what} (the journal: {error})"
-            return f"{what} (the table: trump {state.trump}, tricks {[t.plays for t in state.tricks]}, " \
+            return f"{what} (the table: trump {state.deal.trump}, tricks {[t.plays for t in state.deal.tricks]}, " \
                    f"zones {[z.cards for z in state.zones]})"
 
         wait_until(lambda: check(journal_state(journal)), seen, 120, every=0.05, ignore=UNREADABLE)
@@ -273,17 +274,18 @@ enabled = false
         # W names hearts by a tap of a heart, then W and S play
         device.place(SEAT_ZONE[Seat.W], uid_of[Card.parse("AH")])
         device.lift(SEAT_ZONE[Seat.W])
-        wait_state("W's tap of AH to name hearts", lambda s: str(s.trump) == "H" and s.phase is TablePhase.PLAY)
+        wait_state("W's tap of AH to name hearts", lambda s: str(s.deal.trump) == "H" and s.phase is TablePhase.PLAY)
         for seat, card in zip(seats[:2], played[:2], strict=True):
             device.place(SEAT_ZONE[seat], uid_of[card])
-        wait_state("W's AS and S's KS played", lambda s: bool(s.tricks) and s.tricks[0].plays == tuple(
+        wait_state("W's AS and S's KS played", lambda s: bool(s.deal.tricks) and s.deal.tricks[0].plays == tuple(
             zip(seats[:2], played[:2], strict=True)) and settled(s))
         app.send_signal(signal.SIGKILL)
         app.wait(30)
         app = start()  # its snapshot: W's and S's cards still lying there
         for seat, card in zip(seats[2:], played[2:], strict=True):
             device.place(SEAT_ZONE[seat], uid_of[card])
-        wait_state("the trick complete", lambda s: bool(s.tricks) and len(s.tricks[0].plays) == 4 and settled(s))
+        wait_state("the trick complete",
+                   lambda s: bool(s.deal.tricks) and len(s.deal.tricks[0].plays) == 4 and settled(s))
         app.send_signal(signal.SIGKILL)
         app.wait(30)
         for seat in seats:  # the players sweep the trick while the table is off
@@ -293,7 +295,7 @@ enabled = false
                    lambda s: all(zone.is_clear for zone in s.zones))
         device.place(SEAT_ZONE[Seat.W], uid_of[Card.parse("KH")])  # W won and leads trick 2
         wait_state("W's KH played (it lay for the tap window)",
-                   lambda s: len(s.tricks) == 2 and s.tricks[1].plays == ((Seat.W, Card.parse("KH")),)
+                   lambda s: len(s.deal.tricks) == 2 and s.deal.tricks[1].plays == ((Seat.W, Card.parse("KH")),)
                    and settled(s))
         app.send_signal(signal.SIGTERM)
         _, err = app.communicate(timeout=120)
@@ -308,10 +310,10 @@ enabled = false
     header = RecordHeader(table=TableConfig(tap_window=0.5), zones=tuple(ZONES.items()))
     with JournaledTable(journal, header) as table:
         state = table.state
-    trick = state.tricks[0]
+    trick = state.deal.tricks[0]
     assert [(s, str(c)) for s, c in trick.plays] == [(s, str(c)) for s, c in zip(seats, played, strict=True)]
     assert trick.winner is Seat.W
-    assert [(s, str(c)) for s, c in state.tricks[1].plays] == [(Seat.W, "KH")]
+    assert [(s, str(c)) for s, c in state.deal.tricks[1].plays] == [(Seat.W, "KH")]
     assert [z.cards for z in state.zones if z.seat is not Seat.W] == [(), (), ()]
-    assert str(state.trump) == "H"
+    assert str(state.deal.trump) == "H"
     assert [w.code.value for w in state.warnings] == [], [w.message for w in state.warnings]

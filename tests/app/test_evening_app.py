@@ -57,7 +57,7 @@ def test_a_deal_told_by_hand_after_a_played_deal_presets_the_next_forehand(tmp_p
         play_first_deal(rig)
         played = rig.state.history[0].trumps
         assert played is Seat.W  # dealer N, anticlockwise: W named trumps in deal 1
-        assert rig.state.next_forehand is Seat.S  # W deals deal 2, S names trumps
+        assert rig.state.deal.next_forehand is Seat.S  # W deals deal 2, S names trumps
         rig.open_menu()
         rig.key("open:deal")
         form = rig.app.console.panel  # type: ignore[union-attr]
@@ -66,8 +66,8 @@ def test_a_deal_told_by_hand_after_a_played_deal_presets_the_next_forehand(tmp_p
         rig.key("pad:cancel")  # the points not counted
         rig.key("ok")
         state = rig.state
-        assert state.history[1].trumps is Seat.S and state.slate[1].result.trump_team is Team.NS
-        assert state.next_forehand is Seat.E  # S deals deal 3
+        assert state.history[1].trumps is Seat.S and state.match.slate[1].result.trump_team is Team.NS
+        assert state.deal.next_forehand is Seat.E  # S deals deal 3
         # The slate says who names trumps next: the table's seat, not one derived again from the last deal.
         slate = rig.screen.display.last.slate  # type: ignore[union-attr]
         tr = translator("en")
@@ -82,7 +82,7 @@ def test_a_forehand_whose_reader_is_dead_begins_the_next_deal_from_the_slate(tmp
     rig = Rig(tmp_path)
     try:
         play_first_deal(rig, keep_last_trick=True)
-        assert rig.state.next_forehand is Seat.S and rig.state.zone(Seat.S).cards
+        assert rig.state.deal.next_forehand is Seat.S and rig.state.zone(Seat.S).cards
         rig.unplug(Seat.S)
         for seat in Seat:  # the others sweep the last trick; S's card is gathered too, but no reader sees it
             if seat is not Seat.S and rig.state.zone(seat).cards:
@@ -96,8 +96,8 @@ def test_a_forehand_whose_reader_is_dead_begins_the_next_deal_from_the_slate(tmp
         rig.key("suit:C")
         rig.key("confirm")
         state = rig.state
-        assert state.phase is TablePhase.PLAY and state.deal_number == 2 and state.trump is not None
-        assert state.trump.value == "C" and state.forehand is Seat.S
+        assert state.phase is TablePhase.PLAY and state.deal.number == 2 and state.deal.trump is not None
+        assert state.deal.trump.value == "C" and state.deal.forehand is Seat.S
     finally:
         rig.close()
 
@@ -112,16 +112,16 @@ def test_the_evening_goes_on_after_a_revanche(tmp_path: Path, capsys: pytest.Cap
         rig.app.handle(PlayersSeated(rig.app.now, names, SeatingSource.TOURNAMENT))
         for i in range(2):  # EW win two deals told by hand: the match is over
             rig.advance(5.0 * (i + 1))
-            rig.enter_deal(DealEntry(rig.state.next_forehand, Team.EW, 25))
+            rig.enter_deal(DealEntry(rig.state.deal.next_forehand, Team.EW, 25))
         assert rig.state.phase is TablePhase.MATCH_OVER
         rig.app.handle(touch("revanche"))
         state = rig.state
         assert (tmp_path / "archive").is_dir()  # the finished match archived; the names begin the new journal
         assert [type(e).__name__ for e in rig.table.journal.events()] == ["PlayersSeated"]
-        assert state.match_number == 2 and state.names == names  # names stay from match to match
+        assert state.match.number == 2 and state.names == names  # names stay from match to match
         assert [(row.match, row.entry.number) for row in state.history] == [(1, 1), (1, 2)]
         rig.advance(20.0)
-        rig.enter_deal(DealEntry(rig.state.next_forehand, Team.NS, 30))
+        rig.enter_deal(DealEntry(rig.state.deal.next_forehand, Team.NS, 30))
         rig.open_menu()
         rig.key("open:history")
         assert isinstance(rig.app.console.panel, HistoryPanel) and rig.app.console.panel.rows == 3
@@ -134,7 +134,7 @@ def test_the_evening_goes_on_after_a_revanche(tmp_path: Path, capsys: pytest.Cap
     # A restart: the evening is read back from the archive and the journal.
     with JournaledTable(rig.path, archive=tmp_path / "archive") as again:
         assert again.state.history == after.history and again.state.names == names
-        assert again.state.match_number == 2 and again.state.slate == after.slate
+        assert again.state.match.number == 2 and again.state.match.slate == after.match.slate
     # The export: the evening by default, one match with --match.
     out = tmp_path / "evening.jsonl"
     assert main(["export", "--journal", str(rig.path), str(out)]) == 0
@@ -232,18 +232,18 @@ def test_a_correction_accepted_on_the_screen_during_a_deal_that_ends_the_match(t
     rig = Rig(tmp_path, rules=HouseRules(start_lines=2))
     try:
         rig.advance(2.0)
-        rig.enter_deal(DealEntry(rig.state.next_forehand, Team.EW, 25))  # EW: 1 line open
+        rig.enter_deal(DealEntry(rig.state.deal.next_forehand, Team.EW, 25))  # EW: 1 line open
         rig.advance(4.0)
         rig.app.handle(touch("confirm"))  # deal 2 is dealt
         rig.app.handle(touch("trump_hearts"))
-        seat = rig.state.to_play
+        seat = rig.state.deal.to_play
         assert seat is not None
         rig.enter_card(seat, Card.parse("AH"))  # a card of deal 2 is played
         rig.enter_deal(DealEntry(Seat.W, Team.EW, None, kapo=True), correct=1)  # deal 1 was Kapo: 2 lines
         rig.key("answer:NS:yes")
         rig.key("answer:EW:yes")
         state = rig.state
-        assert state.phase is TablePhase.MATCH_OVER and state.match_winner is Team.EW and not state.tricks
+        assert state.phase is TablePhase.MATCH_OVER and state.match.winner is Team.EW and not state.deal.tricks
         rig.app.handle(touch("claim", Seat.E))  # refused with a warning, the table goes on
         assert rig.state.phase is TablePhase.MATCH_OVER
         before = rig.state
@@ -262,11 +262,11 @@ def test_a_correction_waiting_at_the_match_end_is_closed_and_the_revanche_presse
     try:
         for i in range(2):  # EW win two deals told by hand: the match is over
             rig.advance(5.0 * (i + 1))
-            rig.enter_deal(DealEntry(rig.state.next_forehand, Team.EW, 25))
+            rig.enter_deal(DealEntry(rig.state.deal.next_forehand, Team.EW, 25))
         assert rig.state.phase is TablePhase.MATCH_OVER
         rig.enter_deal(DealEntry(Seat.S, Team.EW, 30), correct=1)  # proposed at the match's end
         rig.key("answer:NS:yes")  # EW have not answered: the sheet stays up over the slate
-        assert rig.state.proposal is not None
+        assert rig.state.match.proposal is not None
         rig.key("cancel")  # Close: the question set aside, the bar says where to answer it
         view = rig.screen.display.last
         assert view is not None and view.sheet is None
@@ -275,7 +275,7 @@ def test_a_correction_waiting_at_the_match_end_is_closed_and_the_revanche_presse
         assert drawn["revanche"].live and drawn["new_match"].live
         rig.press(drawn["revanche"].rect.center)
         state = rig.state
-        assert state.phase is not TablePhase.MATCH_OVER and state.match_number == 2 and state.proposal is None
+        assert state.phase is not TablePhase.MATCH_OVER and state.match.number == 2 and state.match.proposal is None
         sheet = rig.screen.display.last.sheet  # type: ignore[union-attr]
         assert sheet is not None and sheet.title == "New match"  # the start sheet; the lapsed question is gone
     finally:

@@ -95,7 +95,7 @@ def test_a_card_heard_by_the_neighbours_is_a_crosstalk_warning_not_a_play(tmp_pa
         crosstalk = [w for w in state.warnings if w.code is WarningCode.CROSSTALK]
         assert crosstalk, [w.code for w in state.warnings]
         assert {w.seat for w in crosstalk} <= {Seat.N, Seat.S, Seat.W}
-        assert all(w.holder is Seat.E and w.card == Card.parse("KH") for w in crosstalk)
+        assert all(w.fault.holder is Seat.E and w.card == Card.parse("KH") for w in crosstalk)
         assert [zc.card for zc in state.zone(Seat.E).cards] == [Card.parse("KH")]
         assert all(state.zone(seat).cards == () for seat in (Seat.N, Seat.S, Seat.W))
         events = bench.table.journal.events()

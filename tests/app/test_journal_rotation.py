@@ -31,21 +31,21 @@ def test_a_new_match_starts_a_fresh_journal_and_archives_the_old(tmp_path: Path)
         end = over.time + 5
         table.feed(Button(end, ButtonName.REVANCHE))
         state = table.state
-        assert state.phase is TablePhase.TRUMPS and state.deal_number == 1 and state.slate == ()
-        dealer = state.dealer
+        assert state.phase is TablePhase.TRUMPS and state.deal.number == 1 and state.match.slate == ()
+        dealer = state.deal.dealer
         assert len(table.journal) == 0
         # the new match goes on in the new journal
-        forehand = state.forehand
+        forehand = state.deal.forehand
         table.feed(CardPlaced(end + 1, forehand, DECK[0]))
         table.feed(CardLifted(end + 1.2, forehand, DECK[0]))
-        assert table.state.trump is not None
+        assert table.state.deal.trump is not None
     archived = list(archive.glob("journal-*.jsonl.gz"))
     assert len(archived) == 1  # the finished match, compressed, readable as a game record
     events = list(load_record(archived[0]).events)
     assert isinstance(events[-1], Button) and events[-1].name is ButtonName.REVANCHE
     with JournaledTable(path, archive=archive) as again:  # a restart replays only the new match
         assert len(again.journal) == 2
-        assert again.state.dealer is dealer and again.state.trump is not None
+        assert again.state.deal.dealer is dealer and again.state.deal.trump is not None
         assert again.header.dealer is dealer and again.header.house_rules == RULES
 
 
@@ -71,7 +71,7 @@ def test_a_power_cut_after_the_old_journal_moved_completes_the_rotation(tmp_path
     path = tmp_path / "journal.sqlite3"
     Journal(tmp_path / "journal.sqlite3.new", RecordHeader(RULES, Seat.E)).close()
     with JournaledTable(path, archive=tmp_path / "archive") as table:
-        assert table.header.dealer is Seat.E and table.state.dealer is Seat.E
+        assert table.header.dealer is Seat.E and table.state.deal.dealer is Seat.E
     assert path.exists() and not (tmp_path / "journal.sqlite3.new").exists()
 
 
@@ -84,4 +84,4 @@ def test_house_rules_changed_meanwhile_apply_from_the_next_match(tmp_path: Path)
         assert table.header.house_rules == RULES  # the match in the journal keeps its rules
         table.feed(Button(table.state.time + 5, ButtonName.NEW_MATCH))
         assert table.header.house_rules == clockwise
-        assert table.state.forehand is Direction.CLOCKWISE.next(table.state.dealer)
+        assert table.state.deal.forehand is Direction.CLOCKWISE.next(table.state.deal.dealer)

@@ -73,7 +73,7 @@ def test_a_card_moved_from_the_neighbour_that_heard_it_first_is_no_show_there() 
     lifts = [e for e in events if not e.present]
     assert [(e.zone, e.misread) for e in lifts] == [(3, True)]
     state = table.state
-    assert state.trump is None  # W showed nothing: no trumps named
+    assert state.deal.trump is None  # W showed nothing: no trumps named
     assert [zc.card for zc in state.zone(Seat.S).cards] == [Card.parse("AH")]
     assert state.zone(Seat.W).cards == ()
     assert WarningCode.CROSSTALK in [w.code for w in state.warnings]
@@ -86,4 +86,4 @@ def test_a_card_really_moved_from_one_zone_to_the_next_is_a_show_where_it_was() 
     table, events = play_lines(device_lines(3, 2, ah, swap_place_ms=1200))
     assert [(e.zone, e.misread) for e in events if not e.present] == [(3, False)]
     state = table.state
-    assert state.trump is not None and state.trump.value == "H"  # W's tap named hearts, as a show does
+    assert state.deal.trump is not None and state.deal.trump.value == "H"  # W's tap named hearts, as a show does

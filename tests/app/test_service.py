@@ -21,6 +21,7 @@ from tablepi.app.core import TableApp
 from tablepi.app.enrolment import Enroller
 from tablepi.app.reloads import POLL_SECONDS, TableFiles
 from tablepi.deck import Deck, load_deck_file, virtual_deck, write_deck_file
+from tablepi.display.panels import EnrolKind
 from tablepi.journal.journal import JournaledTable
 from tablepi.journal.record import RecordHeader
 from tablepi.players import PlayerRegistry, load_players_file, write_players_file
@@ -196,7 +197,7 @@ def test_stop_on_the_screen_closes_the_sheet_and_any_other_end_shows_why(
     app, enroller, _ = rig
     console = app.console
     assert console is not None
-    enroller.begin_here("deck", "red", app.table.state)
+    enroller.begin_here(EnrolKind.DECK, "red", app.table.state)
     assert console.enrolling is not None and not console.enrolling.over
     enroller.stop_here()
     assert enroller.mode is None and console.enrolling is None  # stopped there: the sheet closes, no last word
@@ -425,7 +426,7 @@ def test_a_new_match_through_the_control_socket(rig: tuple[TableApp, Enroller, C
         if i == len(events) // 2:
             (refused,) = _run(app, ControlRequest("new_match", {}), [])
             assert refused["end"] and refused["ok"] is False and refused["error"]
-    assert app.table.state.match_winner is not None
-    before = app.table.state.match_number
+    assert app.table.state.match.winner is not None
+    before = app.table.state.match.number
     (done,) = _run(app, ControlRequest("new_match", {}), [])
-    assert done["ok"] and done["match"] == before + 1 and app.table.state.match_number == before + 1
+    assert done["ok"] and done["match"] == before + 1 and app.table.state.match.number == before + 1

@@ -350,12 +350,12 @@ def test_the_appliance_from_a_blank_system_to_a_refereed_trick(workdir: Path, bo
 
         # 4. a touch on the hearts button, where the layout puts it
         def touch_hearts() -> None:
-            x, y = layout_for(SCREEN).button_slots[Action.TRUMP_HEARTS].center
+            x, y = layout_for(SCREEN).buttons.deal[Action.TRUMP_HEARTS].center
             guest.touch(x, y)
 
             def hearts() -> bool:
                 state = journal_state(guest, workdir / "journal-copy.sqlite3")
-                return state.trump is not None and state.trump.symbol == "♥"
+                return state.deal.trump is not None and state.deal.trump.symbol == "♥"
 
             wait_for("the touch on hearts to name hearts as trumps", hearts, 30 * SLOW, every=2.0)
             wait_screen(guest, workdir, "hearts", 30 * SLOW)
@@ -379,7 +379,7 @@ def test_the_appliance_from_a_blank_system_to_a_refereed_trick(workdir: Path, bo
 
         # 6. cards on the reader; unplug and replug
         state = journal_state(guest, workdir / "journal-copy.sqlite3")
-        leader = state.to_play
+        leader = state.deal.to_play
         assert leader is not None, "nobody is to play after hearts were named"
         cards = [Card.parse("AC"), Card.parse("9C")]  # clubs, followed: no matador, no warning
 
@@ -388,7 +388,7 @@ def test_the_appliance_from_a_blank_system_to_a_refereed_trick(workdir: Path, bo
 
             def placed() -> bool:
                 st = journal_state(guest, workdir / "journal-copy.sqlite3")
-                return any(card is c for trick in st.tricks for _, c in trick.plays)
+                return any(card is c for trick in st.deal.tricks for _, c in trick.plays)
 
             wait_for(f"{card} laid on {seat.name}'s zone to reach the table", placed, 30 * SLOW, every=2.0)
 
@@ -402,7 +402,7 @@ def test_the_appliance_from_a_blank_system_to_a_refereed_trick(workdir: Path, bo
             zones(guest, "online", 60 * SLOW)
 
         steps.run("reader unplugged and replugged", replug)
-        second = journal_state(guest, workdir / "journal-copy.sqlite3").to_play
+        second = journal_state(guest, workdir / "journal-copy.sqlite3").deal.to_play
         assert second is not None and second is not leader
         steps.run("the next card after the replug", lay, second, cards[1])
         steps.run("both cards on the screen", wait_screen, guest, workdir, "second-card", 30 * SLOW)
@@ -413,7 +413,8 @@ def test_the_appliance_from_a_blank_system_to_a_refereed_trick(workdir: Path, bo
         steps.run("boot after the power cut", guest.power_on, BOOT)
         steps.run("service active after the power cut", service_up, guest, 120 * SLOW)
         after = journal_state(guest, workdir / "journal-copy.sqlite3")
-        assert after.tricks == before.tricks and after.trump == before.trump, (before.tricks, after.tricks)
+        assert after.deal.tricks == before.deal.tricks, (before.deal.tricks, after.deal.tricks)
+        assert after.deal.trump == before.deal.trump
         steps.run("the same trick on the screen", wait_screen, guest, workdir, "after-power-cut", 60 * SLOW)
         steps.run("reader online after the power cut", zones, guest, "online", 60 * SLOW)
 
@@ -444,7 +445,7 @@ def test_the_appliance_from_a_blank_system_to_a_refereed_trick(workdir: Path, bo
         steps.run("a second install over the first", second_install)
         steps.run("service active after the second install", service_up, guest, 120 * SLOW)
         final = journal_state(guest, workdir / "journal-copy.sqlite3")
-        assert final.tricks == before.tricks, (before.tricks, final.tricks)
+        assert final.deal.tricks == before.deal.tricks, (before.deal.tricks, final.deal.tricks)
         steps.run("the trick after the second install", wait_screen, guest, workdir, "after-second-install",
                   60 * SLOW)
     finally:

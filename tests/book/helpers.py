@@ -43,7 +43,7 @@ def play(directory: Path, seatings: Sequence[Mapping[Seat, str]], *, seed: int =
             start = table.journal.last_time + 1.0
         if names:
             table.feed(PlayersSeated(start, tuple(names.items()), SeatingSource.TOUCH))
-        script = simulate_match(seed + number, rules, table.state.dealer, TableConfig(), mistakes=mistakes)
+        script = simulate_match(seed + number, rules, table.state.deal.dealer, TableConfig(), mistakes=mistakes)
         for event in script.events:
             table.feed(dataclasses.replace(event, time=start + 1.0 + event.time))
     return table

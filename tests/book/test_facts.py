@@ -35,7 +35,7 @@ def test_a_deal_told_by_hand_first_does_not_shift_the_reviews() -> None:
     told = DealEntered(1.0, DealEntry(Seat.W, Team.NS, 25))
     table = Table(rules, Seat.N, TableConfig())
     table.apply(told)
-    script = simulate_match(3, rules, table.state.dealer, TableConfig())
+    script = simulate_match(3, rules, table.state.deal.dealer, TableConfig())
     events: list[TableEvent] = [told, *(dataclasses.replace(e, time=2.0 + e.time) for e in script.events)]
     seen: dict[int, Deal] = {}
 

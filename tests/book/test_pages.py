@@ -160,16 +160,16 @@ def test_the_live_page_follows_a_deal_and_shows_no_card_before_it_is_played(site
     WebDriverWait(browser, 20).until(lambda d: "open" in d.find_element("id", "live").text)
     start = table.journal.last_time + 5
     table.feed(PlayersSeated(start, ((Seat.N, "Marie"), (Seat.E, "Jang")), SeatingSource.TOUCH))
-    script = simulate_match(99, HouseRules(), table.state.dealer, TableConfig())
+    script = simulate_match(99, HouseRules(), table.state.deal.dealer, TableConfig())
     played: list[str] = []
     for event in script.events[:40]:
         event = dataclasses.replace(event, time=start + 1 + event.time)
         table.feed(event)
-        if isinstance(event, CardPlaced) and event.card is not None and table.state.current_trick is not None:
+        if isinstance(event, CardPlaced) and event.card is not None and table.state.deal.current_trick is not None:
             played.append(event.card.display)
     site["keeper"].idle.wait(10)
     state = table.state
-    trick = state.current_trick or state.tricks[-1]
+    trick = state.deal.current_trick or state.deal.tricks[-1]
     shown = [card.display for _, card in trick.plays]
     WebDriverWait(browser, 20).until(lambda d: all(c in d.find_element("id", "live").text for c in shown))
     text = browser.find_element("id", "live").text

@@ -48,9 +48,9 @@ def test_the_slate_shows_a_qr_code_that_opens_the_pages(tmp_path: Path, size: tu
         table = running.app.table
         for event in simulate_match(3).events:  # play until the first deal is scored
             table.feed(dataclasses.replace(event, time=event.time + 1.0))
-            if table.state.slate and table.state.phase is not TablePhase.PLAY and not table.state.tricks:
+            if table.state.match.slate and table.state.phase is not TablePhase.PLAY and not table.state.deal.tricks:
                 break
-        assert table.state.slate
+        assert table.state.match.slate
         scene = running.app.scene()
         assert scene is not None and scene.phone is not None
         screen.show(scene)

@@ -17,6 +17,8 @@ The evening: Anna (N), Jos (E), Marie (S) and Pit (W) sit down; W deals, S is fo
 - A hand-scan table (its own record): spades trumps, every hand scanned, E discards ♣9 on ♥K holding ♥10.
 - A whole match of scripted players (:func:`tablepi.table.simulate.simulate_match`), the same four seated.
 - The hand-entry sheets on the same deals, with long names seated (Jang, Marie-Thérèse, Guillaume, Anna).
+- The enrol mode's sheet of a real enrolment: the running service's app, a deck named on its screen, its first
+  cards laid on the sim reader's zones.
 
 Used by the reference screenshots (tests/display/reference), the display tests and bench/bench_display.py.
 """
@@ -24,8 +26,10 @@ Used by the reference screenshots (tests/display/reference), the display tests a
 from __future__ import annotations
 
 import functools
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from tablepi.analysis.review import DealReview
 from tablepi.app.console import Console
@@ -36,7 +40,7 @@ from tablepi.display.scene import Announcement, Scene, SeatingLine
 from tablepi.display.view import View
 from tablepi.display.viewmodel import build_view
 from tablepi.journal.record import Record, RecordHeader, read_record, record_lines
-from tablepi.rules.cards import Card
+from tablepi.rules.cards import DECK, Card
 from tablepi.rules.deal import Deal
 from tablepi.rules.entry import DealEntry
 from tablepi.rules.house import HouseRules
@@ -289,7 +293,7 @@ class Moment:
     seating: bool = False  # the tournament's seating for this round arrived (tablepi.feed)
     announcement: str = ""  # the director's announcement arrived
     review: bool = False  # the last deal's best-play review is ready, and the Review touch opened it
-    enrolling: Enrolling | None = None  # the enrol mode's sheet, as the service's desk sets it
+    enrolling: Callable[[], Enrolling] | None = None  # the enrol mode's sheet, as the service's enrol mode shows it
     earlier: tuple[str, ...] = ()  # the names of earlier matches (names.txt beside the journal)
 
 
@@ -331,9 +335,7 @@ SHEET_SAMPLES: dict[str, Moment] = {
     "enrol_menu": Moment(_until("match_start", SHEET_NAMES), (MENU, *_keys("open:enrol"))),
     "enrol_name": Moment(_until("match_start", SHEET_NAMES),
                          (MENU, *_keys("open:enrol", "open:enrol_deck", "char:r", "char:e"))),
-    "enrolling": Moment(_until("match_start", SHEET_NAMES),
-                        enrolling=Enrolling("deck", "red", (("ok", (("card", "♥K"),)),
-                                                            ("ask", (("card", "♥Q"), ("n", "9"), ("total", "24")))))),
+    "enrolling": Moment(_until("match_start", SHEET_NAMES), enrolling=lambda: enrolled_sheet(ENROLLED)),
     "keyboard": Moment(_until("match_start", None), _keys("open:players", "char:G", "char:u"),
                        earlier=("Guillaume", "Gusty", "Jang")),
     "keyboard_digits": Moment(_until("match_start", SHEET_NAMES),
@@ -352,6 +354,51 @@ SHEET_SAMPLES: dict[str, Moment] = {
 SAMPLES: dict[str, Moment] = {**SCREENS, **SHEET_SAMPLES}
 
 
+# ---- a real enrolment ----------------------------------------------------------------------------------------
+
+#: How many cards of the deck the enrolling sample has laid: ♠A to ♥K, the enrol mode asking for ♥Q next.
+ENROLLED = 8
+ENROL_ZONES: dict[int, Seat] = {0: Seat.N, 1: Seat.E, 2: Seat.S, 3: Seat.W}
+
+
+@functools.cache
+def enrolled_sheet(cards: int) -> Enrolling:
+    """The enrol mode's sheet, from a real enrolment: the running service's app (as `tablepi run` builds it) on a
+    fresh journal and no deck yet; on its screen the players touch Play, Menu, "Enrol cards or tags", "A deck", type
+    "red" and OK; then they lay the deck's first ``cards`` cards, in the order asked, one on each zone in turn and
+    lifted again, on the sim reader, whose events the app's loop hands to its enrol mode. The sheet is the one the
+    enrol mode put on the screen then (it is a value: the screen says it in its own language)."""
+    from tablepi.app.build import service_app  # the whole service's app: only this sample needs it
+    from tablepi.app.inputs import Touch
+    from tablepi.app.reloads import TableFiles
+    from tablepi.journal.journal import JournaledTable
+    from tablepi.readers.sim import SimReader
+
+    with tempfile.TemporaryDirectory(prefix="tablepi-enrolling-") as scratch:
+        folder = Path(scratch)
+        files = TableFiles([folder / "decks.toml"], folder / "players.toml")
+        journal = folder / "journal.sqlite3"
+        table = JournaledTable(journal, RecordHeader(zones=tuple(ENROL_ZONES.items())))
+        app = service_app(table, files, ENROL_ZONES, journal, "en")
+        reader = SimReader(zones=len(ENROL_ZONES))
+        try:
+            for touch in ("key:cancel", MENU, *_keys("open:enrol", "open:enrol_deck", "char:r", "char:e", "char:d",
+                                                     "ok")):
+                app.handle(Touch(touch_named(touch)))
+            for n, card in enumerate(DECK[:cards]):
+                zone = n % len(ENROL_ZONES)
+                reader.place(zone, f"04E1{card.index:02X}A1B2C3D4")
+                reader.lift(zone)
+                while (item := reader.recv(timeout=0.05)) is not None:
+                    app.handle(item)
+            console = app.ports.console
+            assert isinstance(console, Console) and console.enrolling is not None, "the enrol mode did not start"
+            return console.enrolling
+        finally:
+            reader.close()
+            app.close()
+
+
 # ---- through the app's screen --------------------------------------------------------------------------------
 
 
@@ -364,7 +411,7 @@ def review_of(table: Table) -> DealReview:
     match = table.matches[-1]
     deal = match.scored_as_told()[-1][1]
     assert isinstance(deal, Deal)
-    number = state.slate[-1].number
+    number = state.match.slate[-1].number
     return review_deal(deal, number, single=False, carried=match.slate.carried_into(number))
 
 
@@ -401,7 +448,7 @@ def sample(name: str, language: str = "en") -> View:
     # the console of the running service (it hosts enrolment), as the loop keeps it: it sees the state once, as
     # after the record's last event, then each touch of the moment
     console = service_console(settings, earlier=lambda: moment.earlier)
-    console.show_enrolment(moment.enrolling)
+    console.show_enrolment(None if moment.enrolling is None else moment.enrolling())
     part = console.scene(state, settings)
     for touch in moment.touches:
         console.touch(touch_named(touch), state)  # the control the hit-map names so

@@ -94,7 +94,7 @@ def _open_lines_caps(view, size, renderer):  # type: ignore[no-untyped-def]
     t, g = layout.table, layout.gap
     body = Rect(t.x + g, t.y + g, t.w - 2 * g, t.h - 2 * g)
     row_h = (body.h - g) // 2
-    head_h = renderer.font(layout.fonts.slate_count).get_linesize()
+    head_h = renderer.font(layout.fonts.slate.count).get_linesize()
     out = []
     for i, row in enumerate(slate.rows):
         if row.open_count:

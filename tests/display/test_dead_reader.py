@@ -72,7 +72,7 @@ def test_between_deals_a_dead_forehand_names_trumps_by_a_touch_on_the_slates_bar
     table = Table(dealer=Seat.N)  # W names trumps in deal 1, S in deal 2 (anticlockwise)
     table.apply(DealEntered(1.0, DealEntry(Seat.W, Team.EW, 25)))
     state = table.state
-    nxt = state.next_forehand
+    nxt = state.deal.next_forehand
     table.apply(ReaderStatus(2.0, nxt, ReaderState.OFFLINE))
     state = table.state
     assert nxt in state.possible.by_hand

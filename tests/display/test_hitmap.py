@@ -136,7 +136,7 @@ def _starts() -> list[pn.Panel]:
         pn.CardPicker(Seat.S, (), trumps=True),
         pn.Keyboard(Seat.N, "lb", names=("Fernand", "Fränz", "Anna", "Jos", "Marie-Thérèse")),
         pn.Keyboard(Seat.N, "fr", names=()),
-        pn.Keyboard(Seat.N, "en", enrol="deck", shift=False),
+        pn.Keyboard(Seat.N, "en", enrol=pn.EnrolKind.DECK, shift=False),
         pn.DealerChoice(),
         pn.DealForm(Seat.N),
         pn.DealForm(Seat.W, correct=2, last=3),
@@ -146,7 +146,7 @@ def _starts() -> list[pn.Panel]:
         pn.MatchStart(),
         pn.Answering(2, entry, (Team.NS, Team.EW)),
         pn.EnrolMenu(),
-        pn.Enrolling("deck", "red"),
+        pn.Enrolling(pn.EnrolKind.DECK, "red"),
     ]
 
 

@@ -112,14 +112,14 @@ def test_docstring_examples() -> None:
 
 
 def test_the_keyboard_has_a_digits_face_for_names_such_as_deck2() -> None:
-    board = Keyboard(Seat.N, "lb", shift=False, enrol="deck")
+    board = Keyboard(Seat.N, "lb", shift=False, enrol=panels.EnrolKind.DECK)
     assert "char:2" not in ids(board) and "digits" in ids(board)
     typed, gesture = run(board, "char:d", "char:e", "char:c", "char:k", "digits", "char:2")
     assert typed.digits and typed.text == "deck2" and gesture is None  # type: ignore[union-attr]
     assert len(typed.rows()) == len(board.rows())  # as many rows: no key moves or shrinks  # type: ignore[union-attr]
     back, _ = run(typed, "digits")
     assert not back.digits and "char:q" in ids(back)  # type: ignore[union-attr]
-    assert run(typed, OK)[1] == panels.StartEnrol("deck", "deck2")
+    assert run(typed, OK)[1] == panels.StartEnrol(panels.EnrolKind.DECK, "deck2")
 
 
 def test_a_row_of_the_history_opens_the_correction_of_its_deal() -> None:

@@ -37,7 +37,7 @@ from tablepi.rules.house import RevokePenalty
 from tablepi.rules.seats import Seat
 from tablepi.table.events import CardPlaced, ReaderState, ReaderStatus
 from tablepi.table.machine import Table
-from tablepi.table.warnings import TableWarning, WarningCode
+from tablepi.table.warnings import FaultFacts, TableWarning, WarningCode
 from tests.display.samples import sample
 from tests.display.test_viewmodel import ORDER, TRICKS, Clock, lay, name_trumps, sweep
 
@@ -98,9 +98,9 @@ def test_trick_label_counts_the_complete_trick_until_it_is_swept() -> None:
     for seat, card in zip(ORDER, TRICKS[0], strict=True):
         view = lay(table, clock, seat, card)
     assert view.prompt.startswith("Sweep the trick off")
-    assert view.trick_label == "Trick 1/6"  # was "Trick 2/6" while trick 1's four cards still lay there
+    assert view.header.trick_label == "Trick 1/6"  # was "Trick 2/6" while trick 1's four cards still lay there
     sweep(table, clock, TRICKS[0])
-    assert build_view(Scene(table.state, DisplaySettings(language="en"))).trick_label == "Trick 2/6"
+    assert build_view(Scene(table.state, DisplaySettings(language="en"))).header.trick_label == "Trick 2/6"
 
 
 # ---- an unknown tag is drawn where it lies ------------------------------------------------------------------
@@ -168,12 +168,13 @@ def test_warnings_cleared_only_by_confirm_name_the_confirm_button(code: str, lan
 def test_revoke_under_lose_deal_says_the_deal_is_lost_not_play_on(lang: str) -> None:
     tr = translator(lang)
     warning = TableWarning(WarningCode.REVOKE, 15, Seat.E, 3, "E revokes; EW lose the deal", deal=1,
-                           card=Card.parse("JH"), led=Card.parse("KS"), held=(Card.parse("9S"),),
-                           penalty=RevokePenalty.LOSE_DEAL)
+                           card=Card.parse("JH"),
+                           fault=FaultFacts(led=Card.parse("KS"), held=(Card.parse("9S"),),
+                                            penalty=RevokePenalty.LOSE_DEAL))
     text = warning_sentence(tr, warning)
     assert tx.button(tr, Action.CONFIRM).label not in text
     assert text == tx.warning_text(tr, "revoke_lose_deal", {**PARAMS, "card": Card.parse("JH"), "rule": 15}, "")
-    plain = warning_sentence(tr, replace(warning, penalty=RevokePenalty.WARN))
+    plain = warning_sentence(tr, replace(warning, fault=replace(warning.fault, penalty=RevokePenalty.WARN)))
     assert tx.button(tr, Action.CONFIRM).label in plain
 
 
@@ -278,11 +279,11 @@ def test_a_long_team_label_keeps_its_line_beside_the_open_count(renderer: Render
     assert slate is not None
     # the row with a one-digit count, as when this was found (beside "12 open" the name shrinks to 13 px here)
     long = replace(view, slate=replace(slate, bottom=replace(slate.bottom, label="Marie-Thérèse+Maximilian")))
-    label_w = layout.table.w - 2 * layout.gap - renderer.font(layout.fonts.slate_count).size(
+    label_w = layout.table.w - 2 * layout.gap - renderer.font(layout.fonts.slate.count).size(
         slate.bottom.open_label)[0]
-    size_used, _ = renderer.fit("Marie-Thérèse+Maximilian", layout.fonts.slate_label,
+    size_used, _ = renderer.fit("Marie-Thérèse+Maximilian", layout.fonts.slate.label,
                                 type(layout.table)(0, 0, label_w - 2 * layout.gap, 40))
-    assert size_used >= layout.fonts.slate_label * 7 // 10
+    assert size_used >= layout.fonts.slate.label * 7 // 10
     render_surface(long, size, renderer)
 
 
@@ -331,14 +332,14 @@ def test_the_four_names_are_drawn_at_one_size_and_fernand_is_never_cut(family: s
 
 @pytest.mark.parametrize("family", list(PANELS))
 def test_the_first_enrol_screen_is_read_and_its_stop_key_is_one_row_not_the_screen(family: str) -> None:
-    from tablepi.display.panels import Enrolling
+    from tablepi.display.panels import EnrolKind, Enrolling
     from tablepi.display.sheet import key_rects, sheet_for
 
     size = PANELS[family].size
-    sheet = sheet_for(Enrolling("deck", "red"), translator("en"))
+    sheet = sheet_for(Enrolling(EnrolKind.DECK, "red"), translator("en"))
     assert sheet.lines == ("Lay each card when asked.",)
     ((key, rect),) = key_rects(sheet, size)
-    assert key.id is Word.STOP and rect.h <= layout_for(size).button_h
+    assert key.id is Word.STOP and rect.h <= layout_for(size).buttons.row_h
 
 
 @pytest.mark.parametrize("family", list(PANELS))

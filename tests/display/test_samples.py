@@ -29,7 +29,7 @@ def test_the_samples_show_what_the_table_published() -> None:
     state = table.state
     view = sample("slate")
     assert view.slate is not None
-    open_lines = dict(state.open_lines)
+    open_lines = dict(state.match.open_lines)
     assert view.slate.bottom.open_count == open_lines[view.slate.bottom.team]
     assert view.slate.top.open_count == open_lines[view.slate.top.team]
     names = dict(state.names)

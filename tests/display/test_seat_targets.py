@@ -38,7 +38,7 @@ def _asking(lang: str, bottom: Seat, with_cards: bool) -> View:
         target = tx.button(tr, Action.ANNOUNCE_MATT, seat=seat_view.seat)
         card = sample("mid_trick", lang).seat(seat_view.seat).card if with_cards else None  # type: ignore[union-attr]
         seats.append(SeatView(seat_view.seat, seat_view.name, card=card, targets=(target,)))
-    return View(view.kind, bottom_seat=bottom, seats=tuple(seats), trump=view.trump, trick_label=view.trick_label,
+    return View(view.kind, bottom_seat=bottom, seats=tuple(seats), trump=view.trump, header=view.header,
                 teams=view.teams, prompt=tx.prompt_text(tr, "choose_seat"), buttons=view.buttons)
 
 

@@ -76,7 +76,7 @@ def test_start_of_match_asks_forehand_for_trumps() -> None:
     assert [b.action for b in view.buttons] == list(tx.DEAL_ACTIONS)  # every slot, always
     assert [b.action for b in view.buttons if b.enabled] == [Action.TRUMP_SPADES, Action.TRUMP_HEARTS,
                                                              Action.TRUMP_DIAMONDS, Action.TRUMP_CLUBS]
-    assert view.warning is None and view.trick_label == ""
+    assert view.warning is None and view.header.trick_label == ""
 
 
 def test_trump_shown_then_announcements_possible() -> None:
@@ -85,7 +85,7 @@ def test_trump_shown_then_announcements_possible() -> None:
     view = build_view(Scene(table.state, EN))
     assert view.trump is not None and view.trump.suit is Suit.HEARTS
     assert view.trump.reminder == "A ♠Q ♥Q ♦Q K J 10 9"
-    assert view.trick_label == "Trick 1/6"
+    assert view.header.trick_label == "Trick 1/6"
     assert view.prompt == "W: show your queens to announce, or lead a card"
     actions = [b.action for b in view.buttons if b.enabled]
     assert Action.UNDO in actions and Action.CLAIM not in actions
@@ -188,7 +188,7 @@ def test_deal_result_then_slate() -> None:
     assert view.kind is ScreenKind.DEAL
     assert view.result == "E+W win the deal, 40 to 0\nKapo: 2 lines"
     assert [(t.team, t.points, t.trump_team) for t in view.teams] == [(Team.NS, 0, False), (Team.EW, 40, True)]
-    assert view.trick_label == "Trick 6/6"
+    assert view.header.trick_label == "Trick 6/6"
     sweep(table, clock, TRICKS[-1])
     slate_view = build_view(Scene(table.state, DisplaySettings(language="lb")))
     assert slate_view.kind is ScreenKind.SLATE

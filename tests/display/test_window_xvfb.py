@@ -129,15 +129,15 @@ def test_the_window_shows_the_rendered_frame_and_answers_a_touch(
         wait_until(lambda: matches("before") is not None, "the window to show the rendered frame", 45, every=0.1,
                    ignore=UNREADABLE)
         # Touch the hearts button where the panel shows it (turned with the picture).
-        rect = layout_for(drawing).button_slots[Action.TRUMP_HEARTS]
+        rect = layout_for(drawing).buttons.deal[Action.TRUMP_HEARTS]
         cx, cy = rect.center
         w, h = panel
         px, py = {0: (cx, cy), 90: (w - cy, cx), 180: (w - cx, h - cy), 270: (cy, h - cx)}[rotation]
         subprocess.run(["xdotool", "mousemove", "--window", window, str(px), str(py), "click", "1"],
                        env=env, check=True, timeout=10)
-        state = wait_until(lambda: (s := journal_state(journal)).trump is not None and s,
+        state = wait_until(lambda: (s := journal_state(journal)).deal.trump is not None and s,
                            "the touch to reach the table", 45, every=0.1, ignore=UNREADABLE)
-        assert state.trump.symbol == "♥"
+        assert state.deal.trump.symbol == "♥"
         wait_until(lambda: matches("after") is not None, "the window to show hearts as trumps", 45, every=0.1,
                    ignore=UNREADABLE)
     finally:
@@ -192,7 +192,7 @@ def test_a_correction_waiting_at_the_match_end_is_closed_on_the_window_and_the_r
         robot.key("ok")
         wait("the question to both teams", lambda: robot.live("key:answer:EW:yes"))
         robot.key("answer:NS:yes")
-        wait("N+S's answer", lambda: (p := robot.state().proposal) is not None and p.waiting == (Team.EW,))
+        wait("N+S's answer", lambda: (p := robot.state().match.proposal) is not None and p.waiting == (Team.EW,))
         assert not robot.live("revanche") and not robot.live("new_match")  # under the sheet
         big_enough()
         robot.key("cancel")  # Close: set aside, unanswered
@@ -200,7 +200,8 @@ def test_a_correction_waiting_at_the_match_end_is_closed_on_the_window_and_the_r
         assert robot.live("revanche") and robot.live("new_match")
         big_enough()
         robot.touch("revanche")
-        state = wait("the revanche", lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.slate and s)
+        state = wait("the revanche",
+                     lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.match.slate and s)
         assert state.proposal is None  # the question lapsed with its match (archived; the journal begins anew)
     finally:
         robot.close()

@@ -106,7 +106,7 @@ class Bar:
         if first == 0:
             if table.state.phase is TablePhase.MATCH_OVER:
                 table.feed(Button(table.journal.last_time + 5.0, ButtonName.NEW_MATCH))
-            self.scripts[seed] = simulate_match(seed, RULES, table.state.dealer, TableConfig(), mistakes).events
+            self.scripts[seed] = simulate_match(seed, RULES, table.state.deal.dealer, TableConfig(), mistakes).events
         events = self.scripts[seed]
         start = table.journal.last_time + 1.0 - events[first].time
         for event in events[first:upto]:
@@ -120,7 +120,7 @@ class Bar:
     def matches(self) -> list[int]:
         """The evening's matches as the screen numbers them: each scored deal's match."""
         assert self.table is not None
-        return sorted({row.match for row in self.table.state.history} | {self.table.state.match_number})
+        return sorted({row.match for row in self.table.state.history} | {self.table.state.match.number})
 
     def exported(self) -> list[int]:
         """The matches `tablepi export` writes for the evening (replay's report of them)."""
@@ -160,7 +160,7 @@ def test_a_table_switched_on_begins_the_evening_and_a_power_cut_keeps_it(tmp_pat
     assert tonight(bar.archive) == []  # ... but no archived match is this evening's
     bar.new_match()  # the first match of the evening: numbered 1, nothing of last evening in the history
     state = bar.table.state  # type: ignore[union-attr]
-    assert state.match_number == 1 and state.history == () and state.names == NAMES
+    assert state.match.number == 1 and state.history == () and state.names == NAMES
     bar.play(3)
     assert bar.matches() == [1] and bar.exported() == [1]
     bar.switch_off()
@@ -177,7 +177,7 @@ def test_a_match_begun_before_switching_off_goes_on_in_the_new_evening(tmp_path:
     bar.switch_off()
     clock.now = at(2, 19)
     table = bar.switch_on(off_for=20 * 3600.0)
-    assert table.state.match_number == 1 and tonight(bar.archive) == []
+    assert table.state.match.number == 1 and tonight(bar.archive) == []
     assert all(row.match == 1 for row in table.state.history)
     bar.switch_off()
 
@@ -195,18 +195,18 @@ def test_midnight_begins_a_new_evening_with_the_first_match_begun_after_it(tmp_p
     # A power cut in it after midnight: still the evening match 2 began in.
     bar.switch_off()
     table = bar.switch_on(off_for=30.0)
-    assert bar.matches() == [1, 2] and table.state.match_number == 2
+    assert bar.matches() == [1, 2] and table.state.match.number == 2
     assert bar.exported() == [1, 2]
     # Match 2 ends at 00:40 (its deals after midnight included); the next match begun is the new evening's first.
     bar.switch_off()
     table = bar.switch_on(off_for=30.0)
     clock.now = at(2, 0, 40)
     bar.play(2, first=60)
-    assert table.state.phase is TablePhase.MATCH_OVER and table.state.match_number == 2
+    assert table.state.phase is TablePhase.MATCH_OVER and table.state.match.number == 2
     clock.now = at(2, 0, 45)
     bar.new_match()
     state = table.state
-    assert state.match_number == 1 and state.history == ()
+    assert state.match.number == 1 and state.history == ()
     assert tonight(bar.archive) == []
     bar.play(3)
     clock.now = at(2, 1, 30)
@@ -231,7 +231,7 @@ def test_a_new_match_the_mark_missed_is_seen_at_the_next_start(tmp_path: Path) -
     table = bar.switch_on(off_for=60.0)
     mark = read_mark(bar.archive)
     assert mark is not None and mark.first == table.journal.journal_id
-    assert table.state.match_number == 1 and table.state.history == ()
+    assert table.state.match.number == 1 and table.state.history == ()
     bar.switch_off()
 
 
@@ -245,7 +245,7 @@ def test_an_unreadable_mark_begins_the_evening_again(tmp_path: Path) -> None:
     bar.switch_off()
     (bar.archive / MARK_NAME).write_text("{not json", encoding="utf-8")
     table = bar.switch_on(off_for=60.0)  # a restart, but the mark is gone: as at a switch-on
-    assert table.state.match_number == 1 and read_mark(bar.archive) is not None
+    assert table.state.match.number == 1 and read_mark(bar.archive) is not None
     bar.switch_off()
     assert OFF_GAP >= 3600.0  # a dinner break with the table off is no new evening
 
@@ -266,13 +266,13 @@ def test_the_cached_evening_equals_the_replayed_one_and_is_rebuilt_when_stale(tm
     # A match told by hand, with a correction of its first deal accepted by both teams.
     bar.new_match()
     t = table.journal.last_time
-    table.feed(DealEntered(t + 1, DealEntry(table.state.next_forehand, Team.NS, 25)))
+    table.feed(DealEntered(t + 1, DealEntry(table.state.deal.next_forehand, Team.NS, 25)))
     table.feed(CorrectionProposed(t + 2, 1, DealEntry(table.state.history[-1].trumps or Seat.N, Team.EW, 30)))
     table.feed(CorrectionAnswered(t + 3, Team.NS, True))
     table.feed(CorrectionAnswered(t + 4, Team.EW, True))
     assert table.state.history[-1].corrected
     while table.state.phase is not TablePhase.MATCH_OVER:
-        table.feed(DealEntered(table.journal.last_time + 1, DealEntry(table.state.next_forehand, Team.EW, 33,
+        table.feed(DealEntered(table.journal.last_time + 1, DealEntry(table.state.deal.next_forehand, Team.EW, 33,
                                                                      announcements=((Seat.E, Announcement.MATT),))))
     bar.play(3, upto=80)
     bar.switch_off()
@@ -322,7 +322,7 @@ def test_a_cached_summary_reads_back_exactly() -> None:
         if table.state.phase is TablePhase.MATCH_OVER:
             table.apply(Button(table.state.time + 5.0, ButtonName.NEW_MATCH))
         start = table.state.time + 1.0
-        for event in simulate_match(seed, RULES, table.state.dealer, TableConfig(), mistakes=True).events:
+        for event in simulate_match(seed, RULES, table.state.deal.dealer, TableConfig(), mistakes=True).events:
             table.apply(dataclasses.replace(event, time=start + event.time))
     evening = Evening(len(table.matches), table.state.history)
     assert evening.matches == 4 and len(evening.history) >= 7

@@ -51,17 +51,17 @@ def two_deals_then_a_third_under_way(table: JournaledTable, t: float = 0.0) -> f
     """EW win two deals told by hand (3 lines -> 1 open); deal 3 is dealt, trumps named, two cards played."""
     for _ in range(2):
         t += 1
-        table.feed(DealEntered(t, ew_win(table.state.next_forehand)))
+        table.feed(DealEntered(t, ew_win(table.state.deal.next_forehand)))
     t += 1
     table.feed(Button(t, ButtonName.CONFIRM))  # the next deal is dealt
     t += 1
     table.feed(Button(t, ButtonName.TRUMP_HEARTS))
     for card in ("AH", "KH"):
         t += 1
-        seat = table.state.to_play
+        seat = table.state.deal.to_play
         assert seat is not None
         table.feed(CardEntered(t, seat, __import__("tablepi.rules", fromlist=["Card"]).Card.parse(card)))
-    assert table.state.phase is TablePhase.PLAY and table.state.deal_number == 3
+    assert table.state.phase is TablePhase.PLAY and table.state.deal.number == 3
     return t
 
 
@@ -75,8 +75,8 @@ def test_a_correction_accepted_during_a_deal_that_ends_the_match(tmp_path: Path,
     table.feed(CorrectionProposed(t + 1, 2, kapo))
     table.feed(CorrectionAnswered(t + 2, Team.NS, True))
     state = table.feed(CorrectionAnswered(t + 3, Team.EW, True))
-    assert state.phase is TablePhase.MATCH_OVER and state.match_winner is Team.EW
-    assert not state.tricks  # the deal under way is not played on
+    assert state.phase is TablePhase.MATCH_OVER and state.match.winner is Team.EW
+    assert not state.deal.tricks  # the deal under way is not played on
     if then == "card":
         seat = Seat.S
         from tablepi.rules import Card
@@ -87,7 +87,7 @@ def test_a_correction_accepted_during_a_deal_that_ends_the_match(tmp_path: Path,
     assert state.phase is TablePhase.MATCH_OVER
     assert state.warnings  # refused, and said
     again = reopened(table)
-    assert again.state.open_lines == state.open_lines and again.state.phase is TablePhase.MATCH_OVER
+    assert again.state.match.open_lines == state.match.open_lines and again.state.phase is TablePhase.MATCH_OVER
     assert again.state.history == state.history
     again.close()
 
@@ -98,16 +98,16 @@ def test_a_correction_waiting_when_the_match_ends_lapses(tmp_path: Path) -> None
     t = 0.0
     for _ in range(2):
         t += 1
-        table.feed(DealEntered(t, ew_win(table.state.next_forehand)))
+        table.feed(DealEntered(t, ew_win(table.state.deal.next_forehand)))
     table.feed(CorrectionProposed(t + 1, 1, DealEntry(Seat.N, Team.NS, 30)))
     table.feed(CorrectionAnswered(t + 2, Team.NS, True))  # EW have not answered
-    table.feed(DealEntered(t + 3, ew_win(table.state.next_forehand)))  # EW strike their last line
+    table.feed(DealEntered(t + 3, ew_win(table.state.deal.next_forehand)))  # EW strike their last line
     assert table.state.phase is TablePhase.MATCH_OVER
     table.feed(Button(t + 4, ButtonName.REVANCHE))
-    table.feed(DealEntered(t + 5, ew_win(table.state.next_forehand)))
-    assert table.state.proposal is None
+    table.feed(DealEntered(t + 5, ew_win(table.state.deal.next_forehand)))
+    assert table.state.match.proposal is None
     state = table.feed(CorrectionAnswered(t + 6, Team.EW, True))  # too late: refused, nothing changes
-    assert state.slate[0].result.winner is Team.EW and not state.history[-1].corrected
+    assert state.match.slate[0].result.winner is Team.EW and not state.history[-1].corrected
     assert state.warnings[-1].code.value == "hand_refused"
     table.close()
 
@@ -117,7 +117,7 @@ def test_a_corrected_deal_is_corrected_throughout(tmp_path: Path) -> None:
     the next dealer was the old one's."""
     table = journaled(tmp_path)
     table.feed(DealEntered(1.0, DealEntry(Seat.W, Team.EW, 25)))
-    assert table.state.next_forehand is Seat.S  # anticlockwise: W dealt... forehand W -> W deals, S names trumps
+    assert table.state.deal.next_forehand is Seat.S  # anticlockwise: W dealt... forehand W -> W deals, S names trumps
     from tablepi.rules import Announcement
 
     fixed = DealEntry(Seat.S, Team.NS, 30, announcements=((Seat.N, Announcement.KONTER),))
@@ -126,8 +126,8 @@ def test_a_corrected_deal_is_corrected_throughout(tmp_path: Path) -> None:
     state = table.feed(CorrectionAnswered(4.0, Team.NS, True))
     row = state.history[0]
     assert row.corrected and row.trumps is Seat.S and row.entry.result.announcements == fixed.announcements
-    assert state.next_forehand is Seat.E  # S named trumps in deal 1, so S deals deal 2 and E names trumps
-    assert state.dealer is Seat.S
+    assert state.deal.next_forehand is Seat.E  # S named trumps in deal 1, so S deals deal 2 and E names trumps
+    assert state.deal.dealer is Seat.S
     table.close()
 
 
@@ -195,7 +195,7 @@ def test_a_journal_with_a_name_the_reader_refuses_starts(tmp_path: Path) -> None
     names = dict(table.state.names)
     assert names[Seat.N].endswith(CUT_MARK) and names[Seat.E] == "Jang" and names[Seat.S] == "Marie Weber"
     assert Seat.W not in names
-    assert len(table.state.slate) == 1  # nothing else lost
+    assert len(table.state.match.slate) == 1  # nothing else lost
     table.close()
     from tablepi.commands import export
 
@@ -220,7 +220,7 @@ def test_a_journal_where_a_correction_ended_the_match_under_a_deal_starts(tmp_pa
     events.append(Button(20.0, ButtonName.CLAIM, Seat.E))
     file = old_journal(tmp_path, events)
     table = JournaledTable(file, HEADER)
-    assert table.state.phase is TablePhase.MATCH_OVER and table.state.match_winner is Team.EW
+    assert table.state.phase is TablePhase.MATCH_OVER and table.state.match.winner is Team.EW
     table.close()
 
 

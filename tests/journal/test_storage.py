@@ -211,7 +211,7 @@ def test_finished_matches_are_kept_compressed_up_to_the_limit_and_stay_readable(
     path, folder = tmp_path / "journal.sqlite3", tmp_path / "archive"
     with JournaledTable(path, RecordHeader(RULES), folder, keep=3) as table:
         for match in range(5):
-            sim = simulate_match(20 + match, RULES, dealer=table.state.dealer)
+            sim = simulate_match(20 + match, RULES, dealer=table.state.deal.dealer)
             offset = table.state.time + 1
             for event in sim.events:
                 table.feed(type(event)(**{**{f: getattr(event, f) for f in event.__dataclass_fields__},
@@ -250,4 +250,4 @@ def test_an_event_dated_before_the_last_one_is_journaled_as_standing_still(tmp_p
     events = read_journal(path).events()
     assert [e.time for e in events] == [5.0, 5.0]
     with JournaledTable(path, RecordHeader()) as table:
-        assert table.state.trump is not None and table.state.trump.value == "H"
+        assert table.state.deal.trump is not None and table.state.deal.trump.value == "H"

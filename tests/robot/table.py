@@ -244,7 +244,7 @@ CARD = {str(card): card for card in DECK}
 
 def next_forehand(state: TableState) -> Seat:
     """Who names trumps in the deal to come (between deals: the seat after the next dealer, rule 22)."""
-    return state.next_forehand if state.phase is TablePhase.DEAL_OVER else state.forehand
+    return state.deal.next_forehand if state.phase is TablePhase.DEAL_OVER else state.deal.forehand
 
 
 def trump_of(hands: dict[Seat, list[Card]], forehand: Seat) -> Suit:

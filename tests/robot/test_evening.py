@@ -69,13 +69,13 @@ def xvfb(request: pytest.FixtureRequest) -> Iterator[tuple[str, tuple[int, int]]
 def open_lines(state: TableState) -> dict[Team, int]:
     from tablepi.display.view import line_is_open
 
-    return {team: sum(1 for line in lines if line_is_open(line)) for team, lines in state.lines}
+    return {team: sum(1 for line in lines if line_is_open(line)) for team, lines in state.match.lines}
 
 
 def check_slate(robot: Robot, scorer: Scorer, deals: int) -> TableState:
-    state = wait(f"deal {deals} on the slate", lambda: len((s := robot.state()).slate) == deals and s)
+    state = wait(f"deal {deals} on the slate", lambda: len((s := robot.state()).match.slate) == deals and s)
     assert open_lines(state) == scorer.open, (deals, open_lines(state), scorer.open)
-    assert state.match_winner == scorer.winner
+    assert state.match.winner == scorer.winner
     return state
 
 
@@ -106,7 +106,7 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
         wait("the trumps picker", lambda: robot.live(f"key:suit:{suit.value}"))
         robot.key(f"suit:{suit.value}")
         robot.key("confirm")
-        if robot.state().trump is not suit and robot.live("key:confirm"):
+        if robot.state().deal.trump is not suit and robot.live("key:confirm"):
             robot.key("confirm")
     elif robot.live(f"trump_{suit.name.lower()}"):
         robot.touch(f"trump_{suit.name.lower()}")
@@ -115,9 +115,9 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
         wait("the card shown", lambda: robot.state().zone(forehand).cards)
         robot.lift_all()
     deal = own_play(hands, forehand, suit)
-    scored = len(state.slate)
-    wait("trumps on the table", lambda: (s := robot.state()).trump is suit and s.forehand is forehand
-         and len(s.slate) == scored and not s.tricks and not any(z.cards for z in s.zones))
+    scored = len(state.match.slate)
+    wait("trumps on the table", lambda: (s := robot.state()).deal.trump is suit and s.deal.forehand is forehand
+         and len(s.match.slate) == scored and not s.deal.tricks and not any(z.cards for z in s.zones))
     by_hand: list[tuple[int, int]] = []
     if announce:  # the panel's Matt asks who; the holder answers at his own name, then takes it back (Undo)
         seat = Seat(deal.to_play)
@@ -127,9 +127,9 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
         targets = {c["seat"] for c in frame["controls"] if c["name"] == "announce_matt" and c["seat"]}
         assert targets == {s.value for s in Seat}
         robot.touch("announce_matt", seat)
-        assert wait("the announcement", lambda: robot.state().announcements) == ((seat, Announcement.MATT),)
+        assert wait("the announcement", lambda: robot.state().deal.announcements) == ((seat, Announcement.MATT),)
         robot.touch("undo")
-        wait("the announcement undone", lambda: not robot.state().announcements)
+        wait("the announcement undone", lambda: not robot.state().deal.announcements)
     won = {Team.NS: 0, Team.EW: 0}
     counted = {Team.NS: 0, Team.EW: 0}
     for trick in range(1, 7):
@@ -167,7 +167,7 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
                 robot.power_cut()
         # The robot's own count of the trick (count.py, from RULES.md) against the table's.
         winner = Seat(count.trick_winner(plays, suit.value))
-        seen = robot.state().tricks[trick - 1]
+        seen = robot.state().deal.tricks[trick - 1]
         assert seen.winner is winner and seen.points == count.points([c for _, c in plays]), (plays, seen)
         won[winner.team] += 1
         counted[winner.team] += count.points([c for _, c in plays])
@@ -182,7 +182,7 @@ def play_deal(robot: Robot, scorer: Scorer, rng: random.Random, *, announce: boo
 
 
 def _played(state: TableState, seat: Seat, card: object) -> bool:
-    trick = state.tricks[-1] if state.tricks else None
+    trick = state.deal.tricks[-1] if state.deal.tricks else None
     if trick is None or trick.card_of(seat) != card:
         return False
     return all(zc.status is not ZoneCardStatus.TENTATIVE for zc in state.zone(seat).cards)
@@ -291,7 +291,7 @@ def test_a_whole_evening_played_as_players_play_it(xvfb: tuple[str, tuple[int, i
         robot.key("ok")
         robot.key("answer:NS:yes")
         robot.key("answer:EW:yes")
-        state = wait("the correction", lambda: (s := robot.state()).proposal is None and s.history[0].corrected
+        state = wait("the correction", lambda: (s := robot.state()).match.proposal is None and s.history[0].corrected
                      and s)
         scorer = rescore(state, START_LINES)
         assert open_lines(state) == scorer.open
@@ -303,10 +303,11 @@ def test_a_whole_evening_played_as_players_play_it(xvfb: tuple[str, tuple[int, i
         while scorer.winner is None:
             state = robot.state()
             deal_by_hand(robot, scorer, next_forehand(state), Team.NS, 40, kapo=True, konter_a_matt=Seat.N)
-            check_slate(robot, scorer, len(state.slate) + 1)
+            check_slate(robot, scorer, len(state.match.slate) + 1)
         state = wait("the match over", lambda: (s := robot.state()).phase is TablePhase.MATCH_OVER and s)
         robot.touch("revanche")
-        state = wait("the revanche", lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.slate and s)
+        state = wait("the revanche",
+                     lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.match.slate and s)
         assert dict(state.names) == NAMES  # the names stay from match to match
         scorer = Scorer(START_LINES)
         play_deal(robot, scorer, rng)
@@ -325,7 +326,7 @@ def test_a_whole_evening_played_as_players_play_it(xvfb: tuple[str, tuple[int, i
 def rescore(state: TableState, start: int) -> Scorer:
     """The robot's count again from the deals as they stand now (a correction rescored them from the first)."""
     scorer = Scorer(start)
-    for entry in state.slate:
+    for entry in state.match.slate:
         result = entry.result
         parts = {p for _, a in result.announcements for p in a.parts}
         points = dict(result.points)
@@ -356,7 +357,7 @@ def propose_correction(robot: Robot, number: int, trumps: Seat, winner: Team, po
     robot.touch("open:menu")
     robot.key("open:correct")
     wait("the correction form", lambda: robot.live("key:ok"))
-    for _ in range(len(robot.state().slate) - number):  # the form opens on the last deal
+    for _ in range(len(robot.state().match.slate) - number):  # the form opens on the last deal
         robot.key("deal:-")
     fill_form(robot, trumps, winner, points)
     wait("the question to both teams", lambda: robot.live("key:answer:NS:yes") and robot.live("key:answer:EW:yes"))
@@ -380,23 +381,23 @@ def test_corrections_across_a_match_end(xvfb: tuple[str, tuple[int, int]], tmp_p
         other = forehand.team.other  # one line open, the trump team two
         propose_correction(robot, 1, forehand, other, 25)
         robot.key("answer:NS:yes")
-        wait("N+S's answer", lambda: (p := robot.state().proposal) is not None and p.waiting == (Team.EW,))
+        wait("N+S's answer", lambda: (p := robot.state().match.proposal) is not None and p.waiting == (Team.EW,))
         while scorer.winner is None:  # cards played under the question until the match is won
-            deals = len(robot.state().slate)
+            deals = len(robot.state().match.slate)
             play_deal(robot, scorer, rng)
             state = check_slate(robot, scorer, deals + 1)
-            assert not state.history[0].corrected and state.proposal is not None
+            assert not state.history[0].corrected and state.match.proposal is not None
         state = wait("the match over", lambda: (s := robot.state()).phase is TablePhase.MATCH_OVER and s)
         robot.power_cut()
         robot.readers_online()
         again = robot.state()
         assert again.phase is TablePhase.MATCH_OVER and again.history == state.history
-        assert open_lines(again) == scorer.open and again.match_winner == scorer.winner
-        assert again.proposal is not None and again.proposal.waiting == (Team.EW,)
+        assert open_lines(again) == scorer.open and again.match.winner == scorer.winner
+        assert again.match.proposal is not None and again.match.proposal.waiting == (Team.EW,)
         robot.key("answer:EW:no")
-        wait("the question gone", lambda: robot.state().proposal is None)
+        wait("the question gone", lambda: robot.state().match.proposal is None)
         robot.touch("revanche")
-        wait("the revanche", lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.slate)
+        wait("the revanche", lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.match.slate)
         assert open_lines(robot.state()) == {Team.NS: 1, Team.EW: 1}
         assert not any(entry.corrected for entry in robot.state().history)
 
@@ -414,7 +415,7 @@ def test_corrections_across_a_match_end(xvfb: tuple[str, tuple[int, int]], tmp_p
         wait("the card shown", lambda: robot.state().zone(leads).cards)
         robot.lift_all()
         deal = own_play(hands, leads, suit)
-        wait("trumps on the table", lambda: robot.state().trump is suit and not any(z.cards for z in
+        wait("trumps on the table", lambda: robot.state().deal.trump is suit and not any(z.cards for z in
                                                                                    robot.state().zones))
         seat = Seat(deal.to_play)
         card = CARD[rng.choice(deal.legal())]
@@ -424,17 +425,18 @@ def test_corrections_across_a_match_end(xvfb: tuple[str, tuple[int, int]], tmp_p
         robot.key("answer:NS:yes")
         robot.key("answer:EW:yes")
         state = wait("the match over", lambda: (s := robot.state()).phase is TablePhase.MATCH_OVER and s)
-        assert state.match_winner is other and not state.tricks and state.proposal is None
-        assert state.slate[0].result.winner is other and len(state.slate) == 1
+        assert state.match.winner is other and not state.deal.tricks and state.match.proposal is None
+        assert state.match.slate[0].result.winner is other and len(state.match.slate) == 1
         robot.lift_all()  # the deal under way is not played on: its card is gathered
         wait("the card gathered", lambda: not any(z.cards for z in robot.state().zones))
         robot.power_cut()
         robot.readers_online()
         again = robot.state()
         assert again.phase is TablePhase.MATCH_OVER and again.history == state.history
-        assert again.match_winner is other
+        assert again.match.winner is other
         robot.touch("revanche")
-        state = wait("the revanche", lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.slate and s)
+        state = wait("the revanche",
+                     lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.match.slate and s)
         assert open_lines(state) == {Team.NS: 1, Team.EW: 1}
     finally:
         robot.close()
@@ -473,7 +475,7 @@ def test_a_short_evening_at_every_other_layout_and_rotation(xvfb: tuple[str, tup
         propose_correction(robot, 1, row.trumps, won.other if won is not None else row.trumps.team.other, 30)
         robot.key("answer:NS:yes")
         robot.key("answer:EW:yes")
-        state = wait("the correction", lambda: (s := robot.state()).proposal is None and s.history[0].corrected
+        state = wait("the correction", lambda: (s := robot.state()).match.proposal is None and s.history[0].corrected
                      and s)
         scorer = rescore(state, START_LINES)
         assert open_lines(state) == scorer.open

@@ -138,7 +138,7 @@ def test_rule_10_announcements_need_the_cards_and_come_before_first_card() -> No
     with pytest.raises(RulesError, match="without showing"):
         deal.announce(Seat.E, Announcement.MATT)
     deal.announce(Seat.E, Announcement.KONTER, shown=cards("QH QD"))
-    assert deal.known[Seat.E] == set(cards("QH QD"))
+    assert deal.evidence.known[Seat.E] == set(cards("QH QD"))
     with pytest.raises(RulesError, match="already announced konter"):
         deal.announce(Seat.N, Announcement.KONTER_A_MATT, shown=cards("QS QH QD"))
     # forehand W leads; W may no longer announce, E (not yet played) still may

@@ -51,7 +51,7 @@ def test_a_card_of_the_second_deck_is_refused() -> None:
     table.apply(from_zone_event(ZoneEvent(1, blue_ah, True, 0.0), ZONES, registry))
     table.apply(from_zone_event(ZoneEvent(1, blue_ah, False, 0.3), ZONES, registry))
     state = table.apply(from_zone_event(ZoneEvent(1, red_kh, True, 1.0), ZONES, registry))
-    assert [w.tag for w in state.warnings] == [TagProblem.OTHER_DECK]
+    assert [w.device.tag for w in state.warnings] == [TagProblem.OTHER_DECK]
 
 
 def test_zone_status_becomes_reader_status() -> None:

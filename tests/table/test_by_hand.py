@@ -63,7 +63,7 @@ def kill_reader(events: list[TableEvent], script: object, seat: Seat, screen: bo
     dead = False
     for i, event in enumerate(events):
         state = table.state
-        if not dead and state.deal_number == 3 and state.phase is TablePhase.PLAY and state.trick_number == 2 \
+        if not dead and state.deal.number == 3 and state.phase is TablePhase.PLAY and state.deal.trick_number == 2 \
                 and all(zone.is_clear for zone in state.zones):  # trick 1 swept, trick 2 not begun
             dead = True
             out.append(ReaderStatus(event.time, seat, ReaderState.OFFLINE, "cable cut"))
@@ -129,19 +129,19 @@ def test_trumps_named_on_the_screen_are_one_event_that_does_what_confirm_and_the
 
 def test_trumps_by_hand_from_another_seat_or_after_trumps_change_nothing() -> None:
     table = Table(HouseRules(), Seat.N)
-    forehand = table.state.next_forehand
+    forehand = table.state.deal.next_forehand
     other = next(seat for seat in Seat if seat is not forehand)
     before = table.state
     state = table.apply(TrumpsEntered(1.0, other, Suit.CLUBS))
-    assert state.trump is None and state.warning_codes() == ("hand_refused",)
+    assert state.deal.trump is None and state.warning_codes() == ("hand_refused",)
     assert state.warnings[-1].refusal is RulesCode.NOT_FOREHAND
     state = table.apply(TrumpsEntered(2.0, forehand, Suit.CLUBS))
-    assert state.trump is Suit.CLUBS and state.phase is TablePhase.PLAY
+    assert state.deal.trump is Suit.CLUBS and state.phase is TablePhase.PLAY
     state = table.apply(TrumpsEntered(3.0, forehand, Suit.HEARTS))
-    assert state.trump is Suit.CLUBS
+    assert state.deal.trump is Suit.CLUBS
     table.apply(Button(4.0, ButtonName.UNDO))
     table.apply(Button(4.5, ButtonName.UNDO))
-    assert table.state.trump is None and table.state.phase is before.phase
+    assert table.state.deal.trump is None and table.state.phase is before.phase
 
 
 def entries_of(match: Match) -> list[DealEntry]:
@@ -163,10 +163,10 @@ def test_a_match_scored_entirely_by_hand_is_the_rules_cores_slate(seed: int) -> 
     table = Table.replay(events, script.rules, script.dealer, script.config)
     assert results(table.matches[0].slate) == results(script.match.slate)
     state = table.state
-    assert state.phase is TablePhase.MATCH_OVER and state.match_winner is script.match.winner
+    assert state.phase is TablePhase.MATCH_OVER and state.match.winner is script.match.winner
     assert [row.trumps for row in state.history] == [d.forehand for d in script.match.deals]
     assert all(row.by_hand for row in state.history)
-    assert state.dealer is script.match.dealer or state.phase is TablePhase.MATCH_OVER
+    assert state.deal.dealer is script.match.dealer or state.phase is TablePhase.MATCH_OVER
 
 
 def test_a_correction_takes_both_teams_and_a_refusal_drops_it() -> None:
@@ -175,24 +175,24 @@ def test_a_correction_takes_both_teams_and_a_refusal_drops_it() -> None:
     second = DealEntry(Seat.S, Team.NS, 30, announcements=((Seat.N, Announcement.MATT),))
     for i, entry in enumerate((first, second)):
         table.apply(DealEntered(1.0 + i, entry))
-    before = table.state.open_lines
+    before = table.state.match.open_lines
     wrong = DealEntry(Seat.W, Team.NS, 22)  # deal 1 was won by N+S, not E+W
     table.apply(CorrectionProposed(5.0, 1, wrong, Team.NS))
-    assert table.state.proposal is not None and table.state.proposal.waiting == (Team.NS, Team.EW)
+    assert table.state.match.proposal is not None and table.state.match.proposal.waiting == (Team.NS, Team.EW)
     table.apply(CorrectionAnswered(6.0, Team.NS, True))
     table.apply(CorrectionAnswered(6.5, Team.NS, True))  # one accept per team: the same team twice is one
-    assert table.state.open_lines == before and table.state.proposal.waiting == (Team.EW,)  # type: ignore[union-attr]
+    assert table.state.match.open_lines == before and table.state.match.proposal.waiting == (Team.EW,)  # type: ignore[union-attr]
     table.apply(CorrectionAnswered(7.0, Team.EW, True))
     expected = Slate()
     for entry in (wrong, second):
         expected.record(entry.result())
-    assert dict(table.state.open_lines) == {t: expected.open_lines(t) for t in Team}
-    assert table.state.proposal is None and [r.corrected for r in table.state.history] == [True, False]
+    assert dict(table.state.match.open_lines) == {t: expected.open_lines(t) for t in Team}
+    assert table.state.match.proposal is None and [r.corrected for r in table.state.history] == [True, False]
     # Undo takes the last accept back: the old slate, the proposal waiting for E+W again.
     table.apply(Button(8.0, ButtonName.UNDO))
-    assert table.state.open_lines == before and table.state.proposal is not None
+    assert table.state.match.open_lines == before and table.state.match.proposal is not None
     table.apply(CorrectionAnswered(9.0, Team.EW, False))  # E+W refuse: discarded
-    assert table.state.open_lines == before and table.state.proposal is None
+    assert table.state.match.open_lines == before and table.state.match.proposal is None
     table.apply(CorrectionAnswered(9.5, Team.EW, True))  # nothing to answer now: refused with a warning
     assert table.state.warnings[-1].code.value == "hand_refused"
 
@@ -204,25 +204,26 @@ def test_players_are_seated_and_the_first_dealer_chosen_before_the_first_trumps(
     table.apply(DealerChosen(3.0, Seat.E))
     state = table.state
     assert dict(state.names) == {Seat.N: "Jang", Seat.E: "Marie", Seat.S: "Guillaume"}
-    assert state.dealer is Seat.E and state.forehand is Seat.N  # anticlockwise: the dealer's right names trumps
+    assert state.deal.dealer is Seat.E
+    assert state.deal.forehand is Seat.N  # anticlockwise: the dealer's right names trumps
     table.apply(Button(4.0, ButtonName.TRUMP_HEARTS))
     table.apply(DealerChosen(5.0, Seat.W))  # too late now
-    assert table.state.dealer is Seat.E and table.state.warnings[-1].code.value == "hand_refused"
+    assert table.state.deal.dealer is Seat.E and table.state.warnings[-1].code.value == "hand_refused"
 
 
 def test_a_card_by_hand_is_refereed_like_a_laid_one() -> None:
     table = Table()
     table.apply(Button(0.0, ButtonName.TRUMP_HEARTS))  # dealer N: forehand W
     table.apply(CardEntered(1.0, Seat.N, Card.parse("AS")))  # not N's turn
-    assert table.state.warnings[-1].code.value == "hand_refused" and not table.state.tricks
+    assert table.state.warnings[-1].code.value == "hand_refused" and not table.state.deal.tricks
     table.apply(CardEntered(2.0, Seat.W, Card.parse("AS")))
-    assert table.state.tricks[0].plays == ((Seat.W, Card.parse("AS")),)
-    assert table.state.tricks[0].by_hand == (Seat.W,) and not table.state.zone(Seat.W).cards
+    assert table.state.deal.tricks[0].plays == ((Seat.W, Card.parse("AS")),)
+    assert table.state.deal.tricks[0].by_hand == (Seat.W,) and not table.state.zone(Seat.W).cards
     table.apply(CardPlaced(3.0, Seat.S, Card.parse("AS")))  # the same card laid by another seat: already played
     assert table.state.warnings[-1].code.value == "card_already_played"
     table.apply(CardLifted(4.0, Seat.S, Card.parse("AS")))
     table.apply(Button(5.0, ButtonName.UNDO))
-    assert not table.state.tricks or not table.state.tricks[0].plays
+    assert not table.state.deal.tricks or not table.state.deal.tricks[0].plays
 
 
 def test_records_of_version_2_round_trip_and_version_1_still_reads() -> None:

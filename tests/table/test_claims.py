@@ -140,10 +140,10 @@ class Players:
                 for card in hands[seat]:
                     self.feed(CardPlaced(self.later(0.3), seat, card))
                     self.feed(CardLifted(self.later(0.2), seat, card))
-        deal_number = self.table.state.deal_number
+        deal_number = self.table.state.deal.number
         while self.table.state.phase is TablePhase.PLAY:
             seat = truth.to_play
-            assert seat is not None and self.table.state.to_play is seat
+            assert seat is not None and self.table.state.deal.to_play is seat
             self.maybe_announce()
             if self.table.state.phase is not TablePhase.PLAY:
                 break
@@ -220,22 +220,22 @@ class Players:
             self.check_replay()
 
     def check_stake(self, state: TableState) -> None:
-        if self.config.hand_scan and state.trump is not None:
+        if self.config.hand_scan and state.deal.trump is not None:
             # Every hand is known: a false announcement is refused at once, none ever stands.
-            assert all(self.valid(s, a) for s, a in state.announcements), state.announcements
+            assert all(self.valid(s, a) for s, a in state.deal.announcements), state.deal.announcements
         seen = self.seen_queens(state)
-        for seat, announcement in state.announcements:
+        for seat, announcement in state.deal.announcements:
             for card in announcement.cards:
                 if self.holds.get(card) is not seat:
                     # A false announcement stands only while its queen has not been seen at another seat.
                     assert card not in seen, f"{seat}'s {announcement.value} stands, but {card} is {seen[card]}'s"
-        for seat, announcement in state.voided:
+        for seat, announcement in state.deal.voided:
             assert any(self.holds.get(c) is not seat for c in announcement.cards), f"a true {announcement} voided"
 
     def seen_queens(self, state: TableState) -> dict[Card, Seat]:
         """Queens seen at a seat: played, shown or scanned (the table's evidence)."""
-        seen = {card: seat for trick in state.tricks for seat, card in trick.plays if card in MATADORS}
-        for seat, cards in state.shown:
+        seen = {card: seat for trick in state.deal.tricks for seat, card in trick.plays if card in MATADORS}
+        for seat, cards in state.deal.shown:
             seen.update({card: seat for card in cards if card in MATADORS})
         return seen
 

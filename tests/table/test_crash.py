@@ -175,7 +175,7 @@ def _kill_and_resume(tmp_path: Path, header: RecordHeader, events: list[TableEve
         assert got == events[:count]  # nothing doubled, nothing reordered
         resumed = Table.replay(got, header.house_rules, header.dealer, header.table).state
         assert resumed == expected[count]
-        if resumed.current_trick is not None:
+        if resumed.deal.current_trick is not None:
             stats["mid_trick"] += 1
         if got and isinstance(got[-1], HAND_EVENTS):
             stats["after_hand"] += 1

@@ -85,18 +85,18 @@ def test_a_false_konter_by_touch_is_void_and_never_convicts_the_partner(penalty:
     rules = {"revoke_penalty": penalty}
     honest = _play(Rec(house_rules=rules).trumps("JC"), FALSE_KONTER_TRICKS).table()
     rec = Rec(house_rules=rules).trumps("JC").button("announce_konter", seat="W")
-    assert rec.state().announcements == ((Seat.W, Announcement.KONTER),)  # the claim raises the stake meanwhile
+    assert rec.state().deal.announcements == ((Seat.W, Announcement.KONTER),)  # the claim raises the stake meanwhile
     table = _play(rec, FALSE_KONTER_TRICKS).table()
     assert log_codes(table) == ["false_announcement"]
     warning = table.warning_log[0]
-    assert (warning.seat, warning.card, warning.holder, warning.announcement, warning.trick) == (
+    assert (warning.seat, warning.card, warning.fault.holder, warning.fault.announcement, warning.trick) == (
         Seat.W, Card.parse("QH"), Seat.E, Announcement.KONTER, 2)
     assert _revokes(table) == []
     state = table.state
-    assert state.phase is TablePhase.DEAL_OVER and state.voided == ((Seat.W, Announcement.KONTER),)
-    result = state.slate[0].result
+    assert state.phase is TablePhase.DEAL_OVER and state.deal.voided == ((Seat.W, Announcement.KONTER),)
+    result = state.match.slate[0].result
     assert result.announcements == () and result.revoke_by is None
-    assert state.slate == honest.state.slate  # exactly the deal without the touch
+    assert state.match.slate == honest.state.match.slate  # exactly the deal without the touch
     assert log_codes(honest) == []
     text = warning_sentence(translator("en"), warning, {Seat.W: "Jos", Seat.E: "Pit"})
     assert text == "Jos's Konter does not count: ♥Q is Pit's. Press Confirm."
@@ -111,14 +111,14 @@ def test_a_seatless_announce_touch_is_never_given_to_the_player_whose_card_is_te
     rec = Rec(house_rules={"revoke_penalty": penalty}).trumps("9C")
     rec.place("W", "KH", dt=4.0 - rec.t).button("announce_matt")  # no seat: a hardware button
     state = rec.state()
-    assert state.announcements == ()
+    assert state.deal.announcements == ()
     assert state.prompt.code is PromptCode.CHOOSE_SEAT and state.prompt.button is ButtonName.ANNOUNCE_MATT
     assert set(state.possible.seats_for(ButtonName.ANNOUNCE_MATT)) == {Seat.W, Seat.S, Seat.E, Seat.N}
     view = build_view(Scene(state, DisplaySettings()))
     assert [t.seat for t in view.targets() if t.action is Action.ANNOUNCE_MATT] == [Seat.N, Seat.E, Seat.S, Seat.W]
     rec.button("announce_matt", seat="S", dt=0.2)
     state = rec.state()
-    assert state.announcements == ((Seat.S, Announcement.MATT),) and state.prompt.code is PromptCode.PLAY
+    assert state.deal.announcements == ((Seat.S, Announcement.MATT),) and state.prompt.code is PromptCode.PLAY
     for seat, card in MATT_TRICKS[0][1:]:
         rec.place(seat, card)
     rec.tick()
@@ -128,24 +128,24 @@ def test_a_seatless_announce_touch_is_never_given_to_the_player_whose_card_is_te
     assert _revokes(table) == [] and log_codes(table) == []
     state = table.state
     assert state.phase is TablePhase.DEAL_OVER and state.warnings == ()
-    result = state.slate[0].result
+    result = state.match.slate[0].result
     assert result.announcements == ((Seat.S, Announcement.MATT),) and result.revoke_by is None
     assert result.stake == 2
     rec.button("confirm").button("trump_hearts")
     state = rec.state()
-    assert state.phase is TablePhase.PLAY and state.trump is Suit.HEARTS and state.deal_number == 2
+    assert state.phase is TablePhase.PLAY and state.deal.trump is Suit.HEARTS and state.deal.number == 2
 
 
 def test_an_unanswered_seatless_touch_credits_nobody(rec: Rec) -> None:
     rec.trumps().button("announce_konter")
     assert rec.state().prompt.code is PromptCode.CHOOSE_SEAT
     state = rec.button("undo").state()  # undo withdraws the question, and nothing else
-    assert state.prompt.code is PromptCode.PLAY and state.announcements == () and state.trump is Suit.HEARTS
+    assert state.prompt.code is PromptCode.PLAY and state.deal.announcements == () and state.deal.trump is Suit.HEARTS
     rec.button("announce_konter")
     for seat, card in (("W", "KH"), ("S", "JH"), ("E", "AD"), ("N", "9H")):
         rec.place(seat, card)
     state = rec.tick().state()
-    assert state.announcements == () and state.prompt.code is not PromptCode.CHOOSE_SEAT  # the question lapsed
+    assert state.deal.announcements == () and state.prompt.code is not PromptCode.CHOOSE_SEAT  # the question lapsed
 
 
 def test_claim_is_neither_offered_nor_taken_with_claims_off() -> None:
@@ -153,7 +153,7 @@ def test_claim_is_neither_offered_nor_taken_with_claims_off() -> None:
     for plays in DEAL[:3]:
         rec.trick(plays)  # EW have 24
     state = rec.state()
-    assert dict(state.points)[state.forehand.team] >= 21
+    assert dict(state.deal.points)[state.deal.forehand.team] >= 21
     assert state.possible.claim is None and not state.possible.seats_for(ButtonName.CLAIM)
     view = build_view(Scene(state, DisplaySettings()))
     assert Action.CLAIM not in [b.action for b in (*view.buttons, *view.targets()) if b.enabled]
@@ -171,9 +171,9 @@ def test_claim_is_neither_offered_nor_taken_with_claims_off() -> None:
 
 def test_konter_a_matt_by_taps_is_one_announcement(rec: Rec) -> None:
     rec.trumps().tap("W", "QS")
-    assert rec.state().announcements == ((Seat.W, Announcement.MATT),)
+    assert rec.state().deal.announcements == ((Seat.W, Announcement.MATT),)
     table = rec.tap("W", "QH").tap("W", "QD").table()
-    assert table.state.announcements == ((Seat.W, Announcement.KONTER_A_MATT),)
+    assert table.state.deal.announcements == ((Seat.W, Announcement.KONTER_A_MATT),)
     view = build_view(Scene(table.state, DisplaySettings()))
     assert view.seat(Seat.W).announcement == "Konter a Matt"  # type: ignore[union-attr]
     for plays in DEAL:

@@ -46,7 +46,7 @@ def test_resume_mid_trick_with_a_tentative_card(tmp_path: Path) -> None:
         assert session.state == before
         assert session.header == HEADER
         after = session.feed(Tick(6.5))  # S's window runs out after the restart, as it would have
-        assert after.tricks[0].plays[-1] == (Seat.S, Card.parse("TH"))
+        assert after.deal.tricks[0].plays[-1] == (Seat.S, Card.parse("TH"))
 
 
 def test_events_round_trip_through_the_journal(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_a_lift_reported_after_a_later_card_is_journaled_at_the_last_time_and_re
         times = [e.time for e in again.journal.events()]
         assert again.state == live
     assert times == [0.50, 0.98, 0.98]
-    assert not live.zone(Seat.W).cards and live.trump is not None
+    assert not live.zone(Seat.W).cards and live.deal.trump is not None
 
 
 def test_a_new_journal_needs_a_header(tmp_path: Path) -> None:
@@ -131,7 +131,7 @@ def test_journal_fsyncs_before_the_state_changes(tmp_path: Path) -> None:
         session.journal.close()
         with pytest.raises(JournalError):
             session.feed(CardPlaced(0.0, Seat.N, Card.parse("AH")))
-        assert session.table.state.trump is None
+        assert session.table.state.deal.trump is None
 
 
 def test_replay_equals_live(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_a_card_reported_again_after_a_restart_is_the_same_card(tmp_path: Path) 
         assert state.warnings == ()
         assert [[c.card for c in z.cards] for z in state.zones] == [[c.card for c in z.cards] for z in before.zones]
         # S's card, tentative before the restart, has lain long enough since: played, once.
-        assert [seat for seat, _ in state.tricks[0].plays] == [Seat.N, Seat.W, Seat.S]
+        assert [seat for seat, _ in state.deal.tricks[0].plays] == [Seat.N, Seat.W, Seat.S]
 
 
 def test_lifts_for_a_snapshot_after_a_restart(tmp_path: Path) -> None:

@@ -87,8 +87,8 @@ class Run:
         """``seat``'s cards this deal that it has not played yet (the honest script's deal says which)."""
         state = self.table.state
         assert self.script.match is not None
-        deal = self.script.match.deals[state.deal_number - 1]
-        played = {card for trick in state.tricks for _, card in trick.plays}
+        deal = self.script.match.deals[state.deal.number - 1]
+        played = {card for trick in state.deal.tricks for _, card in trick.plays}
         lying = {c for cards in self.lying().values() for c, _ in cards}
         return [p.card for t in deal.tricks for p in t.plays if p.seat is seat and p.card not in played | lying]
 
@@ -127,7 +127,7 @@ def card_knocked_off_and_put_back(run: Run) -> bool:
 
 def wrong_card_laid_and_undone(run: Run) -> bool:
     state = run.table.state
-    seat = state.to_play
+    seat = state.deal.to_play
     if state.phase is not TablePhase.PLAY or seat is None or run.lying()[seat]:
         return False
     later = run.still_to_play(seat)[1:]  # one of his cards, not the one he is about to play
@@ -143,9 +143,9 @@ def wrong_card_laid_and_undone(run: Run) -> bool:
 
 def card_laid_out_of_turn(run: Run) -> bool:
     state = run.table.state
-    if state.phase is not TablePhase.PLAY or state.to_play is None:
+    if state.phase is not TablePhase.PLAY or state.deal.to_play is None:
         return False
-    others = [s for s in Seat if s is not state.to_play and not run.lying()[s] and run.still_to_play(s)]
+    others = [s for s in Seat if s is not state.deal.to_play and not run.lying()[s] and run.still_to_play(s)]
     if not others:
         return False
     seat = run.rng.choice(others)
@@ -182,9 +182,9 @@ def undo_twice_and_lay_again(run: Run) -> bool:
 
 def claim_by_the_wrong_side(run: Run) -> bool:
     state = run.table.state
-    if state.phase is not TablePhase.PLAY or state.current_trick is not None:
+    if state.phase is not TablePhase.PLAY or state.deal.current_trick is not None:
         return False
-    points = dict(state.points)
+    points = dict(state.deal.points)
     team = run.rng.choice([t for t in Team if points[t] < 21])
     run.press(ButtonName.CLAIM, team.seats[0])
     assert "claim_refused" in state_codes(run)
@@ -239,10 +239,10 @@ def check_same_slate(run: Run) -> None:
     assert len(run.table.matches) == 1
     assert state.phase is TablePhase.MATCH_OVER, run.injected
     expected = [(e.result.winner, dict(e.result.points), e.stake) for e in script.match.slate.history]
-    got = [(e.result.winner, dict(e.result.points), e.stake) for e in state.slate]
+    got = [(e.result.winner, dict(e.result.points), e.stake) for e in state.match.slate]
     assert got == expected, run.injected
     for team in Team:
-        assert state.open_lines_of(team) == script.match.slate.open_lines(team)
+        assert state.match.open_lines_of(team) == script.match.slate.open_lines(team)
     assert Table.replay(run.events, script.rules, script.dealer, script.config).state == state
 
 

@@ -13,7 +13,7 @@ def test_start_prompts_forehand_to_name_trumps_rule_2_and_9(rec: Rec) -> None:
     state = rec.state()
     assert state.phase is TablePhase.TRUMPS
     assert tuple(state.prompt) == (PromptCode.NAME_TRUMPS, Seat.W)
-    assert state.dealer is Seat.N and state.forehand is Seat.W
+    assert state.deal.dealer is Seat.N and state.deal.forehand is Seat.W
 
 
 def test_clockwise_house_rule_makes_east_forehand_rule_2() -> None:
@@ -24,56 +24,56 @@ def test_clockwise_house_rule_makes_east_forehand_rule_2() -> None:
 def test_forehand_names_trumps_by_showing_a_card_rule_9(rec: Rec) -> None:
     state = rec.trumps("AH").state()
     assert state.phase is TablePhase.PLAY
-    assert state.trump is Suit.HEARTS
+    assert state.deal.trump is Suit.HEARTS
     assert tuple(state.prompt) == (PromptCode.PLAY, Seat.W)
-    assert Card.parse("AH") in dict(state.shown)[Seat.W]  # shown, so known to be in W's hand
+    assert Card.parse("AH") in dict(state.deal.shown)[Seat.W]  # shown, so known to be in W's hand
 
 
 def test_trump_card_left_on_the_zone_asks_to_lift_it(rec: Rec) -> None:
     state = rec.place("W", "QS").state()
-    assert state.trump is Suit.SPADES  # the printed suit: ♠Q names spades
+    assert state.deal.trump is Suit.SPADES  # the printed suit: ♠Q names spades
     assert tuple(state.prompt) == (PromptCode.LIFT_CARD, Seat.W)
     assert state.zone(Seat.W).cards[0].status is ZoneCardStatus.SHOWN
 
 
 def test_trumps_by_touch_rule_9(rec: Rec) -> None:
     state = rec.button("trump_clubs").state()
-    assert state.trump is Suit.CLUBS and state.phase is TablePhase.PLAY
+    assert state.deal.trump is Suit.CLUBS and state.phase is TablePhase.PLAY
 
 
 def test_only_forehand_names_trumps_rule_9(rec: Rec) -> None:
     table = rec.tap("S", "AS").table()
-    assert table.state.trump is None
+    assert table.state.deal.trump is None
     assert log_codes(table) == ["out_of_turn"]
     assert table.warning_log[0].rule == 9
 
 
 def test_matt_announced_by_showing_the_queen_rule_10_11(rec: Rec) -> None:
     state = rec.trumps().tap("W", "QS").state()
-    assert state.announcements == ((Seat.W, Announcement.MATT),)
+    assert state.deal.announcements == ((Seat.W, Announcement.MATT),)
     assert codes(state) == []
 
 
 def test_konter_needs_both_red_queens_from_one_seat_rule_10(rec: Rec) -> None:
     rec.trumps().tap("S", "QH")
-    assert rec.state().announcements == ()
+    assert rec.state().deal.announcements == ()
     state = rec.tap("S", "QD").state()
-    assert state.announcements == ((Seat.S, Announcement.KONTER),)
-    assert {Card.parse("QH"), Card.parse("QD")} <= set(dict(state.shown)[Seat.S])
+    assert state.deal.announcements == ((Seat.S, Announcement.KONTER),)
+    assert {Card.parse("QH"), Card.parse("QD")} <= set(dict(state.deal.shown)[Seat.S])
 
 
 def test_announcement_by_a_player_not_to_play_is_a_show_not_a_play_rule_10(rec: Rec) -> None:
     """S taps the red queens while W is to lead: no out-of-turn warning, the announcement stands."""
     table = rec.trumps().tap("S", "QH").tap("S", "QD").table()
     assert log_codes(table) == []
-    assert table.state.to_play is Seat.W
+    assert table.state.deal.to_play is Seat.W
 
 
 def test_konter_a_matt_in_one_hand_rule_10_24() -> None:
     hands = Rec().trumps("AH")
     state = hands.tap("S", "QS").tap("S", "QH").tap("S", "QD").state()
     parts: set[str] = set()
-    for _, announcement in state.announcements:
+    for _, announcement in state.deal.announcements:
         parts |= announcement.parts
     assert parts == {"matt", "konter"}
 
@@ -81,22 +81,22 @@ def test_konter_a_matt_in_one_hand_rule_10_24() -> None:
 def test_announcement_by_touch_without_a_seat_asks_for_it_rule_10(rec: Rec) -> None:
     """A touch that does not say whose it is never goes to a guessed seat: the table asks, then takes the answer."""
     state = rec.trumps().button("announce_matt").state()
-    assert state.announcements == ()
+    assert state.deal.announcements == ()
     assert state.prompt.code is PromptCode.CHOOSE_SEAT and state.prompt.button is ButtonName.ANNOUNCE_MATT
     assert state.possible.seats_for(ButtonName.ANNOUNCE_MATT) == (Seat.N, Seat.E, Seat.S, Seat.W)
     state = rec.button("announce_matt", seat="S").state()
-    assert state.announcements == ((Seat.S, Announcement.MATT),) and state.prompt.code is PromptCode.PLAY
+    assert state.deal.announcements == ((Seat.S, Announcement.MATT),) and state.prompt.code is PromptCode.PLAY
 
 
 def test_announcement_by_touch_for_a_named_seat_rule_10(rec: Rec) -> None:
     state = rec.trumps().button("announce_konter", seat="N").state()
-    assert state.announcements == ((Seat.N, Announcement.KONTER),)
+    assert state.deal.announcements == ((Seat.N, Announcement.KONTER),)
 
 
 def test_announcement_after_ones_first_card_is_too_late_rule_10(rec: Rec) -> None:
     rec.trumps().trick(DEAL[0])
     table = rec.tap("W", "QS").table()
-    assert table.state.announcements == ()
+    assert table.state.deal.announcements == ()
     assert log_codes(table) == ["announcement_too_late"]
     assert table.warning_log[0].rule == 10
 
@@ -106,7 +106,7 @@ def test_a_lay_is_played_and_the_fourth_card_closes_the_trick_rule_12_17(rec: Re
     for seat, card in DEAL[0]:
         rec.place(seat, card)
     state = rec.tick().state()
-    trick = state.tricks[0]
+    trick = state.deal.tricks[0]
     assert trick.winner is Seat.W and trick.points == 8
     assert tuple(state.prompt) == (PromptCode.SWEEP, Seat.W)  # W won and must clear his zone before leading
 
@@ -115,13 +115,13 @@ def test_sweeping_clears_the_trick_and_the_winner_leads_rule_12(rec: Rec) -> Non
     state = rec.trumps().trick(DEAL[0]).state()
     assert all(zone.is_clear for zone in state.zones)
     assert state.prompt.code is PromptCode.PLAY and state.prompt.seat is Seat.W
-    assert state.prompt.lead and state.trick_number == 2
+    assert state.prompt.lead and state.deal.trick_number == 2
 
 
 def test_next_lead_may_come_once_the_winners_zone_is_clear(rec: Rec) -> None:
     rec.trumps().trick(DEAL[0], sweep=False).lift("W", "KH")
     state = rec.place("W", "AC").tick().state()
-    assert state.tricks[1].plays == ((Seat.W, Card.parse("AC")),)
+    assert state.deal.tricks[1].plays == ((Seat.W, Card.parse("AC")),)
     assert codes(state) == []
 
 
@@ -129,10 +129,10 @@ def test_a_whole_deal_kapo_scored_and_next_dealer_is_forehand_rules_19_20_22_24(
     table = rec.deal().table()
     state = table.state
     assert state.phase is TablePhase.DEAL_OVER
-    entry = state.slate[0]
+    entry = state.match.slate[0]
     assert entry.result.points == {Team.EW: 40, Team.NS: 0}
     assert entry.result.kapo and entry.stake == 2
-    assert state.open_lines_of(Team.EW) == 7
+    assert state.match.open_lines_of(Team.EW) == 7
     assert tuple(state.prompt) == (PromptCode.NEXT_DEAL, Seat.W)  # rule 22: this deal's forehand deals next
     assert state.prompt.forehand is Seat.S
     assert log_codes(table) == []
@@ -140,13 +140,13 @@ def test_a_whole_deal_kapo_scored_and_next_dealer_is_forehand_rules_19_20_22_24(
 
 def test_next_deal_starts_when_the_new_forehand_names_trumps_rule_22(rec: Rec) -> None:
     state = rec.deal().tap("S", "9C").state()
-    assert state.phase is TablePhase.PLAY and state.deal_number == 2
-    assert state.dealer is Seat.W and state.forehand is Seat.S and state.trump is Suit.CLUBS
+    assert state.phase is TablePhase.PLAY and state.deal.number == 2
+    assert state.deal.dealer is Seat.W and state.deal.forehand is Seat.S and state.deal.trump is Suit.CLUBS
 
 
 def test_confirm_starts_the_next_deal(rec: Rec) -> None:
     state = rec.deal().button("confirm").state()
-    assert state.phase is TablePhase.TRUMPS and state.deal_number == 2
+    assert state.phase is TablePhase.TRUMPS and state.deal.number == 2
 
 
 def test_claim_by_touch_with_21_points_rule_21(rec: Rec) -> None:
@@ -155,7 +155,7 @@ def test_claim_by_touch_with_21_points_rule_21(rec: Rec) -> None:
         rec.trick(plays)
     state = rec.button("claim").state()  # EW have 24
     assert state.phase is TablePhase.DEAL_OVER
-    result = state.slate[0].result
+    result = state.match.slate[0].result
     assert result.claimed_by is Team.EW and not result.kapo
 
 
@@ -168,19 +168,19 @@ def test_claim_refused_below_21_rule_21(rec: Rec) -> None:
 def test_match_over_revanche_and_new_match_rules_28_29() -> None:
     rec = Rec(house_rules={"start_lines": 2})
     state = rec.deal().state()  # EW strike 2 of 2 lines: the match is over
-    assert state.phase is TablePhase.MATCH_OVER and state.match_winner is Team.EW
+    assert state.phase is TablePhase.MATCH_OVER and state.match.winner is Team.EW
     assert state.prompt.code is PromptCode.MATCH_OVER and state.prompt.winner is Team.EW
     state = rec.button("revanche").state()
-    assert state.match_number == 2 and state.phase is TablePhase.TRUMPS
-    assert state.open_lines_of(Team.EW) == 2
-    assert state.dealer is Seat.W  # the deal passes on as usual
+    assert state.match.number == 2 and state.phase is TablePhase.TRUMPS
+    assert state.match.open_lines_of(Team.EW) == 2
+    assert state.deal.dealer is Seat.W  # the deal passes on as usual
     state = rec.button("new_match", seat="E").state()
-    assert state.match_number == 3 and state.dealer is Seat.E
+    assert state.match.number == 3 and state.deal.dealer is Seat.E
 
 
 def test_revanche_before_the_end_is_refused_rule_29(rec: Rec) -> None:
     table = rec.button("revanche").table()
-    assert table.state.match_number == 1
+    assert table.state.match.number == 1
     assert log_codes(table) == ["not_now"]
 
 
@@ -194,7 +194,7 @@ def test_hand_scan_then_play_catches_an_illegal_card_at_once_rule_18() -> None:
         for card in hands[seat].split():
             rec.tap(seat, card)
     state = rec.state()
-    assert state.phase is TablePhase.PLAY and state.trump is Suit.HEARTS
+    assert state.phase is TablePhase.PLAY and state.deal.trump is Suit.HEARTS
     rec.place("W", "KH").place("S", "TS")  # S holds three trumps: a revoke, seen at once (rules 15, 18)
     table = rec.table()
     assert "revoke" in [w.code.value for w in table.state.warnings if w.tentative]
@@ -208,28 +208,28 @@ def test_hand_scan_can_be_cut_short_with_confirm() -> None:
     rec = Rec(hand_scan=True).trumps().tap("W", "QS").button("confirm")
     state = rec.state()
     assert state.phase is TablePhase.PLAY
-    assert Card.parse("QS") in dict(state.shown)[Seat.W]
+    assert Card.parse("QS") in dict(state.deal.shown)[Seat.W]
 
 
 def test_undo_takes_back_the_last_play_and_the_card_must_be_lifted(rec: Rec) -> None:
     rec.trumps().place("W", "KH").tick()
-    assert rec.state().tricks[0].plays == ((Seat.W, Card.parse("KH")),)
+    assert rec.state().deal.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
     state = rec.button("undo").state()
-    assert state.tricks == () and state.to_play is Seat.W
+    assert state.deal.tricks == () and state.deal.to_play is Seat.W
     assert tuple(state.prompt) == (PromptCode.LIFT_CARD, Seat.W)
     state = rec.lift("W", "KH").place("W", "9S").tick().state()
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("9S")),)
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("9S")),)
 
 
 def test_undo_of_a_trump_choice(rec: Rec) -> None:
     state = rec.button("trump_clubs").button("undo").state()
-    assert state.phase is TablePhase.TRUMPS and state.trump is None
+    assert state.phase is TablePhase.TRUMPS and state.deal.trump is None
 
 
 def test_undo_reopens_a_finished_deal(rec: Rec) -> None:
     state = rec.deal().button("undo").state()
-    assert state.phase is TablePhase.PLAY and state.slate == ()
-    assert state.to_play is Seat.N and len(state.tricks[-1].plays) == 3
+    assert state.phase is TablePhase.PLAY and state.match.slate == ()
+    assert state.deal.to_play is Seat.N and len(state.deal.tricks[-1].plays) == 3
 
 
 def test_tie_adds_lines_to_the_trump_team_rule_27() -> None:
@@ -245,7 +245,7 @@ def test_tie_adds_lines_to_the_trump_team_rule_27() -> None:
     ]
     rec = Rec(dealer="E").deal(tricks, trumps="AS", forehand="N")
     state = rec.state()
-    entry = state.slate[0]
+    entry = state.match.slate[0]
     assert entry.result.is_tie and entry.result.points == {Team.NS: 20, Team.EW: 20}
     assert entry.added == {Team.NS: 1, Team.EW: 0}
-    assert state.open_lines_of(Team.NS) == 10
+    assert state.match.open_lines_of(Team.NS) == 10

@@ -31,7 +31,7 @@ def test_new_match_leaves_no_card_marked_played_that_no_trick_holds(rec: Rec) ->
     """W's card lay played when the new match began; it stayed 'played' in a match where nothing was played."""
     rec.trumps().place("W", "KH").tick().button("new_match")
     state = rec.state()
-    assert state.phase is TablePhase.TRUMPS and state.tricks == ()
+    assert state.phase is TablePhase.TRUMPS and state.deal.tricks == ()
     assert zone_cards(rec, "W") == [("KH", "shown")]
 
 
@@ -41,10 +41,10 @@ def test_lifting_the_lead_early_does_not_lay_the_next_seats_tentative_card(rec: 
     rec.trumps().place("W", "KH").tick().place("S", "JH").lift("W", "KH", dt=0.1)
     state = rec.state()
     assert zone_cards(rec, "S") == [("JH", "tentative")]
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
     assert "lifted_early" in codes(state)
     state = rec.lift("S", "JH", dt=0.2).state()  # so S's card was a show after all
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
 
 
 def test_sweep_of_a_complete_trick_still_lays_the_fourth_card(rec: Rec) -> None:
@@ -54,7 +54,7 @@ def test_sweep_of_a_complete_trick_still_lays_the_fourth_card(rec: Rec) -> None:
         rec.place(seat, card)
     rec.tick().place("N", "9H").lift("W", "KH", dt=0.1)
     state = rec.state()
-    assert state.tricks[0].winner is Seat.W and codes(state) == []
+    assert state.deal.tricks[0].winner is Seat.W and codes(state) == []
 
 
 def test_undoing_a_play_clears_already_played_of_its_card_lying_again(rec: Rec) -> None:
@@ -63,10 +63,10 @@ def test_undoing_a_play_clears_already_played_of_its_card_lying_again(rec: Rec) 
     rec.trumps().trick(DEAL[0]).place("W", "AC").tick().place("S", "KH")  # KH: W's card of trick 1
     assert "card_already_played" in codes(rec.state())
     state = rec.button("undo").button("undo").state()  # drops W's ♣A, then the fourth card of trick 1
-    assert state.tricks[0].winner is None and len(state.tricks[0].plays) == 3
+    assert state.deal.tricks[0].winner is None and len(state.deal.tricks[0].plays) == 3
     assert "card_already_played" in codes(state)  # ♥K still lies played in trick 1: the warning is true
     state = rec.button("undo").button("undo").button("undo").state()  # trick 1 is empty now
-    assert state.tricks == () and "card_already_played" not in codes(state)
+    assert state.deal.tricks == () and "card_already_played" not in codes(state)
     assert zone_cards(rec, "S") == [("KH", "stray")] and state.prompt.code is PromptCode.LIFT_CARD
 
 
@@ -111,12 +111,12 @@ def test_next_forehand_putting_a_card_back_before_the_cards_are_gathered_does_no
     rec.trick(DEAL[5], sweep=False)  # last trick: W S E N; the next forehand is S (dealer W)
     rec.lift("S", "QD").place("S", "QD")
     state = rec.state()
-    assert state.phase is TablePhase.DEAL_OVER and state.deal_number == 1
+    assert state.phase is TablePhase.DEAL_OVER and state.deal.number == 1
     assert zone_cards(rec, "S") == [("QD", "played")]  # still the last trick's card
     for seat, card in DEAL[5]:
         rec.lift(seat, card, dt=0.1)
     state = rec.place("S", "AC").state()  # all gathered: now S's card names trumps
-    assert state.deal_number == 2 and state.trump is Suit.CLUBS
+    assert state.deal.number == 2 and state.deal.trump is Suit.CLUBS
 
 
 def test_two_players_laying_at_once_are_taken_in_the_order_of_play(rec: Rec) -> None:
@@ -126,18 +126,18 @@ def test_two_players_laying_at_once_are_taken_in_the_order_of_play(rec: Rec) -> 
     rec.place("E", "AD", dt=0.5).place("S", "JH", dt=0.05).tick()
     state = rec.state()
     assert codes(state) == []
-    assert state.tricks[0].plays == tuple((Seat(s), Card.parse(c)) for s, c in DEAL[0][:3])
+    assert state.deal.tricks[0].plays == tuple((Seat(s), Card.parse(c)) for s, c in DEAL[0][:3])
 
 
 def test_undo_pressed_twice_drops_two_plays(rec: Rec) -> None:
     rec.trumps().place("W", "KH").place("S", "JH").tick()
     state = rec.button("undo").button("undo").state()
-    assert state.tricks == () and state.to_play is Seat.W
+    assert state.deal.tricks == () and state.deal.to_play is Seat.W
     assert zone_cards(rec, "W") == [("KH", "stray")] and zone_cards(rec, "S") == [("JH", "stray")]
     state = rec.lift("W", "KH").lift("S", "JH").state()
     assert codes(state) == [] and tuple(state.prompt) == (PromptCode.PLAY, Seat.W)
     table = rec.trick(DEAL[0]).table()
-    assert table.state.tricks[0].winner is Seat.W
+    assert table.state.deal.tricks[0].winner is Seat.W
 
 
 def test_claim_by_the_wrong_side_is_refused_and_the_right_side_can_still_claim(rec: Rec) -> None:
@@ -146,8 +146,8 @@ def test_claim_by_the_wrong_side_is_refused_and_the_right_side_can_still_claim(r
     table = rec.button("claim", "N").table()
     assert log_codes(table) == ["claim_refused"] and table.state.phase is TablePhase.PLAY
     state = rec.button("confirm").button("claim", "E").state()
-    assert state.phase is TablePhase.DEAL_OVER and state.last_result is not None
-    assert state.last_result.claimed_by is not None and state.last_result.claimed_by.value == "EW"
+    assert state.phase is TablePhase.DEAL_OVER and state.match.last_result is not None
+    assert state.match.last_result.claimed_by is not None and state.match.last_result.claimed_by.value == "EW"
 
 
 def test_sweep_that_begins_with_the_fourth_card_inside_the_tap_window_closes_the_trick(rec: Rec) -> None:
@@ -158,7 +158,7 @@ def test_sweep_that_begins_with_the_fourth_card_inside_the_tap_window_closes_the
         rec.place(seat, card)
     rec.tick().place("N", "9H").lift("N", "9H", dt=0.4).lift("W", "KH", dt=0.2)
     state = rec.state()
-    assert state.tricks[0].winner is Seat.W and len(state.tricks[0].plays) == 4
+    assert state.deal.tricks[0].winner is Seat.W and len(state.deal.tricks[0].plays) == 4
     assert codes(state) == []
     for seat, card in DEAL[0][1:3]:
         rec.lift(seat, card, dt=0.1)
@@ -171,9 +171,9 @@ def test_matt_shown_by_the_fourth_seat_then_a_card_knocked_off_is_an_announcemen
     rec = Rec(dealer="E").trumps("AS", "N")  # forehand N: order N W S E, so E is fourth
     rec.place("N", "KS").place("W", "9S").place("S", "TS").tick().place("E", "QS").lift("E", "QS", dt=0.3)
     state = rec.lift("N", "KS", dt=0.3).state()
-    assert len(state.tricks[0].plays) == 3 and state.to_play is Seat.E
+    assert len(state.deal.tricks[0].plays) == 3 and state.deal.to_play is Seat.E
     assert "lifted_early" in codes(state)
-    assert [(s.value, a.value) for s, a in state.announcements] == [("E", "matt")]
+    assert [(s.value, a.value) for s, a in state.deal.announcements] == [("E", "matt")]
 
 
 def test_a_show_then_a_card_lifted_early_much_later_is_no_sweep(rec: Rec) -> None:
@@ -182,8 +182,8 @@ def test_a_show_then_a_card_lifted_early_much_later_is_no_sweep(rec: Rec) -> Non
         rec.place(seat, card)
     rec.tick().place("N", "9H").lift("N", "9H", dt=0.4).lift("W", "KH", dt=2.0)
     state = rec.state()
-    assert len(state.tricks[0].plays) == 3 and codes(state) == ["lifted_early"]
-    assert Card.parse("9H") in dict(state.shown)[Seat.N]
+    assert len(state.deal.tricks[0].plays) == 3 and codes(state) == ["lifted_early"]
+    assert Card.parse("9H") in dict(state.deal.shown)[Seat.N]
 
 
 def test_reader_offline_mid_trick_card_gone_when_back_is_not_played(rec: Rec) -> None:
@@ -191,31 +191,31 @@ def test_reader_offline_mid_trick_card_gone_when_back_is_not_played(rec: Rec) ->
     The reader comes back and reports the card gone: it was not played; W is still to lead."""
     rec.trumps().place("W", "KH").reader("W", "offline", dt=0.2).tick(5.0).tick(5.0)
     state = rec.state()
-    assert state.tricks == () and zone_cards(rec, "W") == [("KH", "tentative")]
+    assert state.deal.tricks == () and zone_cards(rec, "W") == [("KH", "tentative")]
     assert codes(state) == ["reader_offline"]
     state = rec.reader("W", "online", dt=1.0).lift("W", "KH", dt=0.0).state()
-    assert state.tricks == () and tuple(state.prompt) == (PromptCode.PLAY, Seat.W) and codes(state) == []
+    assert state.deal.tricks == () and tuple(state.prompt) == (PromptCode.PLAY, Seat.W) and codes(state) == []
 
 
 def test_reader_offline_mid_trick_card_still_there_is_played_a_window_after_it_is_back(rec: Rec) -> None:
     rec.trumps().place("W", "KH").reader("W", "fault", dt=0.2).tick(5.0)
     state = rec.reader("W", "online", dt=1.0).tick(0.5).state()
-    assert state.tricks == ()
+    assert state.deal.tricks == ()
     state = rec.tick(0.6).state()
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),) and zone_cards(rec, "W") == [("KH", "played")]
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("KH")),) and zone_cards(rec, "W") == [("KH", "played")]
 
 
 def test_reader_offline_mid_trick_card_changed_when_back_plays_the_new_card(rec: Rec) -> None:
     rec.trumps().place("W", "KH").reader("W", "offline", dt=0.2).tick(5.0)
     rec.reader("W", "online", dt=1.0).lift("W", "KH", dt=0.0).place("W", "AC", dt=0.0).tick(1.5)
     state = rec.state()
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("AC")),) and codes(state) == []
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("AC")),) and codes(state) == []
 
 
 def test_reader_offline_the_next_seats_card_still_lays_the_card_before_it(rec: Rec) -> None:
     rec.trumps().place("W", "KH").reader("W", "offline", dt=0.2).place("S", "JH").tick()
     state = rec.state()
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")), (Seat.S, Card.parse("JH")))
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("KH")), (Seat.S, Card.parse("JH")))
 
 
 def test_reader_offline_a_played_card_gone_when_back_must_be_put_back(rec: Rec) -> None:
@@ -223,4 +223,4 @@ def test_reader_offline_a_played_card_gone_when_back_must_be_put_back(rec: Rec) 
     state = rec.reader("W", "online").lift("W", "KH", dt=0.0).state()
     assert codes(state) == ["lifted_early"] and tuple(state.prompt) == (PromptCode.PUT_BACK, Seat.W)
     state = rec.place("W", "KH").state()
-    assert codes(state) == [] and len(state.tricks[0].plays) == 2
+    assert codes(state) == [] and len(state.deal.tricks[0].plays) == 2

@@ -22,12 +22,12 @@ from .test_by_hand import kill_reader
 
 def screen_possible_cards(state: TableState, seat: Seat) -> tuple[Card, ...]:
     """The screen's own answer before the table published it (app/console.py ``possible_cards``)."""
-    played = {card for trick in state.tricks for _, card in trick.plays}
-    shown = dict(state.shown)
+    played = {card for trick in state.deal.tricks for _, card in trick.plays}
+    shown = dict(state.deal.shown)
     elsewhere = {card for who, cards in shown.items() if who is not seat for card in cards}
     elsewhere |= {zc.card for zone in state.zones if zone.seat is not seat for zc in zone.cards if zc.card}
     own = [c for c in shown.get(seat, ()) if c not in played]
-    mine_known = len(own) + sum(1 for t in state.tricks if t.card_of(seat) is not None)
+    mine_known = len(own) + sum(1 for t in state.deal.tricks if t.card_of(seat) is not None)
     if own and mine_known >= 6:
         return tuple(c for c in DECK if c in own)
     return tuple(c for c in DECK if c not in played and c not in elsewhere)
@@ -35,7 +35,8 @@ def screen_possible_cards(state: TableState, seat: Seat) -> tuple[Card, ...]:
 
 def screen_match_starts(state: TableState) -> bool:
     """The screen's own answer before the table published it (app/console.py ``match_starts``)."""
-    return state.phase is TablePhase.TRUMPS and not state.slate and not state.tricks and state.trump is None
+    deal = state.deal
+    return state.phase is TablePhase.TRUMPS and not state.match.slate and not deal.tricks and deal.trump is None
 
 
 def check(state: TableState) -> None:
@@ -77,7 +78,7 @@ def test_a_card_shown_or_lying_elsewhere_is_not_offered_and_a_hand_known_whole_i
 
     table.apply(CardPlaced(1.0, fh, c("AH")))
     state = table.apply(CardLifted(1.2, fh, c("AH")))  # forehand names hearts
-    assert state.phase is TablePhase.PLAY and state.to_play is fh
+    assert state.phase is TablePhase.PLAY and state.deal.to_play is fh
     assert state.possible.cards_for(fh) == DECK  # the AH he showed is his own: still possible for him
     state = table.apply(CardPlaced(2.0, fh, c("AH")))  # laid: tentative; the next seat may enter his card
     assert state.possible.by_hand == (second,)
@@ -97,8 +98,8 @@ def test_a_card_shown_or_lying_elsewhere_is_not_offered_and_a_hand_known_whole_i
 def test_the_first_dealer_may_be_chosen_only_while_the_table_says_so() -> None:
     table = Table(HouseRules(), Seat.N, TableConfig())
     state = table.apply(DealerChosen(1.0, Seat.W))
-    assert state.dealer is Seat.W and state.possible.choose_dealer
+    assert state.deal.dealer is Seat.W and state.possible.choose_dealer
     state = table.apply(Button(2.0, ButtonName.TRUMP_SPADES))
     assert not state.possible.choose_dealer
     state = table.apply(DealerChosen(3.0, Seat.E))
-    assert state.dealer is Seat.W and "hand_refused" in state.warning_codes()  # refused: trumps are named
+    assert state.deal.dealer is Seat.W and "hand_refused" in state.warning_codes()  # refused: trumps are named

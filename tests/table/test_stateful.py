@@ -318,7 +318,7 @@ class TableAtTheBar(RuleBasedStateMachine):
     def forehand_names_trumps(self, data: st.DataObject) -> None:
         self.tidy()
         self.hands = {seat: set() for seat in Seat}
-        forehand = self.table.state.forehand
+        forehand = self.table.state.deal.forehand
         choices = [t for t in self.free() if t.deck == DECK_NAME]
         thing = data.draw(st.sampled_from(choices), label="trump card")
         self.put(thing, forehand, 1.0)
@@ -329,9 +329,9 @@ class TableAtTheBar(RuleBasedStateMachine):
     def hands_are_scanned(self, data: st.DataObject) -> None:
         """Hand-scan mode: each player taps the cards of his hand until the table has six of each."""
         self.tidy()
-        order = self.rules.direction.order_from(self.table.state.forehand)
+        order = self.rules.direction.order_from(self.table.state.deal.forehand)
         for seat in order:
-            while self.table.state.phase is TablePhase.HAND_SCAN and dict(self.table.state.scanned)[seat] < 6:
+            while self.table.state.phase is TablePhase.HAND_SCAN and dict(self.table.state.deal.scanned)[seat] < 6:
                 taken = {card for hand in self.hands.values() for card in hand}
                 choices = [t for t in CARDS if t.card not in taken and self.where(t) is None]
                 if not choices:
@@ -348,10 +348,10 @@ class TableAtTheBar(RuleBasedStateMachine):
         self.tidy()
         for _ in range(4):
             state = self.table.state
-            seat = state.to_play
+            seat = state.deal.to_play
             if state.phase is not TablePhase.PLAY or seat is None or self.truth[seat]:
                 break
-            played = {card for trick in state.tricks for _, card in trick.plays}
+            played = {card for trick in state.deal.tricks for _, card in trick.plays}
             choices = [t for t in self.free() if t.deck == DECK_NAME and t.card not in played]
             if len(self.hands[seat]) == 6:  # his hand was scanned: he plays one of its cards
                 choices = [t for t in choices if t.card in self.hands[seat]] or choices
@@ -447,10 +447,10 @@ class TableAtTheBar(RuleBasedStateMachine):
     def a_card_by_hand(self, data: st.DataObject, delay: float) -> None:
         """A card entered on the screen: by the seat to play (most often) or any other, any card not yet played."""
         state = self.table.state
-        to_play = state.to_play
+        to_play = state.deal.to_play
         assert to_play is not None
         seat = data.draw(st.sampled_from([to_play] * 3 + list(Seat)))
-        played = {card for trick in state.tricks for _, card in trick.plays}
+        played = {card for trick in state.deal.tricks for _, card in trick.plays}
         card = data.draw(st.sampled_from([c for c in DECK if c not in played]))
         match = len(self.table.matches) - 1
         deal = len(self.table.matches[-1].deals) - 1
@@ -462,8 +462,8 @@ class TableAtTheBar(RuleBasedStateMachine):
         """Trumps named on the screen, by forehand (most often) or another seat, at any moment: between deals it
         begins the deal; refused (a warning, nothing changes) from another seat or once trumps are named."""
         state = self.table.state
-        seat = data.draw(st.sampled_from([state.next_forehand] * 3 + list(Seat)))
-        if state.phase in (TablePhase.TRUMPS, TablePhase.DEAL_OVER) and seat is state.next_forehand:
+        seat = data.draw(st.sampled_from([state.deal.next_forehand] * 3 + list(Seat)))
+        if state.phase in (TablePhase.TRUMPS, TablePhase.DEAL_OVER) and seat is state.deal.next_forehand:
             self.hands = {seat: set() for seat in Seat}  # a new deal's hands, as when trumps are named by a card
         self.feed(TrumpsEntered(self.later(delay), seat, suit))
 
@@ -472,10 +472,10 @@ class TableAtTheBar(RuleBasedStateMachine):
     def a_deal_by_hand(self, entry: DealEntry, delay: float) -> None:
         self.feed(DealEntered(self.later(delay), entry))
 
-    @precondition(lambda self: bool(self.table.state.slate))
+    @precondition(lambda self: bool(self.table.state.match.slate))
     @rule(data=st.data(), entry=entries, delay=delays)
     def a_correction_is_answered(self, data: st.DataObject, entry: DealEntry, delay: float) -> None:
-        number = data.draw(st.integers(1, len(self.table.state.slate)))
+        number = data.draw(st.integers(1, len(self.table.state.match.slate)))
         self.feed(CorrectionProposed(self.later(delay), number, entry))
         for team in data.draw(st.permutations(list(Team))):
             self.feed(CorrectionAnswered(self.later(0.5), team, data.draw(st.booleans())))
@@ -552,11 +552,11 @@ class TableAtTheBar(RuleBasedStateMachine):
                 result = result_of(replay_deal(source, self.rules), source)
             slate.record(result)
         for team in Team:
-            assert state.open_lines_of(team) >= 0
-            assert state.open_lines_of(team) == slate.open_lines(team)
-        assert len(state.slate) == len(slate.history)
+            assert state.match.open_lines_of(team) >= 0
+            assert state.match.open_lines_of(team) == slate.open_lines(team)
+        assert len(state.match.slate) == len(slate.history)
         if state.phase is TablePhase.MATCH_OVER:
-            assert state.match_winner is not None and state.open_lines_of(state.match_winner) == 0
+            assert state.match.winner is not None and state.match.open_lines_of(state.match.winner) == 0
 
     @invariant()
     def played_cards_lay_on_their_seats_zone(self) -> None:
@@ -564,7 +564,7 @@ class TableAtTheBar(RuleBasedStateMachine):
         marked played on a zone is that seat's card in a trick of this deal."""
         state = self.table.state
         for seat in Seat:
-            mine = {c for trick in state.tricks for who, c in trick.plays if who is seat}
+            mine = {c for trick in state.deal.tricks for who, c in trick.plays if who is seat}
             for lying in state.zone(seat).cards:
                 if lying.status is ZoneCardStatus.PLAYED:
                     assert lying.card in mine, f"{lying.card} on {seat}'s zone marked played"

@@ -160,8 +160,8 @@ class JournaledTableAtTheBar(RuleBasedStateMachine):
     @rule(data=st.data(), delay=delays)
     def a_card_by_hand(self, data: st.DataObject, delay: float) -> None:
         state = self.state
-        seat = data.draw(st.sampled_from([state.to_play] * 4 + list(Seat)) if state.to_play else seats)
-        played = {card for trick in state.tricks for _, card in trick.plays}
+        seat = data.draw(st.sampled_from([state.deal.to_play] * 4 + list(Seat)) if state.deal.to_play else seats)
+        played = {card for trick in state.deal.tricks for _, card in trick.plays}
         card = data.draw(st.sampled_from([c for c in DECK if c not in played] or list(DECK)))
         self.feed(CardEntered(self.later(delay), seat, card))
 
@@ -171,16 +171,16 @@ class JournaledTableAtTheBar(RuleBasedStateMachine):
         """Whoever is to play enters a card not yet played until the deal ends: deals and matches do end."""
         for _ in range(24):
             state = self.state
-            if state.phase is not TablePhase.PLAY or state.to_play is None:
+            if state.phase is not TablePhase.PLAY or state.deal.to_play is None:
                 break
-            played = {card for trick in state.tricks for _, card in trick.plays}
+            played = {card for trick in state.deal.tricks for _, card in trick.plays}
             card = data.draw(st.sampled_from([c for c in DECK if c not in played]))
-            self.feed(CardEntered(self.later(0.2), state.to_play, card))
+            self.feed(CardEntered(self.later(0.2), state.deal.to_play, card))
 
     @rule(data=st.data(), suit=st.sampled_from(list(Suit)), delay=delays)
     def trumps_by_hand(self, data: st.DataObject, suit: Suit, delay: float) -> None:
         """Forehand (most often) or another seat names trumps on the screen: between deals it begins the deal."""
-        seat = data.draw(st.sampled_from([self.state.next_forehand] * 4 + list(Seat)))
+        seat = data.draw(st.sampled_from([self.state.deal.next_forehand] * 4 + list(Seat)))
         self.feed(TrumpsEntered(self.later(delay), seat, suit))
 
     @rule(entry=entries, delay=delays)
@@ -189,7 +189,7 @@ class JournaledTableAtTheBar(RuleBasedStateMachine):
 
     @rule(data=st.data(), entry=entries, delay=delays)
     def a_correction_proposed(self, data: st.DataObject, entry: DealEntry, delay: float) -> None:
-        number = data.draw(st.integers(1, len(self.state.slate) + 1))
+        number = data.draw(st.integers(1, len(self.state.match.slate) + 1))
         team = data.draw(st.none() | st.sampled_from(list(Team)))
         self.feed(CorrectionProposed(self.later(delay), number, entry, team))
 
@@ -236,7 +236,7 @@ class JournaledTableAtTheBar(RuleBasedStateMachine):
             return
         state = self.state
         numbers = [row.match for row in state.history]
-        assert numbers == sorted(numbers) and all(1 <= n <= state.match_number for n in numbers)
+        assert numbers == sorted(numbers) and all(1 <= n <= state.match.number for n in numbers)
         for match in self.jt.table.matches:  # this journal's matches: each deal's result from its source
             for scored, source in match.scored():
                 if isinstance(source, DealEntry):
@@ -246,14 +246,14 @@ class JournaledTableAtTheBar(RuleBasedStateMachine):
         by_match: dict[int, list[DealResult]] = {}
         for row in state.history:
             by_match.setdefault(row.match, []).append(row.entry.result)
-        current = independent_slate(by_match.get(state.match_number, []), self.rules)
-        assert dict(state.open_lines) == current, "the slate is not what rules 24-28 give"
+        current = independent_slate(by_match.get(state.match.number, []), self.rules)
+        assert dict(state.match.open_lines) == current, "the slate is not what rules 24-28 give"
         if state.phase is TablePhase.MATCH_OVER:
-            assert state.match_winner is not None and current[state.match_winner] == 0
+            assert state.match.winner is not None and current[state.match.winner] == 0
 
     def teardown(self) -> None:
         if self.table is not None:
-            event(f"matches: {min(self.state.match_number, 3)}")
+            event(f"matches: {min(self.state.match.number, 3)}")
             event(f"deals: {min(len(self.state.history), 5)}")
             self.table.close()
         shutil.rmtree(self.dir, ignore_errors=True)

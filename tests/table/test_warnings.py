@@ -12,21 +12,21 @@ def test_out_of_turn_rule_12_flagged_at_once_and_cleared_by_lifting(rec: Rec) ->
     rec.trumps().place("W", "KH").tick().place("E", "AD")  # S is to play, E lays
     state = rec.state()
     assert [w.code for w in state.warnings] == [WarningCode.OUT_OF_TURN]
-    assert state.warnings[0].tentative and state.warnings[0].expected is Seat.S
+    assert state.warnings[0].tentative and state.warnings[0].fault.expected is Seat.S
     state = rec.tick().state()
     warning = state.warnings[0]
     assert not warning.tentative and warning.rule == 12 and warning.seat is Seat.E and warning.trick == 1
     assert tuple(state.prompt) == (PromptCode.LIFT_CARD, Seat.E)
     state = rec.lift("E", "AD").state()
-    assert codes(state) == [] and state.to_play is Seat.S
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
+    assert codes(state) == [] and state.deal.to_play is Seat.S
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
 
 
 def test_unknown_tag_a_phone_on_a_zone_rule_3(rec: Rec) -> None:
     rec.trumps().tag("N", "04DEADBEEF0042")
     table = rec.table()
     assert codes(table.state) == ["unknown_tag"]
-    assert table.state.warnings[0].uid == "04DEADBEEF0042"
+    assert table.state.warnings[0].device.uid == "04DEADBEEF0042"
     assert codes(rec.tag("N", "04DEADBEEF0042", present=False).state()) == []
 
 
@@ -38,7 +38,7 @@ def test_unknown_tag_resolved_through_the_records_deck_and_zones() -> None:
     rec._add(0.3, {"type": "lift", "zone": 1, "uid": "04A1B2C3D4E5F6"})
     rec._add(0.5, {"type": "place", "zone": 0, "uid": "0499999999999"[:8]})
     state = rec.state()
-    assert state.trump is not None and state.trump.value == "H"
+    assert state.deal.trump is not None and state.deal.trump.value == "H"
     assert codes(state) == ["unknown_tag"] and state.warnings[0].seat is Seat.N
 
 
@@ -46,8 +46,8 @@ def test_unknown_tag_card_of_a_second_deck_rule_3(rec: Rec) -> None:
     rec.trumps().place("W", "KH", deck="blue").tick().place("S", "JH", deck="red")
     state = rec.state()
     assert codes(state) == ["unknown_tag"]
-    assert state.warnings[0].tag is TagProblem.OTHER_DECK and state.warnings[0].deck == "red"
-    assert state.to_play is Seat.S  # the stranger's card is not played
+    assert state.warnings[0].device.tag is TagProblem.OTHER_DECK and state.warnings[0].device.deck == "red"
+    assert state.deal.to_play is Seat.S  # the stranger's card is not played
 
 
 def test_card_already_played_in_this_deal_rule_3(rec: Rec) -> None:
@@ -55,8 +55,8 @@ def test_card_already_played_in_this_deal_rule_3(rec: Rec) -> None:
     state = rec.state()
     assert codes(state) == ["card_already_played"]
     assert state.warnings[0].seat is Seat.S
-    assert state.warnings[0].played_by is Seat.W and state.warnings[0].played_in == 1
-    assert state.to_play is Seat.S
+    assert state.warnings[0].fault.played_by is Seat.W and state.warnings[0].fault.played_in == 1
+    assert state.deal.to_play is Seat.S
 
 
 def test_two_cards_on_one_zone(rec: Rec) -> None:
@@ -65,7 +65,7 @@ def test_two_cards_on_one_zone(rec: Rec) -> None:
     assert WarningCode.TWO_CARDS_ON_ZONE in [w.code for w in state.warnings]
     # The first card is the play once the window passes; lifting the second clears the warning.
     state = rec.tick().lift("W", "AC").state()
-    assert codes(state) == [] and state.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
+    assert codes(state) == [] and state.deal.tricks[0].plays == ((Seat.W, Card.parse("KH")),)
 
 
 def test_two_cards_then_the_first_lifted_the_second_counts_from_then(rec: Rec) -> None:
@@ -74,7 +74,7 @@ def test_two_cards_then_the_first_lifted_the_second_counts_from_then(rec: Rec) -
     assert "two_cards_on_zone" in codes(rec.state())
     state = rec.lift("W", "KH").tick().state()
     assert codes(state) == []
-    assert state.tricks[1].plays == ((Seat.W, Card.parse("AC")),)
+    assert state.deal.tricks[1].plays == ((Seat.W, Card.parse("AC")),)
 
 
 def test_two_cards_reported_by_the_reader(rec: Rec) -> None:
@@ -89,13 +89,13 @@ def test_lifted_early_and_put_back(rec: Rec) -> None:
     assert codes(state) == ["lifted_early"]
     assert tuple(state.prompt) == (PromptCode.PUT_BACK, Seat.W)
     state = rec.place("W", "KH").state()
-    assert codes(state) == [] and len(state.tricks[0].plays) == 2
+    assert codes(state) == [] and len(state.deal.tricks[0].plays) == 2
 
 
 def test_lifted_early_clears_when_the_trick_completes(rec: Rec) -> None:
     rec.trumps().place("W", "KH").place("S", "JH").tick().lift("W", "KH")
     state = rec.place("E", "AD").place("N", "9H").tick().state()
-    assert codes(state) == [] and state.tricks[0].winner is Seat.W
+    assert codes(state) == [] and state.deal.tricks[0].winner is Seat.W
 
 
 def test_announcement_without_cards_rule_11(rec: Rec) -> None:
@@ -104,7 +104,7 @@ def test_announcement_without_cards_rule_11(rec: Rec) -> None:
     table = rec.table()
     assert log_codes(table) == ["announcement_without_cards"]
     assert table.warning_log[0].rule == 10  # Matt counts once per deal, and W showed ♠Q
-    assert [s for s, _ in table.state.announcements] == [Seat.W]
+    assert [s for s, _ in table.state.deal.announcements] == [Seat.W]
 
 
 def test_announcement_without_cards_in_hand_scan_mode_rule_10() -> None:
@@ -115,7 +115,7 @@ def test_announcement_without_cards_in_hand_scan_mode_rule_10() -> None:
             rec.tap(seat, card)
     table = rec.button("announce_konter", seat="E").table()
     assert log_codes(table) == ["announcement_without_cards"]
-    assert table.state.announcements == ()
+    assert table.state.deal.announcements == ()
 
 
 def test_queen_shown_by_one_seat_played_by_another_rule_11(rec: Rec) -> None:
@@ -152,7 +152,7 @@ def test_revoke_proved_later_rule_18(rec: Rec) -> None:
     table = rec.table()
     assert log_codes(table) == ["revoke"]
     warning = table.warning_log[0]
-    assert warning.trick == 1 and warning.seat is Seat.N and warning.proof == Card.parse("TH")
+    assert warning.trick == 1 and warning.seat is Seat.N and warning.fault.proof == Card.parse("TH")
 
 
 def test_revoke_loses_the_deal_under_the_house_rule_lose_deal() -> None:
@@ -161,9 +161,9 @@ def test_revoke_loses_the_deal_under_the_house_rule_lose_deal() -> None:
     table = rec.table()
     state = table.state
     assert state.phase is TablePhase.DEAL_OVER
-    result = state.slate[0].result
+    result = state.match.slate[0].result
     assert result.revoke_by is Seat.S and result.winner is Team.EW
-    assert table.warning_log[0].penalty is RevokePenalty.LOSE_DEAL
+    assert table.warning_log[0].fault.penalty is RevokePenalty.LOSE_DEAL
 
 
 def test_illegal_play_not_in_the_scanned_hand() -> None:
@@ -174,7 +174,7 @@ def test_illegal_play_not_in_the_scanned_hand() -> None:
             rec.tap(seat, card)
     table = rec.place("W", "TH").tick().table()  # TH is N's card
     assert log_codes(table) == ["illegal_play"]
-    assert table.state.tricks == ()
+    assert table.state.deal.tricks == ()
 
 
 def test_reader_offline_and_back(rec: Rec) -> None:
@@ -196,7 +196,7 @@ def test_scan_errors_card_in_two_hands_and_too_many_cards_rule_8() -> None:
 def test_trump_button_after_trumps_is_not_now_rule_9(rec: Rec) -> None:
     table = rec.trumps().button("trump_spades").table()
     assert log_codes(table) == ["not_now"]
-    assert table.state.trump is not None and table.state.trump.value == "H"
+    assert table.state.deal.trump is not None and table.state.deal.trump.value == "H"
 
 
 def test_confirm_acknowledges_warnings(rec: Rec) -> None:
@@ -211,7 +211,7 @@ def test_undo_withdraws_the_warnings_of_the_undone_play(rec: Rec) -> None:
     rec.trumps().tap("S", "QH").tap("S", "QD").place("W", "KH").place("S", "TS").tick()
     assert codes(rec.state()) == ["revoke"]
     table = rec.button("undo").table()
-    assert log_codes(table) == [] and table.state.to_play is Seat.S
+    assert log_codes(table) == [] and table.state.deal.to_play is Seat.S
 
 
 def test_a_non_matador_shown_by_one_seat_and_played_by_another_rule_8(rec: Rec) -> None:
@@ -236,12 +236,12 @@ def test_crosstalk_a_zone_hearing_another_zones_card_is_a_warning_never_a_play(r
     state = rec.state()
     assert codes(state) == ["crosstalk"]
     warning = state.warnings[0]
-    assert warning.seat is Seat.S and warning.holder is Seat.W and warning.card == Card.parse("KH")
+    assert warning.seat is Seat.S and warning.fault.holder is Seat.W and warning.card == Card.parse("KH")
     assert warning.rule is None and not warning.tentative
     assert "space them further apart or lower the readers' gain" in warning.message
     assert state.zone(Seat.S).cards == () and [zc.card for zc in state.zone(Seat.W).cards] == [Card.parse("KH")]
     state = rec.tick().state()
-    assert state.tricks[0].plays == ((Seat.W, Card.parse("KH")),) and state.to_play is Seat.S
+    assert state.deal.tricks[0].plays == ((Seat.W, Card.parse("KH")),) and state.deal.to_play is Seat.S
 
 
 def test_crosstalk_is_shown_once_per_zone_until_confirmed(rec: Rec) -> None:
@@ -253,8 +253,8 @@ def test_crosstalk_is_shown_once_per_zone_until_confirmed(rec: Rec) -> None:
     table = rec.table()
     assert codes(table.state) == ["crosstalk", "crosstalk"] and log_codes(table) == ["crosstalk", "crosstalk"]
     garbled = table.state.warnings[1]
-    assert garbled.seat is Seat.N and garbled.holder is None and garbled.card is None
-    assert garbled.uid == "04DEADBEEF0042"
+    assert garbled.seat is Seat.N and garbled.fault.holder is None and garbled.card is None
+    assert garbled.device.uid == "04DEADBEEF0042"
     table = rec.button("confirm").table()
     assert codes(table.state) == []
     table = rec._add(0.05, {"type": "crosstalk", "seat": "S", "card": "KH", "holder": "W"}).table()
@@ -280,12 +280,12 @@ def test_crosstalk_events_round_trip_through_records() -> None:
 def test_a_misread_lift_is_no_show_and_takes_back_what_the_placement_did(rec: Rec) -> None:
     """The reader gave a card it had reported on W's zone to the neighbouring zone (``misread``): W did nothing."""
     table = rec.place("W", "AH").lift("W", "AH", misread=True).table()
-    assert table.state.trump is None and table.state.zone(Seat.W).cards == ()  # forehand named no trumps
+    assert table.state.deal.trump is None and table.state.zone(Seat.W).cards == ()  # forehand named no trumps
     rec = Rec().trumps()
     table = rec.place("W", "QS").lift("W", "QS", misread=True).table()  # W's ♠Q before his first card
-    assert table.state.tricks == () and table.state.announcements == ()
+    assert table.state.deal.tricks == () and table.state.deal.announcements == ()
     shown = Rec().trumps().place("W", "QS").lift("W", "QS").table()  # the same gesture, a real show: Matt
-    assert [seat for seat, _ in shown.state.announcements] == [Seat.W]
+    assert [seat for seat, _ in shown.state.deal.announcements] == [Seat.W]
 
 
 def test_misread_lifts_round_trip_through_records() -> None:

@@ -66,8 +66,9 @@ class Tournament:
         for table in self.tables.values():
             table.play()
 
-    def settle(self, timeout: float = 30.0) -> None:
-        """Wait until every table's feed is acknowledged and the server has applied all of it."""
+    def settle(self, timeout: float = 120.0) -> None:
+        """Wait until every table's feed is acknowledged and the server has applied all of it (a table reconnects
+        to a restarted broker after paho's back-off, which on a loaded machine took longer than 30 s)."""
         for table in self.tables.values():
             if table.feed is not None:
                 assert table.feed.wait_sent(timeout), f"table {table.name} still has {table.feed.backlog} unsent"

@@ -92,7 +92,7 @@ class SimulatedTable:
         self.drain()
         self.finish_deal()
         state = self.journaled.state
-        if self.matches and (state.phase is TablePhase.MATCH_OVER or state.slate):
+        if self.matches and (state.phase is TablePhase.MATCH_OVER or state.match.slate):
             self.app.handle(Touch(ButtonName.NEW_MATCH, Seat.N))
         script = simulate_match(seed, self.rules, Seat.N, TableConfig(), mistakes=self.mistakes)
         self.script = _Script(script.events, self.clock.now + 2.0)
@@ -102,7 +102,7 @@ class SimulatedTable:
         """Play on until the current deal is over and its cards are off the zones."""
         def swept() -> bool:
             state = self.journaled.state
-            busy = state.phase in (TablePhase.PLAY, TablePhase.HAND_SCAN) or bool(state.tricks and state.phase
+            busy = state.phase in (TablePhase.PLAY, TablePhase.HAND_SCAN) or bool(state.deal.tricks and state.phase
                                                                                     is TablePhase.TRUMPS)
             return not busy and all(zone.is_clear for zone in state.zones)
         while self.playing and not swept():
@@ -184,10 +184,10 @@ def journal_matches(path: Path, cursor: Cursor) -> list[tuple[int, int, int | No
         event = parse_event(json.loads(line), header, seq, previous)
         previous = event.time
         state = table.apply(event)
-        item = matches.setdefault(state.match_number, [None, False, (), False])
-        if not item[1] and state.trump is not None:
+        item = matches.setdefault(state.match.number, [None, False, (), False])
+        if not item[1] and state.deal.trump is not None:
             item[0], item[1] = jc.round_at(seq), True
-        item[2], item[3] = state.slate, state.match_winner is not None
+        item[2], item[3] = state.match.slate, state.match.winner is not None
     return [(jc.index, number, item[0], header.house_rules.start_lines, item[2], item[3])  # type: ignore[misc]
             for number, item in sorted(matches.items())]
 

@@ -123,7 +123,7 @@ def test_director_runs_the_tournament(cup: Tournament, web: WebServer) -> None:
             for n in t.app.notices), "the announcement")
     # Play the round; then the dashboard's attention marks.
     for table in cup.tables.values():
-        while table.playing and len(table.journaled.state.slate) < 2:
+        while table.playing and len(table.journaled.state.match.slate) < 2:
             table.step()
     cup.settle()
     before = {s.name: s.total for s in cup.server.standings()}

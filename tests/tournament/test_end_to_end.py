@@ -74,7 +74,7 @@ def test_individuals_with_mistakes_rounds_of_two_deals(make_tournament: Callable
     for round_seed in (1, 2, 3):
         t.start_round(round_seed)
         for table in t.tables.values():
-            while table.playing and len(table.journaled.state.slate) < 2:
+            while table.playing and len(table.journaled.state.match.slate) < 2:
                 table.step()
         t.settle()
         assert table_of_standings(t) == reference(t)

@@ -77,7 +77,7 @@ def test_standings_page_updates_when_a_deal_ends(cup: Tournament, web: WebServer
     assert "0 deals scored" in _text(browser, "#progress")
     table = cup.tables["1"]
     # Play up to the end of the first deal: the gesture that scores it.
-    while table.playing and not table.journaled.state.slate:
+    while table.playing and not table.journaled.state.match.slate:
         table.step()
     ended = time.monotonic()
     WebDriverWait(browser, 20).until(lambda d: "1 deals scored" in _text(d, "#progress"))
@@ -125,12 +125,12 @@ def test_overlay_needs_its_token_and_keeps_its_delay(cup: Tournament, web: WebSe
     background = browser.execute_script(  # type: ignore[attr-defined]
         "return getComputedStyle(document.body).backgroundColor")
     assert background in ("rgba(0, 0, 0, 0)", "transparent")
-    while table.playing and not table.journaled.state.tricks:
+    while table.playing and not table.journaled.state.deal.tricks:
         table.step()
-    while table.playing and len(table.journaled.state.tricks[-1].plays) < 1:
+    while table.playing and len(table.journaled.state.deal.tricks[-1].plays) < 1:
         table.step()
     played = time.monotonic()
-    card = str(table.journaled.state.tricks[-1].plays[0][1])
+    card = str(table.journaled.state.deal.tricks[-1].plays[0][1])
     # Watched closely from the play on: the page shows the card once the 2 s delay has passed, never earlier (a
     # loaded machine may only see it later).
     WebDriverWait(browser, 20, poll_frequency=0.02).until(

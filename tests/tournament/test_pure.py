@@ -51,7 +51,7 @@ def test_replay_in_any_order_with_duplicates_equals_the_table(seed: int) -> None
     assert journal.waiting == 0 and journal.applied == len(messages) - 1
     assert journal.state == table.state
     (match,) = journal.matches
-    assert match.slate == table.state.slate and match.over and match.round == 1
+    assert match.slate == table.state.match.slate and match.over and match.round == 1
 
 
 def test_a_gap_holds_what_follows_until_it_is_filled() -> None:
@@ -71,25 +71,25 @@ def _entry_table(seed: int) -> Table:
 
 def test_scores_of_a_partie_and_of_a_fixed_number_of_deals() -> None:
     state = _entry_table(4).state
-    played = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, state.slate, 9, True)
+    played = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, state.match.slate, 9, True)
     scores, complete = table_scores(played, RoundLength.PARTIE, 0)
     assert complete
-    winner = state.match_winner
+    winner = state.match.winner
     assert winner is not None
     assert scores[winner].match_points == 2 and scores[winner.other].match_points == 0
     assert scores[winner].lines == -scores[winner.other].lines > 0
-    assert scores[Team.NS].points == sum(e.result.points[Team.NS] for e in state.slate)  # claims end early
+    assert scores[Team.NS].points == sum(e.result.points[Team.NS] for e in state.match.slate)  # claims end early
     two, complete = table_scores(played, RoundLength.DEALS, 2)
-    assert complete and two[Team.EW].points == sum(e.result.points[Team.EW] for e in state.slate[:2])
-    unfinished = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, state.slate[:1], 9, False)
+    assert complete and two[Team.EW].points == sum(e.result.points[Team.EW] for e in state.match.slate[:2])
+    unfinished = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, state.match.slate[:1], 9, False)
     partial, complete = table_scores(unfinished, RoundLength.DEALS, 2)
     assert not complete and partial[Team.NS].match_points == partial[Team.EW].match_points == 0
 
 
 def test_ranking_ties_drop_worst_and_corrections() -> None:
     s = _entry_table(4).state
-    r1 = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, s.slate, 9, True)
-    r2 = TableRound(2, "1", {Team.NS: ("B",), Team.EW: ("A",)}, s.slate, 9, True)
+    r1 = TableRound(1, "1", {Team.NS: ("A",), Team.EW: ("B",)}, s.match.slate, 9, True)
+    r2 = TableRound(2, "1", {Team.NS: ("B",), Team.EW: ("A",)}, s.match.slate, 9, True)
     ranked = standings(["A", "B"], [r1, r2], RoundLength.PARTIE, 0)
     assert [x.rank for x in ranked] == [1, 1]  # each won once with the same slate: equal
     dropped = standings(["A", "B"], [r1, r2], RoundLength.PARTIE, 0, drop_worst=True)
@@ -171,11 +171,11 @@ def test_the_incremental_replay_sees_what_the_whole_snapshot_says_after_every_ev
         event = parse_event(message["event"], header, seq, previous)
         previous = event.time
         state = reference.apply(event)
-        match = feed.journals["j1"].matches[state.match_number - 1]
-        assert (match.slate, match.over) == (state.slate, state.match_winner is not None)
-        if state.trump is not None:
+        match = feed.journals["j1"].matches[state.match.number - 1]
+        assert (match.slate, match.over) == (state.match.slate, state.match.winner is not None)
+        if state.deal.trump is not None:
             assert match.started
-        assert feed.journals["j1"].table is not None and feed.journals["j1"].table.trump == state.trump
+        assert feed.journals["j1"].table is not None and feed.journals["j1"].table.trump == state.deal.trump
 
 
 def test_the_server_keeps_each_tables_scores_until_the_table_changes(tmp_path: object) -> None:
