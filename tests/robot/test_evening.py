@@ -234,6 +234,8 @@ def deal_by_hand(robot: Robot, scorer: Scorer, trumps: Seat, winner: Team, point
     before = robot.touches
     robot.touch("open:menu")
     robot.key("open:deal")
+    # (the form drawn, its presets with it: a frame between the menu and the form has no choice selected)
+    wait("the deal form", lambda: robot.live("key:ok"))
     fill_form(robot, trumps, winner, points, kapo=kapo, konter_a_matt=konter_a_matt)
     total = 40 if kapo else points
     pts = {winner: total, winner.other: 40 - total}
