@@ -16,8 +16,8 @@ Screens by table phase:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Protocol
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator, translator
@@ -81,7 +81,7 @@ def build_view(scene: Scene) -> View:
     state, settings = scene.state, scene.settings
     tr = translator(settings.language)
     if state is not None and state.names:
-        settings = _Seated(settings, {**dict(settings.names), **dict(state.names)})  # names seated at the table
+        settings = _Seated.over(settings, dict(state.names))  # names seated at the table
     if state is None:
         view = View(ScreenKind.IDLE, bottom_seat=settings.bottom_seat, title=tx.idle_title(tr),
                     prompt=tx.prompt_text(tr, "wait_readers"))
@@ -339,15 +339,20 @@ def _by_hand(state: TableState, seat: Seat) -> CardView | None:
     return CardView(card, winning=last.winner is seat, by_hand=True)
 
 
+@dataclass(frozen=True)
 class _Seated:
     """The display settings with the names seated at the table over the configured ones."""
 
-    def __init__(self, settings: ViewSettings, names: Mapping[Seat, str]) -> None:
-        self._settings = settings
-        self.names = names
+    language: str
+    bottom_seat: Seat
+    scorer_team: Team
+    learner: bool
+    names: Mapping[Seat, str]
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._settings, name)
+    @classmethod
+    def over(cls, settings: ViewSettings, names: Mapping[Seat, str]) -> _Seated:
+        return cls(settings.language, settings.bottom_seat, settings.scorer_team, settings.learner,
+                   {**dict(settings.names), **dict(names)})
 
 
 def _revoked(state: TableState, seat: Seat, card: Card) -> bool:
