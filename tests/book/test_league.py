@@ -132,9 +132,9 @@ def test_the_league_serves_every_tables_pages_and_names_nobody_private(broker: M
         tables[0].play()
         tables[0].finish_deal()
         second = tables[1]
-        while not (second.journaled.state.current_trick and len(second.journaled.state.current_trick.plays) == 2):
+        while not ((trick_now := second.journaled.state.deal.current_trick) and len(trick_now.plays) == 2):
             assert second.step() is not None
-        trick = [card.display for _, card in second.journaled.state.current_trick.plays]  # type: ignore[union-attr]
+        trick = [card.display for _, card in second.journaled.state.deal.current_trick.plays]  # type: ignore[union-attr]
         wait_until(lambda: book.match_count() == 1, "table 1's match in the league's book", 60)
         driver = browser_at((390, 844))
         driver.get(f"{site.url}/?lang=en")

@@ -202,6 +202,6 @@ def test_a_correction_waiting_at_the_match_end_is_closed_on_the_window_and_the_r
         robot.touch("revanche")
         state = wait("the revanche",
                      lambda: (s := robot.state()).phase is TablePhase.TRUMPS and not s.match.slate and s)
-        assert state.proposal is None  # the question lapsed with its match (archived; the journal begins anew)
+        assert state.match.proposal is None  # the question lapsed with its match (archived; the journal begins anew)
     finally:
         robot.close()
