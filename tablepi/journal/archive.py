@@ -12,7 +12,9 @@ import contextlib
 import gzip
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from tablepi.journal.eventlog import fsync_dir
 from tablepi.journal.record import RecordHeader, record_lines
@@ -36,11 +38,22 @@ def write_match(folder: Path, stem: str, journal_id: str, header: RecordHeader, 
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now // 10**9)) + f".{now % 10**9:09d}"  # names sort in time
         target = folder / f"{stem}-{stamp}-{tag}.jsonl.gz"
     text = "\n".join([next(record_lines(header, ())), *lines]) + "\n"
+
+    def packed(raw: BinaryIO) -> None:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as out:
+            out.write(text.encode("utf-8", "surrogatepass"))
+
+    write_atomically(target, packed)
+    return target
+
+
+def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write ``target`` through ``write`` into a temporary file beside it, synced, then renamed over it and the
+    folder synced: a power cut leaves the old file or the new one, never a part."""
     tmp = target.with_name(target.name + ".tmp")
     try:
         with open(tmp, "wb") as raw:
-            with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
-                packed.write(text.encode("utf-8", "surrogatepass"))
+            write(raw)
             raw.flush()
             os.fsync(raw.fileno())
         os.replace(tmp, target)
@@ -48,8 +61,7 @@ def write_match(folder: Path, stem: str, journal_id: str, header: RecordHeader, 
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    fsync_dir(folder)
-    return target
+    fsync_dir(target.parent)
 
 
 def matches(folder: Path) -> list[Path]:

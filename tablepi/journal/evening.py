@@ -30,7 +30,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -39,7 +38,7 @@ from typing import Any
 
 from tablepi.errors import RecordError
 from tablepi.journal import archive
-from tablepi.journal.eventlog import copy_path, fsync_dir
+from tablepi.journal.eventlog import copy_path
 from tablepi.journal.record import load_record
 from tablepi.journal.salvage import wal_path
 from tablepi.rules import Seat, Team
@@ -117,20 +116,8 @@ def write_mark(folder: Path, mark: Mark) -> None:
 
 
 def _write_atomically(target: Path, text: str) -> None:
-    folder = target.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    fsync_dir(folder)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    archive.write_atomically(target, lambda raw: raw.write((text + "\n").encode("utf-8")))
 
 
 def tonight(folder: Path, mark: Mark | None = None) -> list[Path]:
