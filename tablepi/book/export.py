@@ -92,7 +92,7 @@ def player_records(book: Book, player: Player, lookup: RecordLookup,
             continue
         out = io.StringIO()
         write_record(out, record.header, [_renamed(event, names) for event in record.events])
-        yield f"{evening}-table{table}-{journal[:8]}.jsonl", out.getvalue()
+        yield f"{evening}-table{table}-{journal}.jsonl", out.getvalue()
 
 
 def write_player_records(book: Book, player: Player, lookup: RecordLookup, folder: Path) -> list[Path]:

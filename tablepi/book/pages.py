@@ -51,9 +51,10 @@ MAX_STREAMS = 1000
 #: Exports being built at once (each reads all of a player's matches, off the server's loop); beyond, 503 and
 #: Retry-After.
 EXPORTS_AT_ONCE = 2
-#: A player's newest game records in one download at most (the number of matches a table's archive keeps by
-#: default, ``[table] keep_matches``).
-MAX_RECORDS = 1000
+#: A player's newest game records in one download at most: each is read back and checked as ``tablepi replay``
+#: reads it (about 0.1 s a record on the development machine, several times that on a Pi); all of them are
+#: ``tablepi players export --records``.
+MAX_RECORDS = 100
 _ESC = html.escape
 #: Besides the shared guard's headers: these pages have no inline script or style at all, so they say so.
 _HEADERS = {
