@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from tablepi.book.config import BookConfig
+from tablepi.book.export import archive_lookup
 from tablepi.book.facts import match_facts
 from tablepi.book.fill import BookKeeper, record_facts
 from tablepi.book.pages import Pages, make_pages
@@ -178,8 +179,8 @@ def bench_add(book: Book, runs: int, first: int) -> None:
           "thread")
 
 
-def bench_pages(book: Book, runs: int) -> None:
-    pages = Pages(book, BookConfig(), lambda: (1, []), Changes())
+def bench_pages(book: Book, runs: int, archive: Path | None) -> None:
+    pages = Pages(book, BookConfig(), lambda: (1, []), Changes(), lambda: archive_lookup(archive))
     web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
                     changes=pages.changes).start()
     try:
@@ -201,6 +202,20 @@ def bench_pages(book: Book, runs: int) -> None:
                 p99s.append(pct(samples, 0.99))
             print(f"{label} served ({path}), {runs} runs of 200: p50 {spread(p50s)}, p99 {spread(p99s)} "
                   "(target p99 <= 100 ms)")
+        own = f"/me/{book.token(regular)}"
+        for path, label in ((f"{own}/games.csv", "his games as CSV"), (f"{own}/records.zip", "his game records")):
+            times, size = [], 0
+            for _ in range(runs):
+                conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=300)
+                t0 = time.perf_counter()
+                conn.request("GET", path)
+                answer = conn.getresponse()
+                size = len(answer.read())
+                times.append(time.perf_counter() - t0)
+                conn.close()
+                assert answer.status == 200
+            print(f"{label} served ({book.ratings()[regular.id][2]} matches; {size / 1e6:.1f} MB), {runs} runs: "
+                  f"{spread(times, 's', 1.0)}")
     finally:
         web.close()
 
@@ -350,7 +365,8 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
             return worker.submit(deal, number, carried).result()
 
         keeper = BookKeeper(book, table, "1", review=True, reviewer=reviewer).start()
-        pages = Pages(book, BookConfig(), keeper.live_now, keeper.changes)
+        pages = Pages(book, BookConfig(), keeper.live_now, keeper.changes,
+                      lambda: archive_lookup(table.archive))
         web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
                         changes=keeper.changes).start()
         phone = subprocess.Popen([sys.executable, "-c", PHONES, str(web.port), str(phones)], stdin=subprocess.PIPE,
@@ -416,10 +432,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.book is not None:
         parts = args.only or ["add", "pages", "holdout", "phones"]
+        archive = None if args.cache is None else args.cache / "archive"
         with Book(args.book) as book:
             for part in parts:
                 uptime()
-                {"add": lambda: bench_add(book, args.runs, 20_000), "pages": lambda: bench_pages(book, args.runs),
+                {"add": lambda: bench_add(book, args.runs, 20_000),
+                 "pages": lambda: bench_pages(book, args.runs, archive),
                  "holdout": lambda: holdout(book), "phones": lambda: bench_phones(book, args.runs, args.phones)}[part]()
         return
     with tempfile.TemporaryDirectory(prefix="tablepi-players-") as scratch:
@@ -438,8 +456,9 @@ def main() -> None:
               f"{adds:.1f} s inserting and rating; {cpu:.0f} s of CPU); {book.match_count()} matches, "
               f"{rows // 4} deals, "
               f"{os.path.getsize(book.path) / 1e6:.0f} MB")
-        for part in (lambda: bench_add(book, args.runs, args.matches), lambda: bench_pages(book, args.runs),
-                     lambda: holdout(book), lambda: bench_phones(book, args.runs, args.phones)):
+        for part in (lambda: bench_add(book, args.runs, args.matches),
+                     lambda: bench_pages(book, args.runs, folder / "archive"), lambda: holdout(book),
+                     lambda: bench_phones(book, args.runs, args.phones)):
             uptime()
             part()
         uptime()
