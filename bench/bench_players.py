@@ -9,16 +9,20 @@ Run: ``.venv/bin/python bench/bench_players.py [--matches 10000] [--runs 3] [--p
    mistakes players make) give the gestures; the records are written as the archive writes finished matches
    (:func:`tablepi.journal.archive.write_match`), and the book reads them back through the real table state machine, as
    it does on the table. Left out of the generation: the journal's per-event fsync (0.3 s a match on this machine;
-   10,000 matches would take an hour). ``--cache`` keeps the season for the next run.
+   10,000 matches would take an hour). ``--cache`` keeps the season and the book loaded from it for the next run.
 2. **Loaded into the book once**, timed: the replay of every record (facts) and the inserts (with the ratings kept
    up to date match by match), without the best-play review (0.1 s a deal here: the table reviews a match's deals
    as it finishes, off the table's path; the time of one reviewed match is printed besides).
 3. **A finished match added** to the full book (its replay, its rows, its players' ratings), ``--runs`` runs of 100.
 4. **The leaderboard and a regular's page** served over HTTP by the table's pages (uvicorn, as on the table),
-   ``--runs`` runs of 200 requests each, from a client in this process (keep-alive).
-5. **The hold-out**: every match predicted from what was known before it (the first half of the season only
-   teaches), by the per-match rating, a per-deal rating, and the partnerships' win percentage so far; log loss,
-   Brier score and how often the favourite won.
+   ``--runs`` runs of 200 requests each, from a client in this process (keep-alive); and his exports (his CSV, his
+   newest game records as a ZIP), ``--runs`` times each.
+5. **The hold-out**: every match of the season predicted from the matches before it — by each player's win
+   percentage of matches and of deals, by openskill ratings (Thurstone-Mosteller and Plackett-Luce, per match, per
+   deal, per line a deal moved), by the book's rating as shipped, and by the hidden skills themselves (the bound);
+   every parameter and each predictor's scale chosen on the first half only, the second half scored: log loss,
+   Brier score, how often the favourite won, and each one's log loss minus win percentage's with its standard
+   error.
 6. **200 phones on the live page while deals are played**: the table as it runs (journal with fsync, table, view
    model, headless renderer: the time from a card placed to its frame drawn), once bare and once with the book
    keeping up and the pages serving ``--phones`` open event streams (a separate process plays the phones), the
@@ -36,28 +40,31 @@ import json
 import math
 import os
 import random
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from tablepi.book.config import BookConfig
+from tablepi.book.export import archive_lookup
 from tablepi.book.facts import match_facts
 from tablepi.book.fill import BookKeeper, record_facts
 from tablepi.book.pages import Pages, make_pages
-from tablepi.book.rating import model
 from tablepi.book.store import Book
 from tablepi.changes import Changes
 from tablepi.journal import archive as match_archive
 from tablepi.journal.record import RecordHeader, event_to_line
-from tablepi.rules.seats import Seat, Team
+from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, SeatingSource, TableEvent
 from tablepi.table.simulate import simulate_match
 from tablepi.web.serve import WebServer
 
+PARTS = ("add", "pages", "holdout", "phones")
 BASE = 1_790_000_000.0  # the season's first match ended here (wall clock)
 NAMES = ["Jang", "Marie", "Pol", "Fränz", "Lis", "Nico", "Tom", "Anne", "Carole", "Jos", "Mett", "Lex", "Pit",
          "Josée", "Romain", "Claude", "Sandra", "Yves", "Gaby", "Luc", "Monique", "Patrick", "Danielle", "Raoul"]
@@ -178,8 +185,8 @@ def bench_add(book: Book, runs: int, first: int) -> None:
           "thread")
 
 
-def bench_pages(book: Book, runs: int) -> None:
-    pages = Pages(book, BookConfig(), lambda: (1, []), Changes())
+def bench_pages(book: Book, runs: int, archive: Path | None) -> None:
+    pages = Pages(book, BookConfig(), lambda: (1, []), Changes(), lambda: archive_lookup(archive))
     web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
                     changes=pages.changes).start()
     try:
@@ -201,97 +208,205 @@ def bench_pages(book: Book, runs: int) -> None:
                 p99s.append(pct(samples, 0.99))
             print(f"{label} served ({path}), {runs} runs of 200: p50 {spread(p50s)}, p99 {spread(p99s)} "
                   "(target p99 <= 100 ms)")
+        own = f"/me/{book.token(regular)}"
+        for path, label in ((f"{own}/games.csv", "his games as CSV"), (f"{own}/records.zip", "his game records")):
+            times, size = [], 0
+            for _ in range(runs):
+                conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=300)
+                t0 = time.perf_counter()
+                conn.request("GET", path)
+                answer = conn.getresponse()
+                size = len(answer.read())
+                times.append(time.perf_counter() - t0)
+                conn.close()
+                assert answer.status == 200
+            print(f"{label} served ({book.ratings()[regular.id][2]} matches; {size / 1e6:.1f} MB), {runs} runs: "
+                  f"{spread(times, 's', 1.0)}")
     finally:
         web.close()
 
 
 # --- 5. the hold-out -------------------------------------------------------------------------------------------
+#
+# Every predictor sees the matches in order and predicts each before it learns from it. Whatever a predictor can
+# be tuned by (openskill's prior sigma, beta and tau; the smoothing of a win percentage) is chosen on the first
+# half of the season only: it runs over that half and is scored on that half's second half. Each predictor's
+# figure is made a probability by one scale, p = 1 / (1 + exp(-a * s)), a fitted on the same training matches
+# (a rating of deals predicts a deal, not a match: the scale turns it into a match's odds). The second half of
+# the season is then predicted with what was chosen, and only scored.
 
-def holdout(book: Book) -> None:
-    # The season only: the matches the add benchmark appends are played by other hidden skills under the same names.
-    matches = [m for m in book.matches() if ":season" in m[1]]
-    deal_wins: dict[int, list[int]] = {}
-    with book.lock:
-        for mid, won, lost in book.db.execute("SELECT match, won, lost FROM deal_rows WHERE seat='N' ORDER BY match, "
-                                              "deal"):
-            if won or lost:
-                deal_wins.setdefault(mid, []).append(1 if won else 0)
-    from openskill.models import PlackettLuce
+#: A match for the hold-out: seat -> player (None: a guest), the winner ("NS" / "EW"), each scored deal's lines
+#: moved towards N+S (positive: N+S won it).
+HeldMatch = tuple[dict[str, int | None], str, list[int]]
+NS, EW = ("N", "S"), ("E", "W")
 
-    rater = model()
-    plain = PlackettLuce()  # openskill's defaults: nothing chosen on any season
-    per_match: dict[int, Any] = {}
-    per_deal: dict[int, Any] = {}
-    defaults: dict[int, Any] = {}
-    record: dict[int, list[int]] = {}  # player -> [won, played] matches
-    scores: dict[str, list[tuple[float, int]]] = {"rating per match": [], "rating per deal": [],
-                                                  "openskill defaults": [], "win %": []}
-    teach = len(matches) // 2
 
-    def team(table: dict[int, Any], seats: dict[str, int | None], side: Team, by: Any = rater) -> list[Any]:
-        return [table.get(p, by.rating()) if p is not None else by.rating()
-                for p in (seats.get(s.value) for s in side.seats)]
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return math.log(p / (1 - p))
 
-    for index, (mid, _, _, winner, seats, _) in enumerate(matches):
-        if winner not in ("NS", "EW"):
-            continue
-        outcome = 1 if winner == "NS" else 0
-        if index >= teach:
-            scores["rating per match"].append(
-                (rater.predict_win([team(per_match, seats, Team.NS), team(per_match, seats, Team.EW)])[0], outcome))
-            scores["rating per deal"].append(
-                (rater.predict_win([team(per_deal, seats, Team.NS), team(per_deal, seats, Team.EW)])[0], outcome))
-            scores["openskill defaults"].append((plain.predict_win(
-                [team(defaults, seats, Team.NS, plain), team(defaults, seats, Team.EW, plain)])[0], outcome))
-            ns, ew = _win_share(record, seats, Team.NS), _win_share(record, seats, Team.EW)
-            scores["win %"].append((ns / (ns + ew), outcome))
-        ranks = [1, 2] if outcome else [2, 1]
-        new = rater.rate([team(per_match, seats, Team.NS), team(per_match, seats, Team.EW)], ranks=ranks)
-        _store(per_match, seats, new)
-        _store(defaults, seats, plain.rate([team(defaults, seats, Team.NS, plain),
-                                            team(defaults, seats, Team.EW, plain)], ranks=ranks))
-        for won in deal_wins.get(mid, []):
-            new = rater.rate([team(per_deal, seats, Team.NS), team(per_deal, seats, Team.EW)],
-                             ranks=[1, 2] if won else [2, 1])
-            _store(per_deal, seats, new)
-        for side in Team:
-            for seat in side.seats:
-                player = seats.get(seat.value)
+
+def _probability(a: float, score: float) -> float:
+    return 1 / (1 + math.exp(-a * score))
+
+
+class _WinShare:
+    """Each player's share of matches (or deals) won so far, smoothed towards a half by ``prior`` imagined games;
+    a team is the mean of its players'; the figure is the two teams' logit difference."""
+
+    def __init__(self, prior: float, deals: bool = False) -> None:
+        self.prior, self.deals = prior, deals
+        self.record: dict[int, tuple[int, int]] = {}
+
+    def score(self, seats: dict[str, int | None]) -> float:
+        def team(side: tuple[str, str]) -> float:
+            got = [self.record.get(p, (0, 0)) for p in (seats.get(s) for s in side) if p is not None]
+            return statistics.fmean((w + self.prior) / (n + 2 * self.prior) for w, n in got) if got else 0.5
+        return _logit(team(NS)) - _logit(team(EW))
+
+    def learn(self, match: HeldMatch) -> None:
+        seats, winner, deals = match
+        for side, name in ((NS, "NS"), (EW, "EW")):
+            if self.deals:
+                won, played = sum(1 for d in deals if (d > 0) == (name == "NS") and d), sum(1 for d in deals if d)
+            else:
+                won, played = int(winner == name), 1
+            for player in (seats.get(s) for s in side):
                 if player is not None:
-                    w, n = record.get(player, [0, 0])
-                    record[player] = [w + (side.value == winner), n + 1]
-    print(f"hold-out: the second half of the season ({len(scores['win %'])} matches), each predicted from the "
-          "matches before it:")
-    base = [_log_loss(p, o) for p, o in scores["win %"]]
-    for name, pairs in scores.items():
-        losses = [_log_loss(p, o) for p, o in pairs]
-        brier = statistics.fmean((p - o) ** 2 for p, o in pairs)
-        right = statistics.fmean(1.0 if (p > 0.5) == bool(o) else 0.0 for p, o in pairs if p != 0.5)
-        versus = ""
-        if name != "win %":  # the same matches: the difference match by match, and its standard error
-            diff = [a - b for a, b in zip(losses, base, strict=True)]
-            versus = (f"; log loss minus win %'s {statistics.fmean(diff):+.4f} "
-                      f"(standard error {statistics.stdev(diff) / math.sqrt(len(diff)):.4f})")
-        print(f"  {name:18}: log loss {statistics.fmean(losses):.4f}, Brier {brier:.4f}, favourite won "
-              f"{right:.1%}{versus}")
+                    w, n = self.record.get(player, (0, 0))
+                    self.record[player] = (w + won, n + played)
+
+
+class _Rated:
+    """An openskill model: updated once per match, once per deal, or once per line a deal moved (a deal weighted
+    by its lines); the figure is the logit of its own prediction."""
+
+    def __init__(self, model: Any, unit: str) -> None:
+        self.model, self.unit = model, unit
+        self.ratings: dict[int, Any] = {}
+
+    def _teams(self, seats: dict[str, int | None]) -> list[list[Any]]:
+        return [[self.ratings.get(p) or self.model.rating() if p is not None else self.model.rating()
+                 for p in (seats.get(s) for s in side)] for side in (NS, EW)]
+
+    def score(self, seats: dict[str, int | None]) -> float:
+        return _logit(self.model.predict_win(self._teams(seats))[0])
+
+    def learn(self, match: HeldMatch) -> None:
+        seats, winner, deals = match
+        if self.unit == "match":
+            outcomes = [winner == "NS"]
+        else:
+            outcomes = [d > 0 for d in deals for _ in range(abs(d) if self.unit == "line" else 1) if d]
+        for ns_won in outcomes:
+            rated = self.model.rate(self._teams(seats), ranks=[1, 2] if ns_won else [2, 1])
+            for side, after in zip((NS, EW), rated, strict=True):
+                for seat, rating in zip(side, after, strict=True):
+                    player = seats.get(seat)
+                    if player is not None:
+                        self.ratings[player] = rating
+
+
+def _scores(predictor: Any, matches: list[HeldMatch]) -> list[float]:
+    out = []
+    for match in matches:
+        out.append(predictor.score(match[0]))
+        predictor.learn(match)
+    return out
+
+
+def _fit_scale(scores: list[float], outcomes: list[int]) -> tuple[float, float]:
+    """The scale with the least log loss on these matches, and that loss."""
+    best = (math.inf, 1.0)
+    for step in range(1, 161):
+        a = step / 20
+        loss = statistics.fmean(_log_loss(_probability(a, s), o) for s, o in zip(scores, outcomes, strict=True))
+        best = min(best, (loss, a))
+    return best[1], best[0]
+
+
+def _grid(kind: Any, unit: str, sigmas: tuple[float, ...], betas: tuple[float, ...],
+          taus: tuple[float, ...]) -> list[tuple[str, Any]]:
+    """Every combination, as (label, a fresh predictor)."""
+    return [(f"sigma {sg:.2f} beta {b:.2f} tau {t:.3f}",
+             lambda sg=sg, b=b, t=t: _Rated(kind(sigma=sg, beta=b, tau=t), unit))
+            for sg in sigmas for b in betas for t in taus]
+
+
+def _history(book: Book) -> list[HeldMatch]:
+    # The season only: the matches the add benchmark appends are played by other hidden skills under the same names.
+    lines: dict[int, list[int]] = {}
+    with book.lock:
+        for mid, moved in book.db.execute("SELECT match, lines FROM deal_rows WHERE seat='N' ORDER BY match, deal"):
+            lines.setdefault(mid, []).append(moved)
+    return [(dict(seats), winner, lines.get(mid, [])) for mid, key, _, winner, seats, _ in book.matches()
+            if ":season" in key and winner in ("NS", "EW")]
+
+
+def holdout(book: Book, skills: Mapping[str, float] | None) -> None:
+    from openskill.models import PlackettLuce as PL
+    from openskill.models import ThurstoneMostellerFull as TM
+
+    from tablepi.book.rating import BETA, model
+
+    matches = _history(book)
+    outcomes = [int(winner == "NS") for _, winner, _ in matches]
+    teach = len(matches) // 2
+    tune = teach // 2  # the training half's second half scores the choices
+    default = 25 / 3  # openskill's prior sigma
+    candidates: dict[str, list[tuple[str, Any]]] = {
+        "win % of matches": [(f"prior {k}", lambda k=k: _WinShare(k)) for k in (0.5, 1, 2, 5, 10, 20)],
+        "win % of deals": [(f"prior {k}", lambda k=k: _WinShare(k, deals=True)) for k in (1, 5, 20, 50)],
+        "rating per match, TM": _grid(TM, "match", (0.5, 2.0, default), (25 / 6, BETA, 50.0), (0.0, 25 / 300)),
+        "rating per match, PL": _grid(PL, "match", (0.5, 2.0, default), (25 / 6, BETA, 50.0), (0.0, 25 / 300)),
+        "rating per deal, TM": _grid(TM, "deal", (0.25, 2.0, default), (25 / 6, 50.0, 200.0), (0.0,)),
+        "rating per line, TM": _grid(TM, "line", (0.25, 2.0), (50.0, 200.0), (0.0,)),
+    }
+    held = outcomes[teach:]
+    predictions: dict[str, list[float]] = {}
+    print(f"hold-out: {len(matches)} matches of the season; parameters and scale chosen on the first {teach} "
+          f"(scored on matches {tune + 1}-{teach}), the other {len(held)} predicted and scored:", flush=True)
+    for name, grid in candidates.items():
+        started = time.perf_counter()
+        chosen = min(((*_fit_scale(_scores(make(), matches[:teach])[tune:], outcomes[tune:teach])[::-1], label,
+                       make) for label, make in grid), key=lambda c: c[0])
+        loss, a, label, make = chosen
+        predictions[name] = [_probability(a, s) for s in _scores(make(), matches)[teach:]]
+        print(f"  {name}: chose {label}, scale {a:.2f} (training log loss {loss:.4f}; {len(grid)} tried, "
+              f"{time.perf_counter() - started:.0f} s)", flush=True)
+    # As the book has it, nothing tuned: its rating's own prediction; and win % as the earlier benchmark had it.
+    book_rating = _Rated(model(), "match")
+    predictions["the book's rating as it is"] = [_probability(1.0, s) for s in _scores(book_rating, matches)[teach:]]
+    if skills:
+        names = {p.id: p.name for p in book.players()}
+
+        def strength(seats: dict[str, int | None]) -> float:
+            def team(side: tuple[str, str]) -> float:
+                return sum(skills.get(names.get(p, ""), 0.3) if p is not None else 0.3 for p in (seats.get(s)
+                                                                                                 for s in side))
+            return team(NS) - team(EW)
+
+        truth = [strength(seats) for seats, _, _ in matches]
+        a, _ = _fit_scale(truth[:teach], outcomes[:teach])
+        predictions["the hidden skills (a bound)"] = [_probability(a, s) for s in truth[teach:]]
+    base = [_log_loss(p, o) for p, o in zip(predictions["win % of matches"], held, strict=True)]
+    for name, probs in predictions.items():
+        losses = [_log_loss(p, o) for p, o in zip(probs, held, strict=True)]
+        brier = statistics.fmean((p - o) ** 2 for p, o in zip(probs, held, strict=True))
+        right = statistics.fmean(1.0 if (p > 0.5) == bool(o) else 0.0 for p, o in zip(probs, held, strict=True)
+                                 if p != 0.5)
+        diff = [a - b for a, b in zip(losses, base, strict=True)]
+        versus = "" if name == "win % of matches" else (
+            f"; minus win %'s {statistics.fmean(diff):+.4f} "
+            f"(standard error {statistics.stdev(diff) / math.sqrt(len(diff)):.4f})")
+        print(f"  {name:28}: log loss {statistics.fmean(losses):.4f} "
+              f"(± {statistics.stdev(losses) / math.sqrt(len(losses)):.4f}), Brier {brier:.4f}, favourite won "
+              f"{right:.1%}{versus}", flush=True)
+    print(f"  (a coin: log loss {math.log(2):.4f})")
 
 
 def _log_loss(p: float, outcome: int) -> float:
     return -math.log(max(1e-9, p if outcome else 1 - p))
-
-
-def _win_share(record: dict[int, list[int]], seats: dict[str, int | None], side: Team) -> float:
-    """The partnership's share of matches won so far (each player's, Laplace-smoothed: 0.5 for a newcomer)."""
-    got = [record.get(p, [0, 0]) for p in (seats.get(s.value) for s in side.seats) if p is not None]
-    return sum((w + 1) / (n + 2) for w, n in got) / len(got) if got else 0.5
-
-
-def _store(table: dict[int, Any], seats: dict[str, int | None], new: list[list[Any]]) -> None:
-    for side, rated in zip(Team, new, strict=True):
-        for seat, rating in zip(side.seats, rated, strict=True):
-            player = seats.get(seat.value)
-            if player is not None:
-                table[player] = rating
 
 
 # --- 6. phones on the live page while deals are played ---------------------------------------------------------
@@ -350,7 +465,8 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
             return worker.submit(deal, number, carried).result()
 
         keeper = BookKeeper(book, table, "1", review=True, reviewer=reviewer).start()
-        pages = Pages(book, BookConfig(), keeper.live_now, keeper.changes)
+        pages = Pages(book, BookConfig(), keeper.live_now, keeper.changes,
+                      lambda: archive_lookup(table.archive))
         web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
                         changes=keeper.changes).start()
         phone = subprocess.Popen([sys.executable, "-c", PHONES, str(web.port), str(phones)], stdin=subprocess.PIPE,
@@ -409,18 +525,28 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=24)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--phones", type=int, default=200)
-    parser.add_argument("--cache", type=Path, help="keep the generated season here (reused when it matches)")
+    parser.add_argument("--cache", type=Path, help="keep the generated season here (reused when it matches), and "
+                                                    "a copy of the book loaded from it (season-book.sqlite3)")
     parser.add_argument("--book", type=Path, help="a book already loaded (a copy: it is written to): skip 1-2")
-    parser.add_argument("--only", choices=("add", "pages", "holdout", "phones"), action="append",
-                        help="with --book: only these parts (repeat for several)")
+    parser.add_argument("--only", choices=PARTS, action="append",
+                        help="only these parts after the book is loaded (repeat for several)")
     args = parser.parse_args()
+    parts = args.only or list(PARTS)
+
+    def run_parts(book: Book, first_extra: int, archive: Path | None) -> None:
+        manifest = None if archive is None else archive.parent / "season.json"
+        skills = json.loads(manifest.read_text())["skills"] if manifest is not None and manifest.exists() else None
+        run = {"add": lambda: bench_add(book, args.runs, first_extra),
+               "pages": lambda: bench_pages(book, args.runs, archive),
+               "holdout": lambda: holdout(book, skills), "phones": lambda: bench_phones(book, args.runs, args.phones)}
+        for part in parts:
+            uptime()
+            run[part]()
+        uptime()
+
     if args.book is not None:
-        parts = args.only or ["add", "pages", "holdout", "phones"]
         with Book(args.book) as book:
-            for part in parts:
-                uptime()
-                {"add": lambda: bench_add(book, args.runs, 20_000), "pages": lambda: bench_pages(book, args.runs),
-                 "holdout": lambda: holdout(book), "phones": lambda: bench_phones(book, args.runs, args.phones)}[part]()
+            run_parts(book, 20_000, None if args.cache is None else args.cache / "archive")
         return
     with tempfile.TemporaryDirectory(prefix="tablepi-players-") as scratch:
         folder = args.cache or Path(scratch) / "season"
@@ -438,11 +564,10 @@ def main() -> None:
               f"{adds:.1f} s inserting and rating; {cpu:.0f} s of CPU); {book.match_count()} matches, "
               f"{rows // 4} deals, "
               f"{os.path.getsize(book.path) / 1e6:.0f} MB")
-        for part in (lambda: bench_add(book, args.runs, args.matches), lambda: bench_pages(book, args.runs),
-                     lambda: holdout(book), lambda: bench_phones(book, args.runs, args.phones)):
-            uptime()
-            part()
-        uptime()
+        if args.cache is not None:  # the loaded season, for later runs of single parts (--book on a copy)
+            with sqlite3.connect(folder / "season-book.sqlite3") as copy:
+                book.db.backup(copy)
+        run_parts(book, args.matches, folder / "archive")
         book.close()
 
 

@@ -158,6 +158,7 @@ def open_book(
     code = None
     if config.web.enabled:
         from tablepi.book.config import page_address
+        from tablepi.book.export import archive_lookup
 
         try:
             from tablepi.book.pages import open_pages
@@ -166,7 +167,8 @@ def open_book(
             parts.extend([keeper, book])
             return parts, None, None
         try:
-            parts.append(open_pages(book, config.book, keeper.live_now, keeper.changes, config.display.language,
+            parts.append(open_pages(book, config.book, keeper.live_now, keeper.changes,
+                                    lambda: archive_lookup(table.archive), config.display.language,
                                     config.web.host, config.web.port))
         except OSError as error:
             log.error("web: cannot serve the pages on %s:%d (%s); the table plays on without them",

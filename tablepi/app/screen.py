@@ -199,6 +199,7 @@ class PygameScreen:
             "seq": self.display.redraws, "panel": list(self.size), "rotation": self.rotation,
             "sheet": view.sheet.title if view.sheet is not None else None, "prompt": view.prompt,
             "lines": list(view.sheet.lines) if view.sheet is not None else [],
+            "warning": view.warning.text if view.warning is not None else None,
             "controls": [{"name": c.name, "seat": c.seat.value if c.seat else None, "rect": list(c.rect),
                           "live": c.live, "selected": c.target in chosen} for c in hit_map(view, drawing)],
         }

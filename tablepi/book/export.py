@@ -2,8 +2,12 @@
 
 Both exports are for the player himself: his own name is written; every other player is written as the pages
 show him (his name if he opted in, else his initials), a guest as "guest". The game records are the book's matches
-written back as records (docs/records.md) from the archive and the journal, with the seat events' names replaced
-the same way, so a record handed to one player carries nobody else's name against his will.
+written back as records (docs/records.md) from where the matches' events are kept — a table's archive, a
+league's store of every table's feed (a :data:`RecordLookup`) — with the seat events' names replaced the same way,
+so a record handed to one player carries nobody else's name against his will.
+
+``tablepi players export`` writes them to files; the pages serve the same (``/me/<token>/games.csv``,
+``/me/<token>/records.zip``: :mod:`tablepi.book.pages`).
 """
 
 from __future__ import annotations
@@ -11,16 +15,19 @@ from __future__ import annotations
 import csv
 import io
 import time
-from collections.abc import Mapping
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from tablepi.book.store import Book, Player
-from tablepi.journal.record import load_record, write_record
+from tablepi.journal.record import Record, load_record, write_record
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, TableEvent
 
 GUEST = "guest"
+#: (table, journal id) -> that journal's game record, or None: not kept (any more), or a match in it still in play.
+RecordLookup = Callable[[str, str], Record | None]
 
 CSV_COLUMNS = ("evening", "ended", "table", "match", "deal", "seat", "partner", "opponents", "trump_team",
                "trumps", "named_by_me", "announcements", "result", "won", "points_us", "points_them", "kapo",
@@ -67,29 +74,45 @@ def player_csv(book: Book, player: Player) -> str:
     return out.getvalue()
 
 
-def write_player_records(book: Book, player: Player, sources: Mapping[str, Path], folder: Path) -> list[Path]:
-    """His matches as game records in ``folder`` (one file per record he played in). ``sources``: journal id ->
-    the archived record or journal it came from (:func:`record_sources`)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    names = {p.name.casefold(): shown for p, shown in
-             ((p, shown_names(book, player)[p.id]) for p in book.players())}
-    written: list[Path] = []
-    done: set[str] = set()
+def player_records(book: Book, player: Player, lookup: RecordLookup,
+                   newest: int | None = None) -> Iterator[tuple[str, str]]:
+    """His matches as game records, oldest first: (file name, the record's text), one per journal he played in
+    (``newest``: only that many of the newest). A match whose record ``lookup`` does not give is left out."""
+    shown = shown_names(book, player)
+    names = {p.name.casefold(): shown[p.id] for p in book.players()}
+    journals: dict[tuple[str, str], str] = {}  # (table, journal id) -> the evening of its first match he played
     for mid in book.matches_of_player(player.id):
         match = book.match(mid)
         assert match is not None
-        journal = match["journal"]
-        source = sources.get(journal)
-        if source is None or journal in done:
+        journals.setdefault((match["table"], match["journal"]), match["evening"])
+    chosen = list(journals.items())
+    for (table, journal), evening in chosen[-newest:] if newest is not None else chosen:
+        record = lookup(table, journal)
+        if record is None:
             continue
-        done.add(journal)
-        record = load_record(source)
-        events = [_renamed(event, names) for event in record.events]
-        target = folder / f"{match['evening']}-table{match['table']}-{journal[:8]}.jsonl"
-        with target.open("w", encoding="utf-8") as out:
-            write_record(out, record.header, events)
+        out = io.StringIO()
+        write_record(out, record.header, [_renamed(event, names) for event in record.events])
+        yield f"{evening}-table{table}-{journal}.jsonl", out.getvalue()
+
+
+def write_player_records(book: Book, player: Player, lookup: RecordLookup, folder: Path) -> list[Path]:
+    """His matches as game records in ``folder`` (one file per record he played in)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, text in player_records(book, player, lookup):
+        target = folder / name
+        target.write_text(text, encoding="utf-8")
         written.append(target)
     return written
+
+
+def records_zip(records: Iterator[tuple[str, str]]) -> bytes:
+    """Game records as one ZIP file (what a phone downloads)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in records:
+            archive.writestr(name, text)
+    return buffer.getvalue()
 
 
 def _renamed(event: TableEvent, names: Mapping[str, str]) -> TableEvent:
@@ -99,9 +122,9 @@ def _renamed(event: TableEvent, names: Mapping[str, str]) -> TableEvent:
     return replace(event, names=seats, uid="")
 
 
-def record_sources(archive: Path | None) -> dict[str, Path]:
-    """journal id -> the archived record holding it (a live journal's finished match is exported once it is
-    archived, when the next match begins)."""
+def archive_lookup(archive: Path | None) -> RecordLookup:
+    """A table's game records by journal id: its archive as it is now (a live journal's finished match is there
+    once it is archived, when the next match begins). The table's own matches only: ``table`` is not asked."""
     from tablepi.journal import archive as match_archive
 
     found: dict[str, Path] = {}
@@ -110,4 +133,9 @@ def record_sources(archive: Path | None) -> dict[str, Path]:
             jid = match_archive.journal_id_of(path)
             if jid:
                 found[jid] = path
-    return found
+
+    def lookup(table: str, journal: str) -> Record | None:
+        path = found.get(journal)
+        return None if path is None else load_record(path)
+
+    return lookup

@@ -44,6 +44,7 @@ from tablepi.errors import ConfigError, TablepiError
 from tablepi.feed.broker import SERVER_USER
 from tablepi.feed.config import NAME, FeedConfig
 from tablepi.feed.messages import summary
+from tablepi.journal.record import Record
 from tablepi.safeinput import clean_text, load_toml, shown
 from tablepi.tournament.config import TournamentConfig, WebConfig
 from tablepi.tournament.server import TournamentServer
@@ -151,6 +152,19 @@ class LeagueServer(TournamentServer):
                                         ended=feed.last_event or time.time(), finished_only=True,
                                         review=self.review)
                     self.book.add([f for f in facts if f.number == match.number])
+
+    def record(self, table: str, journal: str) -> Record | None:
+        """A table's journal as its game record, as the table's archive would give it (the players' exports,
+        :mod:`tablepi.book.export`): not while a match in it is in play (its hands are hidden until it is over);
+        a journal the table has moved on from gives what it holds."""
+        with self.lock:
+            feed = self.feeds.get(table)
+            found = None if feed is None else feed.journals.get(journal)
+            if feed is None or found is None or found.header is None or not found.matches:
+                return None
+            if not found.matches[-1].over and found is feed.latest():
+                return None
+            return Record(found.header, tuple(found.events))
 
     def live_now(self) -> tuple[int, list[dict[str, Any]]]:
         """Every table of the bar as the phones see it, in the configuration's order (a table not heard from yet:

@@ -4,9 +4,11 @@ reviews, each player's page, the leaderboard (docs/players.md, "The pages").
 Read-only: every route answers GET (and HEAD) only, so nothing on a page can change the table or the book. Every
 text a player or a record gave (names above all) is escaped as it is written into HTML, and the live view's
 script writes only ``textContent``. Names are shown as the book allows: a player who has not opted in by his
-initials, a guest as "guest"; his own name only on his own page (``/me/<token>``). The live view holds only the
-cards already played (the feed's summary), never a hand. Pages are light: one small stylesheet and one small
-script, both served by the table, no framework.
+initials, a guest as "guest"; his own name only on his own page (``/me/<token>``), which alone offers his exports:
+his games as CSV and as game records (:mod:`tablepi.book.export`, the code ``tablepi players export`` writes them
+with), built at most :data:`EXPORTS_AT_ONCE` at a time. The live view holds only the cards already played (the
+feed's summary), never a hand. Pages are light: one small stylesheet and one small script, both served by the
+table, no framework.
 
 :class:`Pages` makes each page's HTML; :func:`make_pages` is the Starlette app around it. An open page's stream
 waits on the channel :data:`~tablepi.book.fill.CHANNEL` of the pages' :class:`~tablepi.changes.Changes`, told
@@ -31,6 +33,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from tablepi.book.config import BookConfig
+from tablepi.book.export import RecordLookup, player_csv, player_records, records_zip
 from tablepi.book.fill import CHANNEL
 from tablepi.book.rating import ordinal
 from tablepi.book.stats import ALL_TIME, Period, evening_period, leaderboard, player_stats, season_period
@@ -45,6 +48,13 @@ from tablepi.web.guard import StreamSlots
 
 #: Open live pages at most (a bar's phones, many times over); beyond, 503 and Retry-After (tablepi.web.guard).
 MAX_STREAMS = 1000
+#: Exports being built at once (each reads all of a player's matches, off the server's loop); beyond, 503 and
+#: Retry-After.
+EXPORTS_AT_ONCE = 2
+#: A player's newest game records in one download at most: each is read back and checked as ``tablepi replay``
+#: reads it (about 0.1 s a record on the development machine, several times that on a Pi); all of them are
+#: ``tablepi players export --records``.
+MAX_RECORDS = 100
 _ESC = html.escape
 #: Besides the shared guard's headers: these pages have no inline script or style at all, so they say so.
 _HEADERS = {
@@ -55,6 +65,8 @@ _HEADERS = {
 #: A live view: (version, each table now as the keeper (or the league's server) last made it: a table's
 #: keeper gives its own table, a league every table of the bar).
 LiveSource = Callable[[], tuple[int, list[dict[str, Any]]]]
+#: The game records for one export: a table's archive as it is now, or a league's feeds.
+RecordSource = Callable[[], RecordLookup]
 
 
 def _static(name: str) -> str:
@@ -68,14 +80,17 @@ def card_html(text: str) -> str:
 
 
 class Pages:
-    """Each page's HTML from the book (and the live view), in one language; ``changes`` is told (channel
-    :data:`~tablepi.book.fill.CHANNEL`) whenever the book or ``live`` changed."""
+    """Each page's HTML from the book (and the live view), in one language, and a player's exports (his game
+    records from ``records``); ``changes`` is told (channel :data:`~tablepi.book.fill.CHANNEL`) whenever the book
+    or ``live`` changed."""
 
-    def __init__(self, book: Book, config: BookConfig, live: LiveSource, changes: Changes) -> None:
+    def __init__(self, book: Book, config: BookConfig, live: LiveSource, changes: Changes,
+                 records: RecordSource) -> None:
         self.book = book
         self.config = config
         self.live = live
         self.changes = changes
+        self.records = records
         self._sent: dict[str, tuple[tuple[int, tuple[int, int]], str]] = {}
         self._made: dict[tuple[Any, ...], str] = {}  # pages made since the book last changed
         self._made_version: tuple[int, int] = (-1, -1)
@@ -276,9 +291,24 @@ class Pages:
 
         row(t["best_partner"], [named(s["best_partner"]) for _, s in found])
         row(t["toughest"], [", ".join(named(o) for o in s["toughest_opponents"]) or "–" for _, s in found])
-        body = (f"<h1>{_ESC(title)}</h1><p>{_ESC(t['rating'])}: {_ESC(rating)}</p>"
+        exports = ""
+        if viewer is not None and viewer.id == player.id:  # his own page: his games to take home
+            own = f"/me/{self.book.token(player)}"
+            exports = (f"<p class='exports'>{_ESC(t['take_home'])} <a href='{own}/games.csv' download>"
+                       f"{_ESC(t['games_csv'])}</a> · <a href='{own}/records.zip' download>"
+                       f"{_ESC(t['game_records'])}</a></p>")
+        body = (f"<h1>{_ESC(title)}</h1><p>{_ESC(t['rating'])}: {_ESC(rating)}</p>{exports}"
                 f"<div class='scroll'><table class='stats'><tr><th></th>{head}</tr>{''.join(rows)}</table></div>")
         return self.frame(lang, title, body, "players")
+
+    def games_csv(self, player: Player) -> bytes:
+        """His games as CSV, as ``tablepi players export`` writes them."""
+        return player_csv(self.book, player).encode("utf-8")
+
+    def records_zip(self, player: Player) -> bytes:
+        """His newest :data:`MAX_RECORDS` game records in one ZIP, as ``tablepi players export --records`` writes
+        them."""
+        return records_zip(player_records(self.book, player, self.records(), newest=MAX_RECORDS))
 
     def leaderboard_page(self, lang: str) -> str:
         t = texts(lang)
@@ -299,6 +329,7 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
                max_streams: int = MAX_STREAMS) -> Starlette:
     """The ASGI app: GET only (a POST, PUT or DELETE is refused with 405 by the routing)."""
     slots = StreamSlots(max_streams)
+    building = StreamSlots(EXPORTS_AT_ONCE, retry_after=10, what="exports")
 
     def answer(request: Request, text: str, status: int = 200) -> Response:
         response = HTMLResponse(text, status_code=status, headers=_HEADERS)
@@ -309,7 +340,7 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
     def lang(request: Request) -> str:
         return language(request, default_language)
 
-    async def run(function: Callable[..., str], *args: Any) -> str:
+    async def run(function: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(None, function, *args)
 
     async def live_page(request: Request) -> Response:
@@ -346,6 +377,25 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
         return answer(request, await run(pages.cached, ("me", chosen, found.id),
                                          lambda: pages.player_page(chosen, found, found)))
 
+    def export(make: Callable[[Player], bytes], media: str, filename: str) -> Callable[[Request], Any]:
+        """His own export, only by his own page's secret; built off the loop, a few at a time."""
+
+        async def answer_export(request: Request) -> Response:
+            found = pages.book.player_by_token(str(request.path_params["token"])[:64])
+            if found is None:
+                return PlainTextResponse("no such page", status_code=404, headers=_HEADERS)
+            if not building.take():
+                return PlainTextResponse("busy making other exports; try again shortly", status_code=503,
+                                         headers={**_HEADERS, "Retry-After": str(building.retry_after)})
+            try:
+                body = await run(make, found)
+            finally:
+                building.give_back()
+            return Response(body, media_type=media,
+                            headers={**_HEADERS, "Content-Disposition": f"attachment; filename={filename}"})
+
+        return answer_export
+
     async def board(request: Request) -> Response:
         chosen = lang(request)
         return answer(request, await run(pages.cached, ("leaderboard", chosen),
@@ -373,17 +423,19 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
         Route("/players", players),
         Route("/players/{id:int}", player),
         Route("/me/{token}", me),
+        Route("/me/{token}/games.csv", export(pages.games_csv, "text/csv; charset=utf-8", "konter-games.csv")),
+        Route("/me/{token}/records.zip", export(pages.records_zip, "application/zip", "konter-records.zip")),
         Route("/leaderboard", board),
         Route("/static/{name}", static),
     ]
     return Starlette(routes=routes)
 
 
-def open_pages(book: Book, config: BookConfig, live: LiveSource, changes: Changes, language: str, host: str,
-               port: int) -> Any:
+def open_pages(book: Book, config: BookConfig, live: LiveSource, changes: Changes, records: RecordSource,
+               language: str, host: str, port: int) -> Any:
     """The pages served on ``host:port`` from a thread of their own (returns the server; ``close()`` stops it)."""
     from tablepi.web.serve import WebServer
 
-    pages = Pages(book, config, live, changes)
+    pages = Pages(book, config, live, changes, records)
     return WebServer(None, host, port, app=lambda stopping: make_pages(pages, language, stopping=stopping),
                      changes=changes).start()

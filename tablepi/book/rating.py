@@ -10,9 +10,11 @@ which predicts the next match better.
 
 Why Thurstone-Mosteller with a wide performance spread (``beta`` 12.5, three times openskill's default): a match of
 Konter a Matt has much more luck in it than the games openskill's defaults are made for, and with the default
-spread the rating is too sure of itself — on the benchmark's season it then predicts the next match clearly worse
-than the partnership's win percentage. With this spread it predicts it as well as win percentage, not better
-(docs/players.md, "The rating", gives the figures and why an earlier, better figure is not to be relied on).
+spread the rating is too sure of itself. It does not predict the next match better than the partnership's win
+percentage: on the benchmark's season it is behind it, and the same models with their parameters chosen on the
+season's first half are level with it, not ahead (docs/players.md, "The rating", gives the figures and why). The
+rating is shown for what win percentage does not give: its uncertainty, and the partner's and the opponents'
+strength taken into account.
 
 A guest (a seat nobody named) plays with a fresh, unknown rating each time and is never kept. A match that was not
 finished (abandoned, or still in play) does not count.

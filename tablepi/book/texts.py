@@ -48,6 +48,9 @@ TEXTS: dict[str, str] = {
     "matches": pgettext("web", "Matches"),
     "not_yet": pgettext("web", "not yet (after {deals} deals)"),
     "print": pgettext("web", "print"),
+    "take_home": pgettext("web", "Your games to take home:"),
+    "games_csv": pgettext("web", "table (CSV)"),
+    "game_records": pgettext("web", "game records (ZIP)"),
     "read_only": pgettext("web", "Read-only pages of the table: nothing here changes the game."),
     "private_note": pgettext("web", "Players who have not chosen to be named are shown by their initials."),
 }

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         server = LeagueServer(config.server, book, review=config.players.review)
         server.start()
         try:
-            pages = Pages(book, config.players, server.live_now, server.hub.changes)
+            pages = Pages(book, config.players, server.live_now, server.hub.changes, lambda: server.record)
             site = WebServer(None, web.host, web.port if args.port is None else args.port,
                              app=lambda stopping: make_pages(pages, web.language, stopping=stopping),
                              changes=server.hub.changes)

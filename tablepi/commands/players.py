@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _act(args: argparse.Namespace, config: Any, book: Any, journal: Path, archive: Path) -> int:
     from tablepi.book import stats as st
-    from tablepi.book.export import player_csv, record_sources, shown_names, write_player_records
+    from tablepi.book.export import archive_lookup, player_csv, shown_names, write_player_records
     from tablepi.book.fill import rebuild
     from tablepi.book.rating import ordinal
 
@@ -124,7 +124,7 @@ def _act(args: argparse.Namespace, config: Any, book: Any, journal: Path, archiv
     if action == "export":
         p = book._need(args.name)
         if args.records is not None:
-            written = write_player_records(book, p, record_sources(archive), args.records)
+            written = write_player_records(book, p, archive_lookup(archive), args.records)
             print(f"tablepi players: {len(written)} records written to {args.records}", file=sys.stderr)
             return 0
         text = player_csv(book, p)

@@ -239,11 +239,11 @@ class Renderer:
         """Draw ``view`` over the whole of ``surface``."""
         layout = layout_for(surface.get_size())
         surface.fill(FELT)
-        if view.sheet is not None:  # the bar keeps a warning; the game's prompt is not for the sheet's user
+        if view.sheet is not None:  # a warning stays in view, whole; the game's prompt is not for the sheet's user
             self._sheet(view.sheet, surface, layout)
-            if layout.compact:  # the sheet's keys cover the bar: a warning takes the title's place
-                self._sheet_warning(view, surface, layout)
-            else:
+            if view.warning is not None:
+                self._sheet_warning(view, view.sheet, surface, layout)
+            elif not layout.compact:
                 self._bar(replace(view, prompt=""), surface, layout)
             return
         if view.kind is ScreenKind.DEAL:
@@ -822,16 +822,67 @@ class Renderer:
         fitted = self.fit_text("\n".join(sheet.lines), size_, block, min_size=max(10, f.small * 3 // 4))
         return ((block, fitted),)
 
-    def _sheet_warning(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
-        """A warning while a sheet is up on the small layout, whose keys reach over the bar: in the header, over the
-        sheet's title, as the bar would show it (the headline; the rest when the sheet is closed)."""
+    def sheet_warning(self, view: View, layout: Layout) -> BannerFit | None:
+        """How the warning of ``view`` is set while a sheet is up: whole, where the sheet has no key
+        (:func:`tablepi.display.sheet.warning_band`: the bar, or on the small layout the header and the text area).
+
+        The headline at the band's size (``fonts.bar`` in the bar, ``fonts.header`` over the sheet) and the rest
+        under it at ``layout.warning_min`` or larger; when they do not fit so, the whole sentence as one text, the
+        headline first, at ``warning_min`` at least. Over the sheet the band is only as tall as the warning needs
+        (the header at least): the sheet's lines stay in view under it where they still fit. Tests call this to
+        check every template in every language over every sheet.
+        """
+        from tablepi.display.sheet import warning_band
+
         if view.warning is None:
-            return
-        h, f, g = layout.header, layout.fonts, layout.gap
+            return None
+        band = warning_band(layout.size)
+        f, g = layout.fonts, layout.gap
+        head_size = f.header if layout.compact else f.bar
+        left = band.x + 2 * g + self.text("⚠", head_size, WHITE).get_width()
+        width, room = band.right - left - g, band.h - 4
+        headline, detail = view.warning.headline, view.warning.detail
+        lines = self.balanced_wrap(headline, head_size, width)
+        head = TextFit(head_size, tuple(lines), all(self.font(head_size).size(line)[0] <= width for line in lines))
+        head_h = len(lines) * self.font(head_size).get_linesize()
+        text = self.fit_text(detail, max(layout.warning_min, head_size * 3 // 4),
+                             Rect(left, 0, width, max(0, room - head_h)),
+                             min_size=layout.warning_min) if detail else TextFit(head_size, (), True)
+        if not (head.fits and text.fits and head_h <= room):  # one text, the headline first
+            head, head_h = TextFit(head_size, (), True), 0
+            text = self.fit_text(view.warning.text, head_size, Rect(left, 0, width, room),
+                                 min_size=layout.warning_min)
+        text_h = len(text.lines) * self.font(text.size).get_linesize()
+        if layout.compact:
+            band = Rect(band.x, band.y, band.w, min(band.h, max(layout.header.h, head_h + text_h + 4)))
+        top = band.y + max(2, (band.h - head_h - text_h) // 2)
+        return BannerFit(band, Rect(left, top + head_h, width, text_h), text, head, Rect(left, top, width, head_h))
+
+    def _sheet_warning(self, view: View, sheet: SheetView, surface: pygame.Surface, layout: Layout) -> None:
+        """The warning over a sheet (:meth:`sheet_warning`); on the small layout the sheet's lines, when the band
+        reached down over them, again under it where they still fit."""
+        from tablepi.display.sheet import text_rect
+
+        banner = self.sheet_warning(view, layout)
+        assert banner is not None and view.warning is not None
         colour, mark = (BLUE, "ℹ") if view.warning.informational else (RED, "⚠")
-        pygame.draw.rect(surface, colour, h)
-        self.blit_text(surface, f"{mark} {view.warning.headline}", f.header, WHITE,
-                       Rect(h.x + g, h.y, h.w - 2 * g, h.h), min_size=max(8, f.header // 2))
+        pygame.draw.rect(surface, colour, banner.bar)
+        edge = banner.bar.bottom - 2 if layout.compact else banner.bar.y  # the line between it and the sheet
+        pygame.draw.rect(surface, WHITE, Rect(banner.bar.x, edge, banner.bar.w, 2))
+        first = banner.headline if banner.headline.lines else banner.text
+        surface.blit(self.text(mark, first.size, WHITE), (banner.bar.x + layout.gap, banner.headline_box.y))
+        self._draw_lines(surface, banner.headline.lines, banner.headline.size, WHITE, banner.headline_box, "left")
+        self._draw_lines(surface, banner.text.lines, banner.text.size, WHITE, banner.text_box, "left")
+        text = text_rect(sheet, surface.get_size())
+        if not layout.compact or banner.bar.bottom <= text.y or not sheet.lines or sheet.phone is not None:
+            return
+        rest = Rect(text.x, banner.bar.bottom, text.w, text.bottom - banner.bar.bottom)
+        if rest.h <= 0:
+            return
+        pygame.draw.rect(surface, FELT, rest)
+        fitted = self.fit_text("  ".join(sheet.lines), layout.fonts.center, rest, min_size=layout.fonts.small)
+        if fitted.fits:
+            self._draw_lines(surface, fitted.lines, fitted.size, WHITE, rest)
 
     # ---- buttons and the bottom bar -------------------------------------------------------------------
 

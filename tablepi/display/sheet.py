@@ -258,13 +258,25 @@ def gap(size: tuple[int, int]) -> int:
     return max(2, layout.gap * 3 // 5) if layout.compact else layout.gap
 
 
+def warning_band(size: tuple[int, int]) -> Rect:
+    """Where a warning is set while a sheet is up, over none of its keys: the bar under them, or, on the small
+    layout, whose keys reach the screen's bottom edge, the header and the text area above them (there a sheet of
+    one row of keys begins its lines under the text area, so that no row a touch acts on is ever under it)."""
+    layout = layout_for(size)
+    if layout.compact:
+        text, _ = body(size)
+        return Rect(0, 0, size[0], text.bottom)
+    return layout.bar
+
+
 def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
     """Where the sheet's lines go: two lines of type for a panel, the whole area for the history."""
     text, keys = body(size)
     if len(sheet.rows) == 1:  # the history, the enrolment: the lines are the content, one row of keys below
         layout = layout_for(size)
         row_h = min(keys.h // 3, layout.buttons.row_h)
-        return Rect(0, text.y, text.w, keys.bottom - row_h - gap(size) - text.y)
+        top = warning_band(size).bottom if layout.compact else text.y
+        return Rect(0, top, text.w, keys.bottom - row_h - gap(size) - top)
     return text
 
 

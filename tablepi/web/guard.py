@@ -118,12 +118,14 @@ class Guard:
 
 
 class StreamSlots:
-    """At most ``limit`` open streams; beyond, :meth:`refusal` answers 503 with ``Retry-After`` (the pages'
-    script tries again after it, so a full house costs a viewer a short wait, never a broken page)."""
+    """At most ``limit`` open streams (or other long answers, ``what`` they are: the players' exports); beyond,
+    the caller answers 503 with ``Retry-After`` (the pages' script tries again after it, so a full house costs a
+    viewer a short wait, never a broken page)."""
 
-    def __init__(self, limit: int, retry_after: int = 20) -> None:
+    def __init__(self, limit: int, retry_after: int = 20, what: str = "streams") -> None:
         self.limit = limit
         self.retry_after = retry_after
+        self.what = what
         self.open = 0
         self.refused = 0
 
@@ -131,7 +133,7 @@ class StreamSlots:
         if self.open >= self.limit:
             self.refused += 1
             if self.refused == 1 or self.refused % 100 == 0:
-                log.warning("%d streams open, the limit: refused %d so far (they retry in %d s)", self.open,
+                log.warning("%d %s open, the limit: refused %d so far (they retry in %d s)", self.open, self.what,
                             self.refused, self.retry_after)
             return False
         self.open += 1

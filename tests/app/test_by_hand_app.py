@@ -319,6 +319,32 @@ def test_a_reader_dies_at_trick_2_of_deal_3_and_its_seat_plays_by_hand_to_the_en
     assert load_record(record).events == tuple(journaled)
 
 
+def test_a_double_tap_on_a_rank_never_plays_the_card_without_its_check(rig: Rig) -> None:
+    """Issue 20: a double tap on a rank played the card: Confirm came up under the finger and took the second tap.
+    Now a tap 0.2 s after the first, where the first was, does nothing; Confirm a moment later plays it."""
+    rig.unplug(Seat.E)
+    uid = rig.uid_of
+    rig.app.handle(touch("trump_hearts"))  # dealer N: forehand W names hearts
+    t = 1.0
+    for seat, card in ((Seat.W, "9S"), (Seat.S, "TS")):
+        t += 1.5
+        rig.advance(t)
+        rig.place(seat, uid[Card.parse(card)])
+    rig.advance(t + 1.5)
+    before = rig.state.deal.tricks
+    rig.touch_zone(Seat.E)
+    rig.key("suit:D")
+    sheet = rig.screen.display.last.sheet  # type: ignore[union-attr]
+    assert sheet is not None
+    rank = {str(k.id): r for k, r in key_rects(sheet, rig.screen.size) if k.live and k.id is not None}["card:AD"]
+    rig.press(rank.center)
+    rig.touch_time -= SETTLE + 0.1 - 0.2  # the second tap of a double tap: 0.2 s after the first, in its place
+    rig.press(rank.center)
+    assert rig.state.deal.tricks == before, "the double tap played the card without its check"
+    rig.key("confirm")
+    assert rig.state.deal.tricks[0].plays[-1] == (Seat.E, Card.parse("AD"))
+
+
 def test_a_revoke_entered_by_hand_is_still_caught(rig: Rig) -> None:
     """E's reader is dead from the start; his diamond on a spade lead, entered by hand, is a revoke the moment a
     spade of his shows he had one (rule 18), and the warning names E, not an innocent player."""

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import io
 import json
 import os
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -87,6 +89,32 @@ def get(url: str, method: str = "GET") -> tuple[int, str]:
             return answer.status, answer.read(200_000).decode("utf-8")
     except urllib.error.HTTPError as err:
         return err.code, ""
+
+
+def get_bytes(url: str) -> tuple[int, bytes, str]:
+    """status, body, content type."""
+    try:
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            return answer.status, answer.read(), answer.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as err:
+        return err.code, b"", ""
+
+
+def own_exports(base: str, book: Book) -> dict[str, tuple[str, str]]:
+    """Every player's own exports, fetched by his own page's secret link: path -> (his name, the text: the CSV,
+    or every game record in the ZIP)."""
+    out = {}
+    for player in book.players():
+        own = f"{base}/me/{book.token(player)}"
+        status, body, kind = get_bytes(f"{own}/games.csv")
+        assert status == 200 and kind.startswith("text/csv"), (player.name, status, kind)
+        out[f"/me/{player.id}/games.csv"] = (player.name, body.decode("utf-8"))
+        status, body, kind = get_bytes(f"{own}/records.zip")
+        assert status == 200 and kind == "application/zip", (player.name, status, kind)
+        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+            text = "".join(archive.read(name).decode("utf-8") for name in archive.namelist())
+        out[f"/me/{player.id}/records.zip"] = (player.name, text)
+    return out
 
 
 def every_page(base: str, book: Book) -> dict[str, str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tablepi.book.export import player_csv, record_sources, write_player_records
+from tablepi.book.export import archive_lookup, player_csv, write_player_records
 from tablepi.book.fill import journal_facts, rebuild, record_facts
 from tablepi.book.rating import rate_matches
 from tablepi.book.stats import ALL_TIME, Period, evening_period, leaderboard, partnership_stats, player_stats
@@ -270,7 +270,7 @@ def test_exports_show_others_by_initials_unless_they_opted_in(evening: Path, tmp
         rows = text.splitlines()
         assert len(rows) - 1 == player_stats(book, jang, ALL_TIME)["deals"]["played"]
         folder = tmp_path / "records"
-        written = write_player_records(book, jang, record_sources(evening / "archive"), folder)
+        written = write_player_records(book, jang, archive_lookup(evening / "archive"), folder)
         assert written
         records = "".join(p.read_text(encoding="utf-8") for p in written)
         for other in ("Pol", "Fränz", "Lis", *HOSTILE):

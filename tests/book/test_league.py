@@ -1,7 +1,7 @@
 """A bar with several tables: every table's matches reach one book over a real mosquitto, through the
 tournament server's code, and the statistics span the tables; the league serves the table's pages for all of them
-(each table's live slate, the evening, the players, the leaderboard), in a real headless Chromium, and names nobody
-who did not opt in."""
+(each table's live slate, the evening and its print layout, the players, the leaderboard, a player's own exports),
+in a real headless Chromium, and names nobody who did not opt in."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from tablepi.book.export import player_csv
 from tablepi.book.league import LeagueServer, load_league_config
 from tablepi.book.pages import open_pages
 from tablepi.book.stats import ALL_TIME, player_stats
@@ -19,7 +18,7 @@ from tablepi.book.store import Book
 from tablepi.feed.broker import SERVER_USER, Mosquitto
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, SeatingSource
-from tests.book.helpers import browser_at, every_page, name_forms
+from tests.book.helpers import browser_at, every_page, get_bytes, name_forms, own_exports
 from tests.tournament.conftest import table_feed
 from tests.tournament.simulate import SimulatedTable
 from tests.waits import wait_until
@@ -110,8 +109,13 @@ PRIVATE = ["Jang", "Pol", "<b>Bold</b>"]
 
 def test_the_league_serves_every_tables_pages_and_names_nobody_private(broker: Mosquitto, tmp_path: Path) -> None:
     """Table 1 finishes a match, table 2 is in the middle of a deal: the live page shows both tables' slates (table
-    2's trick in play, no other card), the evening and player pages come from both tables' book, and no served page
-    or the CSV export names a player who did not opt in."""
+    2's trick in play, no other card), the evening (and its print layout) and player pages come from both tables'
+    book, a player's own page offers his games as CSV and as game records from the tables' feeds (never a match in
+    play), and no served page or export names a player who did not opt in."""
+    import base64
+    import io
+    import zipfile
+
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -119,7 +123,8 @@ def test_the_league_serves_every_tables_pages_and_names_nobody_private(broker: M
     book = Book(config.book)
     book.set_public("Marie", True)
     server = LeagueServer(config.server, book, review=False).start()
-    site = open_pages(book, config.players, server.live_now, server.hub.changes, "en", "127.0.0.1", 0)
+    site = open_pages(book, config.players, server.live_now, server.hub.changes, lambda: server.record, "en",
+                      "127.0.0.1", 0)
     tables = [SimulatedTable(t, tmp_path / f"table{t}", table_feed(broker, t)).connect() for t in ("1", "2")]
     driver = None
     try:
@@ -150,15 +155,42 @@ def test_the_league_serves_every_tables_pages_and_names_nobody_private(broker: M
         driver.get(f"{site.url}/evening")
         assert "table 1" in driver.find_element(By.TAG_NAME, "main").text.lower()
         assert driver.find_elements(By.CSS_SELECTOR, ".deal table.tricks .card")
+        # The printable evening: the browser's print layout drops the navigation and keeps every deal.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        assert not driver.find_element(By.TAG_NAME, "nav").is_displayed()
+        assert driver.find_element(By.CSS_SELECTOR, ".deal table.tricks").is_displayed()
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {})["data"])
+        assert pdf.startswith(b"%PDF")
         driver.get(f"{site.url}/leaderboard")
         assert "Marie" in driver.find_element(By.CSS_SELECTOR, "table.board").text
+        # Her own page (her secret link) offers her games of every table, as the table's own pages do.
+        marie = book.player("Marie")
+        assert marie is not None
+        driver.get(f"{site.url}/me/{book.token(marie)}")
+        links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "p.exports a")]
+        assert [link.rsplit("/", 1)[-1] for link in links] == ["games.csv", "records.zip"]
+        status, body, _ = get_bytes(links[1])
+        assert status == 200
+        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+            archive.extractall(tmp_path / "records")
+            assert [name.split("-table")[1][0] for name in archive.namelist()] == ["1"]  # table 2's is in play
+        from tablepi.cli import main
+
+        assert main(["replay", "--json", str(next((tmp_path / "records").iterdir()))]) == 0
+        live = server.feeds["2"].latest()
+        assert live is not None and server.record("2", live.jid) is None  # a match in play: its hands are hidden
         pages = every_page(site.url, book)
-        pages["export"] = player_csv(book, book.player("Marie"))  # type: ignore[arg-type]
         for path, text in pages.items():
             for name in PRIVATE:
                 for form in name_forms(name):
                     assert form not in text, (name, path)
         assert any("Marie" in text for text in pages.values())
+        for path, (owner, text) in own_exports(site.url, book).items():
+            for name in PRIVATE:
+                if name != owner:
+                    for form in name_forms(name):
+                        assert form not in text, (name, path)
     finally:
         if driver is not None:
             driver.quit()

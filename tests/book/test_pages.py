@@ -17,6 +17,7 @@ import pytest
 
 from tablepi import changes
 from tablepi.book.config import BookConfig
+from tablepi.book.export import archive_lookup
 from tablepi.book.fill import BookKeeper, rebuild, record_facts
 from tablepi.book.pages import Pages, make_pages
 from tablepi.book.store import Book
@@ -27,7 +28,7 @@ from tablepi.table.events import CardPlaced, PlayersSeated, SeatingSource
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.web.serve import WebServer
-from tests.book.helpers import HOSTILE, browser_at, every_page, get, name_forms, play, rotation
+from tests.book.helpers import HOSTILE, browser_at, every_page, get, get_bytes, name_forms, own_exports, play, rotation
 from tests.streams import read_event
 
 pytestmark = pytest.mark.slow
@@ -54,7 +55,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     book.set_public(LONG, True)
     table = JournaledTable(directory / "journal.sqlite3", archive=directory / "archive")
     keeper = BookKeeper(book, table, "1", review=False).start()
-    pages = Pages(book, BookConfig(min_deals=10, min_together=5), keeper.live_now, keeper.changes)
+    pages = Pages(book, BookConfig(min_deals=10, min_together=5), keeper.live_now, keeper.changes,
+                  lambda: archive_lookup(directory / "archive"))
     web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
                     changes=keeper.changes).start()
     yield {"web": web, "book": book, "table": table, "keeper": keeper, "reviewed": evening, "pages": pages}
@@ -81,6 +83,48 @@ def test_no_page_names_a_player_who_did_not_opt_in(site: dict[str, Any]) -> None
     everything = "".join(pages.values())
     assert html.escape("Marie") in everything and html.escape("<script>x()</script>") in everything
     assert "<script>x()" not in everything  # a public hostile name is escaped, never markup
+    # A player's own exports (by his own page's secret): his name, and nobody else's who did not opt in.
+    exports = own_exports(site["web"].url, site["book"])
+    for path, (owner, text) in exports.items():
+        for name in PRIVATE:
+            if name != owner:
+                for form in name_forms(name):
+                    assert form not in text, (name, path)
+    jang = site["book"].player("Jang")
+    assert "Jang" in exports[f"/me/{jang.id}/records.zip"][1]  # his own records name him
+    assert "Marie" in exports[f"/me/{jang.id}/games.csv"][1]  # she opted in
+
+
+def test_a_players_exports_are_his_own_pages_and_the_records_replay(site: dict[str, Any],
+                                                                     tmp_path: Any) -> None:
+    """His CSV and his game records are served only by his own page's secret link, written by the same code as
+    ``tablepi players export``; the records replay."""
+    import io
+    import zipfile
+
+    from tablepi.book.export import player_csv
+    from tablepi.cli import main
+
+    base = site["web"].url
+    book: Book = site["book"]
+    jang = book.player("Jang")
+    assert jang is not None
+    own = f"/me/{book.token(jang)}"
+    page = get(f"{base}{own}")[1]
+    assert f"href='{own}/games.csv'" in page and f"href='{own}/records.zip'" in page
+    assert "games.csv" not in get(f"{base}/players/{jang.id}")[1]  # not on the page everybody sees
+    status, body, _ = get_bytes(f"{base}{own}/games.csv")
+    assert status == 200 and body.decode("utf-8") == player_csv(book, jang)
+    status, body, _ = get_bytes(f"{base}{own}/records.zip")
+    assert status == 200
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        names = archive.namelist()
+        assert names
+        archive.extractall(tmp_path)
+    for name in names:
+        assert main(["replay", "--json", str(tmp_path / name)]) == 0
+    for path in ("games.csv", "records.zip"):
+        assert get_bytes(f"{base}/me/{'0' * 24}/{path}")[0] == 404
 
 
 def test_a_name_made_private_from_the_command_line_leaves_the_pages_at_once(site: dict[str, Any]) -> None:
@@ -106,7 +150,7 @@ def test_no_page_accepts_a_write(site: dict[str, Any]) -> None:
     base = site["web"].url
     before = site["book"].db.execute("SELECT COUNT(*), SUM(public) FROM players").fetchone()
     for path in ("/", "/live.json", "/events", "/players", "/players/1", "/leaderboard", "/evening", "/me/x",
-                 "/static/book.js"):
+                 "/me/x/games.csv", "/me/x/records.zip", "/static/book.js"):
         for method in ("POST", "PUT", "DELETE", "PATCH"):
             status, _ = get(f"{base}{path}", method)
             assert status == 405, (path, method, status)
@@ -189,7 +233,8 @@ def test_the_live_stream_wakes_on_a_change_and_an_idle_one_does_nothing(site: di
     the server stops, the waiting streams end at once."""
     keeper: BookKeeper = site["keeper"]
     monkeypatch.setattr(changes, "TICK", 60.0)  # the keep-alive tick (every 5 s) falls outside the test
-    pages = Pages(site["book"], BookConfig(min_deals=10, min_together=5), keeper.live_now, keeper.changes)
+    pages = Pages(site["book"], BookConfig(min_deals=10, min_together=5), keeper.live_now, keeper.changes,
+                  site["pages"].records)
     looks: list[str] = []
     real = pages.stream_text
 

@@ -59,6 +59,49 @@ def test_every_warning_keeps_its_headline_large_and_its_detail_at_the_floor(lang
             assert banner.bar.y >= layout.table.y + layout.table.h // 2
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_warning_over_any_sheet_is_whole_readable_and_covers_no_key(lang: str, size: tuple[int, int],
+                                                                    renderer: Renderer) -> None:
+    """Issue 20: at 480x320 a warning over a sheet showed only its headline (the dead reader's instructions were
+    cut), and on the other layouts a bar that needed more lines grew up over the sheet's keys. Every template, in
+    every language, over every sheet: every word drawn, none under ``warning_min``, over no control, and the
+    sheet's controls where they are without it; drawn, the band is the warning's colour."""
+    from tablepi.display.sheet import sheet_for
+    from tablepi.display.touch import hit_map
+    from tests.display.test_hitmap import NAMES, _starts
+
+    layout = layout_for(size)
+    tr = translator(lang)
+    history = tuple(f"deal {i}" for i in range(13))
+    sheets = [sheet_for(panel, tr, NAMES, history) for panel in _starts()]
+    for names in (JEAN_CLAUDE, MARIE_THERESE):
+        for code in CODES:
+            view = _warning_view(lang, code, names)
+            assert view.warning is not None
+            banner = renderer.sheet_warning(view, layout)
+            assert banner is not None
+            assert banner.text.fits and banner.headline.fits, (code, banner)
+            assert min(banner.text.size, banner.headline.size or banner.text.size) >= layout.warning_min
+            drawn = " ".join((*banner.headline.lines, *banner.text.lines)).split()
+            assert drawn == view.warning.text.split(), (code, drawn)
+            inside = banner.bar.y <= banner.headline_box.y and banner.text_box.bottom <= banner.bar.bottom
+            assert inside and banner.bar.right <= size[0] and banner.bar.bottom <= size[1], (code, banner)
+            for sheet in sheets:
+                controls = hit_map(replace(view, sheet=sheet), size)
+                assert controls == hit_map(replace(view, sheet=sheet, warning=None), size)
+                for control in controls:
+                    c = control.rect
+                    apart = (c.bottom <= banner.bar.y or c.y >= banner.bar.bottom or c.right <= banner.bar.x
+                             or c.x >= banner.bar.right)
+                    assert apart, (code, sheet.title, control.name, c, banner.bar)
+    view = _warning_view(lang, "reader_offline", MARIE_THERESE)
+    banner = renderer.sheet_warning(view, layout)
+    assert banner is not None
+    surface = render_surface(replace(view, sheet=sheets[3]), size, renderer)  # the keyboard
+    assert surface.get_at((banner.bar.x + 1, banner.bar.y + banner.bar.h // 2))[:3] == RED
+
+
 def test_a_grown_bar_is_drawn_red_above_the_normal_bar_and_leaves_the_buttons(renderer: Renderer) -> None:
     size = (480, 320)
     layout = layout_for(size)

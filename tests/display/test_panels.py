@@ -167,3 +167,53 @@ def test_every_key_is_a_value_whose_text_reads_back_as_itself() -> None:
 
     for other in (keys.MenuTouch(), keys.PlaceTouch(Seat.W), *ButtonName):
         assert touch_named(touch_name(other)) == other
+
+
+def _typed_where_the_keys_were(board: Keyboard, name: str, language: str, size: tuple[int, int]) -> Keyboard:
+    """``name`` typed by a finger that goes, for each letter, where that key was drawn when the keyboard opened
+    (⇧ first for a capital the keyboard is not set for); every touch acts on what is drawn there now. On the way,
+    a name offered on two consecutive sheets keeps its place."""
+    from tablepi.display.i18n import translator
+    from tablepi.display.sheet import key_rects, sheet_for
+
+    tr = translator(language)
+
+    def drawn(panel: Keyboard) -> dict[str, tuple[object, object]]:
+        return {str(view.id).casefold(): (view.id, rect) for view, rect in key_rects(sheet_for(panel, tr), size)
+                if view.id is not None}
+
+    opening = drawn(board)
+
+    def touch(panel: Keyboard, key: str) -> Keyboard:
+        assert key.casefold() in opening, f"{language} {size}: no key {key}"
+        centre = opening[key.casefold()][1].center  # type: ignore[attr-defined]
+        hit = [ident for ident, rect in drawn(panel).values() if rect.contains(*centre)]  # type: ignore[attr-defined]
+        assert len(hit) == 1, f"{language} {size}: {len(hit)} keys where {key} was"
+        after = press(panel, hit[0]).panel  # type: ignore[arg-type]
+        assert isinstance(after, Keyboard)
+        before_names = {k: r for k, (_, r) in drawn(panel).items() if k.startswith("name:")}
+        after_names = {k: r for k, (_, r) in drawn(after).items() if k.startswith("name:")}
+        for shown in before_names.keys() & after_names.keys():
+            assert before_names[shown] == after_names[shown], f"{language} {size}: {shown} moved"
+        return after
+
+    for ch in name:
+        if ch.lower() != ch.upper() and ch.isupper() != board.shift:
+            board = touch(board, "shift")
+        board = touch(board, "space" if ch == " " else f"char:{ch}")
+    return board
+
+
+def test_a_name_typed_where_the_keys_were_comes_out_as_typed_in_every_language_and_layout() -> None:
+    """Issue 20: the suggestion row came and went above the letters, so a finger going where a letter had been hit
+    the row under it ("Fernand" came out as "Fdfnn"), the names offered changed places as one typed, and the lb
+    keyboard had no hyphen, apostrophe or è ("Marie-Thérèse" could not be typed)."""
+    from tablepi.display.i18n import LANGUAGES
+    from tablepi.display.layout import PANELS
+
+    earlier = ("Fränz", "Félix", "Fernand", "Marie", "Marianne")
+    for language in LANGUAGES:
+        for size in sorted({panel.size for panel in PANELS.values()}):
+            for name in ("Fernand", "Marie-Thérèse", "Jang d'Ost"):
+                board = _typed_where_the_keys_were(Keyboard(Seat.N, language, names=earlier), name, language, size)
+                assert board.text == name, f"{language} {size}: {name!r} came out as {board.text!r}"

@@ -355,3 +355,117 @@ def test_under_a_sheet_the_bar_shows_no_game_prompt(family: str, renderer: Rende
     from tablepi.display.render import YELLOW
 
     assert YELLOW not in _colors_in(surface, bar.x, bar.right, bar.y, bar.bottom)
+
+
+def _trick_with_a_card_by_hand() -> Table:
+    """Trick 1 with hearts trumps: W, S and N lay their cards, E's reader is dead and his ♥Q is entered by hand."""
+    from tablepi.rules import Suit
+    from tablepi.table import Button, ButtonName, Tick
+    from tablepi.table.events import CardEntered
+
+    table = Table(dealer=Seat.N)  # W is forehand
+    table.apply(ReaderStatus(0.5, Seat.E, ReaderState.OFFLINE))
+    table.apply(Button(1.0, ButtonName.trump(Suit.HEARTS)))
+    table.apply(CardPlaced(2.0, Seat.W, Card.parse("AH")))
+    table.apply(CardPlaced(4.0, Seat.S, Card.parse("KH")))
+    table.apply(Tick(6.0))
+    table.apply(CardEntered(7.0, Seat.E, Card.parse("QH")))
+    table.apply(CardPlaced(8.0, Seat.N, Card.parse("JH")))
+    table.apply(Tick(10.0))
+    return table
+
+
+def test_a_card_by_hand_goes_when_its_trick_is_swept() -> None:
+    """Issue 20 (cosmetic): a card entered by hand stayed drawn after its trick was swept, until the next trick's
+    first card; drawn with its trick, it goes with it."""
+    from tablepi.table import CardLifted
+
+    table = _trick_with_a_card_by_hand()
+    settings = DisplaySettings()
+    view = build_view(Scene(table.state, settings))
+    drawn = view.seat(Seat.E)
+    assert drawn is not None and drawn.card is not None and drawn.card.by_hand  # its trick lies on the table
+    for t, (seat, card) in enumerate(((Seat.W, "AH"), (Seat.S, "KH"), (Seat.N, "JH"))):
+        table.apply(CardLifted(11.0 + t, seat, Card.parse(card)))
+    assert len(table.state.deal.tricks) == 1 and table.state.deal.tricks[0].winner is not None
+    drawn = build_view(Scene(table.state, settings)).seat(Seat.E)
+    assert drawn is not None and drawn.card is None  # swept: the trick's other cards are gone, and so is E's
+
+
+@pytest.mark.parametrize("size", [panel.size for panel in PANELS.values()], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_by_hand_pen_mark_is_as_tall_as_a_name(size: tuple[int, int]) -> None:
+    """Issue 20 (cosmetic): the pen that marks a card entered by hand was about 10 px, unreadable across the table.
+    What a card by hand adds to the same card laid (its frame and its pen), beyond the frame along the card's
+    edges, is the pen: at least three quarters of the names' size high."""
+    renderer = Renderer()
+    layout = layout_for(size)
+    view = build_view(Scene(_trick_with_a_card_by_hand().state, DisplaySettings()))
+    laid = replace(view, seats=tuple(replace(seat, card=replace(seat.card, by_hand=False))
+                                     if seat.seat is Seat.E and seat.card is not None else seat
+                                     for seat in view.seats))
+    marked, plain = render_surface(view, size, renderer), render_surface(laid, size, renderer)
+    card = layout.slots(view.bottom_seat)[Seat.E].card
+    edge = layout.border + 2
+    rows = [y for y in range(size[1]) for x in range(max(0, card.x - card.w), min(size[0], card.right + card.w))
+            if marked.get_at((x, y)) != plain.get_at((x, y))
+            and not (card.x - edge <= x < card.x + edge or card.right - edge <= x < card.right + edge
+                     or card.y - edge <= y < card.y + edge or card.bottom - edge <= y < card.bottom + edge)]
+    assert rows, "no pen drawn"
+    assert max(rows) - min(rows) + 1 >= layout.fonts.name * 3 // 4, (min(rows), max(rows), layout.fonts.name)
+
+
+@pytest.mark.parametrize("size", [panel.size for panel in PANELS.values()], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_pickers_confirm_is_a_plain_key_never_in_red(size: tuple[int, int]) -> None:
+    """Issue 20 (cosmetic): Confirm in the card picker was drawn in the chosen card's red (red says something went
+    wrong); the line above it names the card. No pixel of the Confirm key is a red of the suits, for ♥Q or trumps ♦."""
+    from tablepi.display.panels import CONFIRM, CardPicker
+    from tablepi.display.sheet import key_rects, sheet_for
+    from tablepi.rules import Suit
+
+    renderer = Renderer()
+    tr = translator("en")
+    for panel in (CardPicker(Seat.E, (Card.parse("QH"), Card.parse("9S")), card=Card.parse("QH")),
+                  CardPicker(Seat.W, (), trumps=True, suit=Suit.DIAMONDS)):
+        sheet = sheet_for(panel, tr)
+        surface = render_surface(replace(build_view(Scene(None, DisplaySettings())), sheet=sheet), size, renderer)
+        confirm = next(rect for key, rect in key_rects(sheet, size) if key.id == CONFIRM)
+        reds = {RED_ON_CARD, RED_ON_DARK}
+        drawn = {surface.get_at((x, y))[:3] for x in range(confirm.x, confirm.right)
+                 for y in range(confirm.y, confirm.bottom)}
+        assert not drawn & reds, (panel, drawn & reds)
+
+
+def _slate_with_review(names: bool = True, tally: bool = True) -> object:
+    from tablepi.display.view import SlateRow, SlateView, View
+    from tablepi.rules.seats import Team
+    from tablepi.rules.slate import Line
+
+    def row(team: Team, label: str, lines: tuple[Line, ...]) -> SlateRow:
+        left = sum(1 for line in lines if line in (Line.OPEN, Line.ADDED))
+        return SlateRow(team, label if names else "", lines if tally else (), f"{left} open")
+
+    top = row(Team.EW, "Marie-Thérèse+Léon", (Line.STRUCK,) * 4 + (Line.OPEN,) * 5 + (Line.ADDED,) * 3)
+    bottom = row(Team.NS, "Fernand+Guillaume", (Line.STRUCK,) * 2 + (Line.OPEN,) * 7)
+    result = ("Marie-Thérèse+Léon win the deal, 31 to 9, claimed\nKonter a Matt: 3 lines\n"
+              "Fernand+Guillaume: 3 lines added")
+    slate = SlateView("Slate", top, bottom, last_result=result, next_trumps="Léon names trumps next",
+                      review=("Best play: Fernand+Guillaume could have held them to 24 (♠A in trick 2, ♥Q kept).",
+                              "Marie-Thérèse+Léon: ♥Q held back to trick 5 lost 6 points; ♦K led too early."))
+    return View(ScreenKind.SLATE, slate=slate)
+
+
+@pytest.mark.parametrize("size", [panel.size for panel in PANELS.values()], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_with_the_review_no_tally_line_is_drawn_over_a_team_name(size: tuple[int, int]) -> None:
+    """Issue 20 (cosmetic): with the deal's review on the slate, the tally lines were drawn over the team names.
+    What the names add to the picture, and what the tally adds to the picture without the names, are apart."""
+    renderer = Renderer()
+
+    def diff(a: object, b: object) -> set[tuple[int, int]]:
+        one, two = render_surface(a, size, renderer), render_surface(b, size, renderer)  # type: ignore[arg-type]
+        return {(x, y) for x in range(size[0]) for y in range(size[1]) if one.get_at((x, y)) != two.get_at((x, y))}
+
+    nameless = _slate_with_review(names=False)
+    names = diff(_slate_with_review(), nameless)
+    tally = diff(nameless, _slate_with_review(names=False, tally=False))
+    assert names and tally
+    assert not names & tally, f"{len(names & tally)} pixels of the names under the tally"

@@ -205,3 +205,73 @@ def test_a_correction_waiting_at_the_match_end_is_closed_on_the_window_and_the_r
         assert state.match.proposal is None  # the question lapsed with its match (archived; the journal begins anew)
     finally:
         robot.close()
+
+
+@pytest.mark.parametrize("xvfb", [(480, 320), (800, 480), (1280, 720), (720, 1280)], indirect=True,
+                         ids=["480x320", "800x480", "1280x720", "720x1280"])
+def test_a_reader_dying_under_an_open_sheet_is_told_whole_and_the_keys_stay_whole(
+        xvfb: tuple[str, tuple[int, int]], tmp_path: Path) -> None:
+    """Issue 20: at 480x320 a warning over a sheet showed only its headline (the dead reader's instructions were
+    cut); on the other layouts a warning that needed more lines than the bar grew up over the sheet's keys. The
+    real window, touched where its hit-map says: the keyboard is up when E's reader dies; the warning is drawn whole
+    where no key is, every key keeps its place and its pixels, and the name is typed on them to the end."""
+    from tablepi.display.render import RED
+    from tablepi.display.view import ScreenKind, SheetView, View, WarningBanner
+    from tablepi.rules import Seat
+    from tablepi.table import ReaderState
+    from tests.robot.table import SEAT_ZONE, Robot, wait
+
+    display, panel = xvfb
+    robot = Robot(tmp_path, display, panel, "fr", 0)
+    try:
+        robot.readers_online()
+        wait("the start sheet", lambda: robot.live("key:open:players"))
+        robot.key("open:players")
+        wait("the keyboard", lambda: robot.live("key:char:J"))
+        before = robot.frame()
+        clean = _grab(display, robot.window, tmp_path / "clean.png")
+        assert clean is not None and before["warning"] is None
+        robot.board.fail(SEAT_ZONE[Seat.E], "absent")
+        wait("the reader off", lambda: robot.state().zone(Seat.E).reader is not ReaderState.ONLINE)
+        frame = wait("the warning on the screen", lambda: (f := robot.frame())["warning"] and f)
+        assert [c["rect"] for c in frame["controls"]] == [c["rect"] for c in before["controls"]]
+        text = frame["warning"]
+        view = View(ScreenKind.DEAL, sheet=SheetView(frame["sheet"]), warning=WarningBanner("reader_offline", text))
+        banner = Renderer().sheet_warning(view, layout_for(panel))
+        assert banner is not None and banner.text.fits and banner.headline.fits
+        assert " ".join((*banner.headline.lines, *banner.text.lines)).split() == text.split()
+        shot = wait("the window with the warning", lambda: (s := _grab(display, robot.window, tmp_path / "w.png"))
+                    and s.get_at((banner.bar.x + 1, banner.bar.y + banner.bar.h // 2))[:3] == RED and s)
+        # As drawn: the red band (its left edge, where no text is) holds the whole sentence at the readable floor.
+        red = [y for y in range(panel[1]) if shot.get_at((1, y))[:3] == RED]
+        runs = [list(run) for run in _runs(red)]
+        band = max(runs, key=len)
+        layout = layout_for(panel)
+        renderer = Renderer()
+        width = panel[0] - 3 * layout.gap - renderer.text("⚠", layout.warning_min, (0, 0, 0)).get_width()
+        need = len(renderer.balanced_wrap(text, layout.warning_min, width)) * \
+            renderer.font(layout.warning_min).get_linesize()
+        assert len(band) >= need, f"a red band of {len(band)} px for a sentence that needs {need} px: {text!r}"
+        for control in frame["controls"]:  # each key as it was: nothing of the warning over it
+            x, y, w, h = control["rect"]
+            for px, py in ((x + 2, y + h // 2), (x + w - 3, y + h // 2), (x + w // 2, y + 2), (x + w // 2, y + h - 3)):
+                assert shot.get_at((px, py)) == clean.get_at((px, py)), (control["name"], (px, py))
+        robot.type_name("Jos")
+        robot.key("ok")
+        wait("Jos seated", lambda: dict(robot.state().names).get(Seat.N) == "Jos")
+    finally:
+        robot.close()
+
+
+def _runs(rows: list[int]) -> Iterator[range]:
+    """The contiguous runs of ``rows`` (sorted), each as a range."""
+    start = previous = None
+    for row in rows:
+        if start is None:
+            start = previous = row
+        elif row != previous + 1:  # type: ignore[operator]
+            yield range(start, previous + 1)  # type: ignore[operator]
+            start = row
+        previous = row
+    if start is not None:
+        yield range(start, previous + 1)  # type: ignore[operator]

@@ -206,22 +206,44 @@ def test_a_journal_with_a_name_the_reader_refuses_starts(tmp_path: Path) -> None
     assert again.state.names == table.state.names
 
 
-def test_a_journal_where_a_correction_ended_the_match_under_a_deal_starts(tmp_path: Path) -> None:
-    """The journal today's main wrote before the fix: the correction accepted, then play went on."""
+# The journal the table wrote before the fix (its lines as it wrote them): EW one line from the match, deal 3 dealt,
+# two cards, a correction of deal 2 to a Kapo that strikes EW's last line accepted, then the deal played on.
+_BEFORE_THE_CORRECTION = [(Seat.E, "9S"), (Seat.N, "AC")]
+_AFTER_THE_CORRECTION = [(Seat.W, "AH"), (Seat.S, "10H"),                                  # trick 1: W
+                         (Seat.W, "QS"), (Seat.S, "9H"), (Seat.E, "AD"), (Seat.N, "KC"),   # trick 2: W
+                         (Seat.W, "QH"), (Seat.S, "AS"), (Seat.E, "KD"), (Seat.N, "QC")]   # trick 3: W
+_TO_THE_END = [(Seat.W, "QD"), (Seat.S, "KS"), (Seat.E, "JD"), (Seat.N, "JC"),
+               (Seat.W, "KH"), (Seat.S, "JS"), (Seat.E, "10D"), (Seat.N, "10C"),
+               (Seat.W, "JH"), (Seat.S, "10S"), (Seat.E, "9D"), (Seat.N, "9C")]
+
+
+@pytest.mark.parametrize("then", ["six tricks", "claim"])
+def test_a_journal_where_a_correction_ended_the_match_under_a_deal_starts(tmp_path: Path, then: str) -> None:
+    """Before the fix the table journaled each gesture, then applied it: after the correction play went on inside
+    the finished match, and the deal's end (its sixth trick: `Slate.record` raised, then `snapshot.prompt`'s
+    assertion; a claim with EW's 28 points: the RulesError escaped `Table.apply`) broke the table on every restart
+    from this journal. It starts, the match won by EW at the correction, nothing of the deal played on."""
     from tablepi.rules import Card
 
     events: list[TableEvent] = [DealEntered(1.0, ew_win(Seat.W)), DealEntered(2.0, ew_win(Seat.S)),
-                                Button(3.0, ButtonName.CONFIRM), Button(4.0, ButtonName.TRUMP_HEARTS),
-                                CardEntered(5.0, Seat.W, Card.parse("AH")),
-                                CorrectionProposed(6.0, 2, DealEntry(Seat.S, Team.EW, None, kapo=True)),
-                                CorrectionAnswered(7.0, Team.NS, True), CorrectionAnswered(8.0, Team.EW, True)]
-    events += [CardEntered(9.0 + i, seat, Card.parse(card))
-               for i, (seat, card) in enumerate([(Seat.S, "KH"), (Seat.E, "QH"), (Seat.N, "JH")])]
-    events.append(Button(20.0, ButtonName.CLAIM, Seat.E))
+                                Button(3.0, ButtonName.CONFIRM), Button(4.0, ButtonName.TRUMP_HEARTS)]
+    events += [CardEntered(5.0 + i, seat, Card.parse(card)) for i, (seat, card) in enumerate(_BEFORE_THE_CORRECTION)]
+    events += [CorrectionProposed(7.0, 2, DealEntry(Seat.S, Team.EW, None, kapo=True)),
+               CorrectionAnswered(8.0, Team.NS, True), CorrectionAnswered(9.0, Team.EW, True)]
+    played_on = _AFTER_THE_CORRECTION + (_TO_THE_END if then == "six tricks" else [])
+    events += [CardEntered(10.0 + i, seat, Card.parse(card)) for i, (seat, card) in enumerate(played_on)]
+    if then == "claim":
+        events.append(Button(40.0, ButtonName.CLAIM, Seat.W))
     file = old_journal(tmp_path, events)
     table = JournaledTable(file, HEADER)
-    assert table.state.phase is TablePhase.MATCH_OVER and table.state.match.winner is Team.EW
+    state = table.state
+    assert state.phase is TablePhase.MATCH_OVER and state.match.winner is Team.EW
+    assert len(state.match.slate) == 2 and state.match.slate[1].result.kapo  # deal 2 as corrected; deal 3 never scored
+    assert not state.deal.tricks
     table.close()
+    again = JournaledTable(file, HEADER)  # a second start is the same
+    assert again.state.phase is TablePhase.MATCH_OVER and again.state.match.slate == state.match.slate
+    again.close()
 
 
 def _args(**kw: object) -> object:
