@@ -12,13 +12,18 @@ Run: ``.venv/bin/python bench/bench_analysis.py [--deals 200] [--baseline-deals 
 - the single-dummy judgement against a plain enumeration with the double-dummy solver (every layout and card
   solved from an empty table, as ``Solver.value`` does) on the first ``--sd-baseline-deals`` deals, the same
   layouts, both here in this process: a ratio;
-- the single-dummy review with the rule the issue asks (exact wherever a position has at most 20,000 layouts, at
-  any trick) against the rule in force (exact from trick 3 on wherever at most 20,000 layouts, sampled else) on
-  the first ``--exact-deals`` deals, both here in this process: p50 / max of each and a ratio;
+- the positions of tricks 1-2 judged on all their layouts (at most 20,000) in that review: how many, their layouts,
+  processor time per position p50 / max and layouts per processor second;
+- the single-dummy review (exact wherever a position has at most 20,000 layouts, at any trick) against the rule
+  before it (tricks 1-2 sampled: 12 / 48 layouts, unless at most 24 / 96), on the first ``--exact-deals`` deals,
+  both here in this process: p50 / max of each and a ratio;
 - the speed-up against the plain alpha-beta baseline (``reference.PlainSearch``) on the first
   ``--baseline-deals`` deals, both run here in this process: a ratio, so it holds on a busy machine;
 - a placed card from the event to the frame drawn (table, view model, an 800x480 frame) while reviews run one
   after another in the worker process, against the same without them (p50 / p99).
+
+The machine's load (``uptime``) is printed at the start and the end: on a shared machine wall times follow it, so
+the processor time of this process is printed beside them.
 
 Targets here (the Pi Zero 2 is about ten times slower): full review p50 <= 0.1 s and worst <= 1 s.
 ``--python`` runs the pure-Python search instead of the compiled kernel.
@@ -36,6 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import tablepi.analysis.review as review_module
 from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal, single
 from tablepi.analysis.kernel import new_search
 from tablepi.analysis.single import Judge
@@ -131,7 +137,25 @@ class PlainJudge(Judge):
         return out
 
 
+class SampledEarlyJudge(Judge):
+    """The rule before: tricks 1-2 judged on a sample unless they have at most twice its layouts."""
+
+    def exact(self, total: int, trick_number: int) -> bool:
+        return total <= single.EXACT_LAYOUTS and (trick_number >= 3 or total <= 2 * single.SAMPLES[trick_number])
+
+
 _SOLVES = [0, 0]  # layouts, (layout, card) values
+_EARLY: list[tuple[int, float]] = []  # positions of tricks 1-2 judged on all layouts: (layouts, processor seconds)
+
+
+def _timing(judge: object) -> object:
+    def wrapped(self: Judge, view: single.View, *args: object, **kwargs: object) -> single.SingleDummy:
+        cpu = time.process_time()
+        out: single.SingleDummy = judge(self, view, *args, **kwargs)  # type: ignore[operator]
+        if out.exact and single._trick_number(view) <= 2:
+            _EARLY.append((out.layouts, time.process_time() - cpu))
+        return out
+    return wrapped
 
 
 def _counting(values: object) -> object:
@@ -151,8 +175,10 @@ def main() -> None:
     parser.add_argument("--python", action="store_true", help="the pure-Python search, not the compiled kernel")
     parser.add_argument("--latency-only", action="store_true", help="only the placed-card latency part")
     args = parser.parse_args()
+    print(f"load: {load()}")
     if args.latency_only:
         print_latency()
+        print(f"load: {load()}")
         return
     compiled = compiled_available() and not args.python
     if args.python:
@@ -179,36 +205,35 @@ def main() -> None:
     sd_times: list[float] = []
     sd_cpu: list[float] = []  # processor time of this process: less touched by the other sessions' load
     Judge.values = _counting(Judge.values)  # type: ignore[method-assign, assignment]
+    Judge.judge = _timing(Judge.judge)  # type: ignore[method-assign, assignment]
     for deal in deals:
         began, cpu = time.perf_counter(), time.process_time()
         review_deal(deal, compiled=compiled)
         sd_times.append(time.perf_counter() - began)
         sd_cpu.append(time.process_time() - cpu)
     layouts, solves = _SOLVES
+    early = list(_EARLY)
 
     # the single-dummy judgement, shared search against plain enumeration, on the same deals and layouts
     sd_base = deals[: args.sd_baseline_deals]
     shared, plain = [], []
     for deal in sd_base:
         for judge_class, out in ((Judge, shared), (PlainJudge, plain)):
-            import tablepi.analysis.review as review_module
-
             review_module.Judge = judge_class  # type: ignore[misc]
             began = time.perf_counter()
             review_deal(deal, compiled=compiled)
             out.append(time.perf_counter() - began)
         review_module.Judge = Judge  # type: ignore[misc]
 
-    # exact wherever a position has at most EXACT_LAYOUTS layouts, against the rule in force, same deals
+    # exact wherever a position has at most EXACT_LAYOUTS layouts, against tricks 1-2 sampled as before, same deals
     ruled, exact_all = [], []
-    rule = single.EXACT_FROM
     for deal in deals[: args.exact_deals]:
-        for exact_from, out in ((rule, ruled), (1, exact_all)):
-            single.EXACT_FROM = exact_from
+        for judge_class, out in ((SampledEarlyJudge, ruled), (Judge, exact_all)):
+            review_module.Judge = judge_class  # type: ignore[misc]
             began = time.perf_counter()
             review_deal(deal, compiled=compiled)
             out.append(time.perf_counter() - began)
-    single.EXACT_FROM = rule
+    review_module.Judge = Judge  # type: ignore[misc]
 
     base_times: list[float] = []
     for deal in deals[: args.baseline_deals]:
@@ -237,15 +262,27 @@ def main() -> None:
           f"max {max(sd_cpu):.2f} s")
     print(f"single-dummy, plain enumeration with the double-dummy solver on {len(sd_base)} of them: "
           f"{sum(plain):.1f} s against {sum(shared):.1f} s shared: x{sum(plain) / sum(shared):.1f}")
+    if early:
+        cpu_each = [c for _, c in early]
+        print(f"single-dummy, positions of tricks 1-2 judged on all layouts (at most {single.EXACT_LAYOUTS:,}): "
+              f"{len(early)}, {sum(n for n, _ in early):,} layouts; "
+              f"processor time per position p50 {statistics.median(cpu_each):.2f} s, max {max(cpu_each):.2f} s; "
+              f"{sum(n for n, _ in early) / sum(cpu_each):,.0f} layouts per processor second")
     if ruled:
         print(f"single-dummy, exact wherever <= {single.EXACT_LAYOUTS:,} layouts, on {len(ruled)} of them: "
-              f"p50 {statistics.median(exact_all):.2f} s, max {max(exact_all):.2f} s, against exact from trick "
-              f"{rule} on up to as many (in force): "
-              f"p50 {statistics.median(ruled):.2f} s, max {max(ruled):.2f} s: "
+              f"p50 {statistics.median(exact_all):.2f} s, max {max(exact_all):.2f} s, against tricks 1-2 sampled "
+              f"(the rule before): p50 {statistics.median(ruled):.2f} s, max {max(ruled):.2f} s: "
               f"x{sum(exact_all) / sum(ruled):.1f} the time")
     print(f"plain alpha-beta baseline on {len(base_times)} of them: p50 {statistics.median(base_times):.2f} s; "
           f"speed-up of solve from the start: x{ratio:,.0f}")
     print_latency()
+    print(f"load: {load()}")
+
+
+def load() -> str:
+    """The load averages (1, 5, 15 minutes) as ``uptime`` prints them."""
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} processors"
 
 
 def print_latency() -> None:

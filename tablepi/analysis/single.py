@@ -11,8 +11,8 @@ lines added to the other team, minus lines struck by the other team and lines ad
 the stake as announced, the trump team and the tie rule in force) and expected **points**, with double-dummy play
 after the card (both sides maximising net lines, then points: the game is zero-sum); and the chance that the team
 wins, ties, takes Kapo or concedes it. The best cards have the highest expected lines, then points. Exact (every
-layout) from trick 3 on wherever there are at most 20,000 layouts, else a fixed number of layouts drawn uniformly at
-random (reproducibly), with the standard error of the expected lines (see :data:`EXACT_LAYOUTS`, :data:`EXACT_EARLY`).
+layout) wherever there are at most 20,000 layouts, at any trick, else a fixed number of layouts drawn uniformly at
+random (reproducibly), with the standard error of the expected lines (see :data:`EXACT_LAYOUTS`, :data:`SAMPLES`).
 
 Double-dummy values in lines come from the points search: a team wins (or ties) with best play exactly when best
 play gives it 21 (or 20) points, and it can take Kapo only when best play gives it all 40, so a Kapo search is run
@@ -45,17 +45,12 @@ from tablepi.rules.play import legal_plays, trick_winner
 from tablepi.rules.seats import Direction, Seat, Team
 from tablepi.rules.trumps import effective_suit
 
-#: Positions with at most this many layouts are judged on all of them, from trick :data:`EXACT_FROM` on (from trick 4
-#: there are never more than 1,680, at trick 3 up to 34,650); earlier ones only up to :data:`EXACT_EARLY`, else on a
-#: sample of :data:`SAMPLES` layouts. A trick-2 position has up to 756,756 layouts, each costing about five times a
-#: trick-3 one: judging those up to 20,000 on all of them takes a deal's review over its budget (see the README).
+#: Positions with at most this many layouts are judged on all of them, at any trick (from trick 4 there are never more
+#: than 1,680; at trick 3 up to 34,650, at trick 2 up to 756,756, at trick 1 up to 17,153,136); others on a sample of
+#: :data:`SAMPLES` layouts.
 EXACT_LAYOUTS = 20_000
-EXACT_FROM = 3
 #: Layouts drawn for a sampled judgement, by trick.
 SAMPLES = {1: 12, 2: 48, 3: 160}
-#: Before trick :data:`EXACT_FROM`, positions with at most this many layouts are judged on all of them: twice the
-#: sample (sampling would not be cheaper).
-EXACT_EARLY = {1: 24, 2: 96}
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,8 +353,7 @@ class Judge:
         space = Layouts(view, self.trump)
         total = space.count() if layouts is None else len(layouts)
         trick_number = _trick_number(view)
-        exact = layouts is not None or (total <= EXACT_LAYOUTS and (
-            trick_number >= EXACT_FROM or total <= EXACT_EARLY[trick_number]))
+        exact = layouts is not None or self.exact(total, trick_number)
         t = self.tables
         pos = self._position
         own = t.mask(view.hand)
@@ -453,6 +447,10 @@ class Judge:
             cost_lines=(top[0] - mine[0]) / n,
             cost_points=(top[1] - mine[2]) / n,
         )
+
+    def exact(self, total: int, trick_number: int) -> bool:
+        """Whether a position of trick ``trick_number`` with ``total`` layouts is judged on all of them."""
+        return total <= EXACT_LAYOUTS
 
     def values(self, layouts: list[list[int]], lead: int, trick: list[int], cards: list[int]) -> list[int]:
         """N+S points from the position after each card in each layout (layout by layout): all layouts in one

@@ -50,6 +50,10 @@ class JournalFeed:
     round_tag: int | None = None  # the round the last applied event was journaled under (the table's round)
     conflicts: list[int] = field(default_factory=list)  # seqs received twice with different events (first kept)
     events: list[TableEvent] = field(default_factory=list)  # every event applied, in order (the players' book)
+    # when the server received this journal's first and last message (its own clock): what the director weighs
+    # when two journals claim one round (a match played live arrives over an hour, a made-up one at once)
+    first_received: float = 0.0
+    last_received: float = 0.0
 
     @property
     def state(self) -> TableState | None:
@@ -191,9 +195,11 @@ class TableFeed:
             return False, 0
         journal = self.journals.get(jid)
         if journal is None:
-            journal = self.journals[jid] = JournalFeed(jid)
+            journal = self.journals[jid] = JournalFeed(jid, first_received=now)
         if not journal.add(seq, message):
             return False, 0
+        journal.first_received = min(journal.first_received, now)
+        journal.last_received = max(journal.last_received, now)
         if seq > 0:
             self.last_event = now
         return True, journal.advance()
@@ -214,16 +220,35 @@ class TableFeed:
             return None
         return journal, journal.matches[number - 1]
 
-    def for_round(self, number: int, assigned: dict[str, int],
-                  bound: tuple[str, int] | None) -> tuple[JournalFeed, PlayedMatch] | None:
+    def claims(self, number: int) -> list[tuple[JournalFeed, PlayedMatch]]:
+        """Each journal's first match begun under round ``number``'s seating (in the order the table made its
+        journals). A table claims its round with one journal: two claiming it are a second sender with the table's
+        password, or a second match begun under the same seating (docs/tournament.md, "Which match is which
+        round")."""
+        out = []
+        for journal in sorted(self.journals.values(), key=lambda j: (j.index, j.jid)):
+            if journal.header is not None:
+                first = next((m for m in journal.matches if m.started and m.round == number), None)
+                if first is not None:
+                    out.append((journal, first))
+        return out
+
+    def for_round(self, number: int, assigned: dict[str, int]) -> tuple[JournalFeed, PlayedMatch] | None:
         """This table's match of round ``number``: the one a director's correction assigned to it
-        (``"journal:match"`` -> round; of several, the latest), else the one the server bound to the round — the
-        first this table began under that round's seating. Any other match claiming the round is held
-        (:meth:`held`), never counted."""
+        (``"journal:match"`` -> round; of several, the latest), else the one journal's claim when one journal
+        alone claims the round (a match assigned elsewhere claims nothing). Two journals claiming it: none until
+        the director assigns one (:meth:`disputed`); every other match claiming the round is held."""
         found = [(j, m) for j in self.journals.values() if j.header is not None for m in j.matches
                  if assigned.get(f"{j.jid}:{m.number}") == number]
         if found:
             return max(found, key=lambda jm: (jm[0].index, jm[1].number))
-        if bound is None or f"{bound[0]}:{bound[1]}" in assigned:
-            return None
-        return self.match(*bound)
+        claims = self.open_claims(number, assigned)
+        return claims[0] if len(claims) == 1 else None
+
+    def open_claims(self, number: int, assigned: dict[str, int]) -> list[tuple[JournalFeed, PlayedMatch]]:
+        """:meth:`claims` less the matches a director's correction assigned (to this round or another)."""
+        return [(j, m) for j, m in self.claims(number) if f"{j.jid}:{m.number}" not in assigned]
+
+    def disputed(self, number: int, assigned: dict[str, int]) -> bool:
+        """Whether round ``number`` waits for the director: two journals claim it and none is assigned to it."""
+        return self.for_round(number, assigned) is None and len(self.open_claims(number, assigned)) > 1

@@ -35,7 +35,7 @@ from tablepi.feed.messages import (
 )
 from tablepi.safeinput import clean_text, shown
 from tablepi.tournament.config import Entrants, TournamentConfig
-from tablepi.tournament.replay import TableFeed
+from tablepi.tournament.replay import JournalFeed, PlayedMatch, TableFeed
 from tablepi.tournament.seating import (
     History,
     TableSeating,
@@ -299,8 +299,6 @@ class TournamentServer:
         self.lock = threading.RLock()
         self.counts = Counts()
         self.pacing = Pacing()
-        # (table, round) -> (journal, match): the match counted for that table's round (see _bind)
-        self.bindings: dict[tuple[str, int], tuple[str, int]] = {}
         self._asked: dict[tuple[str, str, int], tuple[float, float, int]] = {}  # gap -> (seen, asked, times)
         # (round, table) -> (the table's feed version, its scored round): recomputed only when the table changed
         self._scored: dict[tuple[int, str], tuple[int, Scored]] = {}
@@ -315,12 +313,9 @@ class TournamentServer:
             self.rounds.append([TableSeating.from_json(t) for t in tables])
             self.byes.append(tuple(str(name) for name in byes))
         self.audit = self.store.audit_log()
-        self.bindings = self.store.bindings()
         self.counts.quarantined = self.store.quarantined(0)[0]
         for table, message, received in self.store.messages():
             self._feed(table).receive(message, received)
-        for table in list(self.feeds):
-            self._bind(table)
         self._publish_all()
 
     def start(self) -> TournamentServer:
@@ -429,6 +424,7 @@ class TournamentServer:
             for table, obj, now in decoded:
                 feed = self._feed(table)
                 feed.last_message = now
+                version = feed.version
                 try:
                     fresh, scored = feed.receive(obj, now)
                 except Exception as error:  # one table's message must not stop the others'
@@ -442,15 +438,14 @@ class TournamentServer:
                     feed.scored_at = now
                 self.counts.applied += 1
                 changed.add(table)
-                standings_changed = standings_changed or scored > 0 or obj.get("seq") == 0
+                # a deal scored, a header, a match begun (a second journal claiming a round disputes it)
+                standings_changed = standings_changed or feed.version != version
             for table, obj, now in statuses:
                 feed = self._feed(table)
                 feed.online = bool(obj.get("online"))
                 feed.last_message = max(feed.last_message, now)
                 feed.report(obj)
                 changed.add(table)
-            for table in changed:
-                standings_changed = self._bind(table) or standings_changed
             self.pacing.standings_dirty = self.pacing.standings_dirty or standings_changed
             self._flush_standings()
             self.pacing.dirty_tables |= changed
@@ -487,53 +482,55 @@ class TournamentServer:
                                            text.encode(), f"could not be applied: {type(error).__name__}")])
         self.counts.quarantined += 1
 
-    def _bind(self, table: str) -> bool:
-        """Bind each round this table was seated in to the first match it began under that round's seating
-        (stored: a restart and the order the store replays in change nothing). True if a binding was made."""
-        feed = self.feeds.get(table)
-        if feed is None:
-            return False
-        made = False
-        for journal in sorted(feed.journals.values(), key=lambda j: j.index):
-            for match in journal.matches:
-                number = match.round
-                if (not match.started or number is None or (table, number) in self.bindings
-                        or self.seating_of(table, number) is None):
-                    continue
-                self.bindings[(table, number)] = (journal.jid, match.number)
-                self.store.bind(table, number, journal.jid, match.number)
-                self._scored.pop((number, table), None)
-                made = True
-        return made
-
     def held(self) -> list[dict[str, Any]]:
-        """Matches a table's feed says belong to a round that are not counted, each with the reason: another
-        match of that table is the round's, the table was not seated in it, or it has not started. A director's
-        *assign* correction counts one."""
+        """Matches a table's feed says belong to a round that are not counted, each with the reason: two journals
+        claim that table's round (none counts until the director assigns one), another match is the round's, the
+        table was not seated in it, or it has not started. A director's *assign* correction counts one."""
         assigned = self._assigned()
         out: list[dict[str, Any]] = []
         for table, feed in sorted(self.feeds.items(), key=lambda item: _table_key(item[0])):
-            for journal in feed.journals.values():
+            rounds: dict[int, tuple[tuple[JournalFeed, PlayedMatch] | None, int]] = {}  # round -> (counted, claims)
+            for journal in sorted(feed.journals.values(), key=lambda j: (j.index, j.jid)):
                 for match in journal.matches:
-                    key = f"{journal.jid}:{match.number}"
                     number = match.round
-                    if not match.started or number is None or key in assigned:
+                    if not match.started or number is None or f"{journal.jid}:{match.number}" in assigned:
                         continue
-                    bound = self.bindings.get((table, number))
-                    if bound == (journal.jid, match.number):
+                    seated = self.seating_of(table, number) is not None
+                    if seated and number not in rounds:
+                        rounds[number] = (feed.for_round(number, assigned), len(feed.open_claims(number, assigned)))
+                    counted, claims = rounds.get(number, (None, 0))
+                    if counted is not None and counted[0] is journal and counted[1] is match:
                         continue
                     if number > len(self.rounds):
                         why = f"round {number} has not started"
-                    elif self.seating_of(table, number) is None:
+                    elif not seated:
                         why = f"table {table} was not seated in round {number}"
-                    elif bound is not None:
-                        why = (f"table {table}'s round {number} is journal {bound[0][:12]} match {bound[1]} "
-                               "(the first begun under that seating)")
+                    elif counted is not None:
+                        why = (f"table {table}'s round {number} is journal {counted[0].jid[:12]} match "
+                               f"{counted[1].number}")
+                    elif claims > 1:
+                        why = (f"{claims} journals for table {table} round {number}: none is counted until the "
+                               "director assigns one")
                     else:
                         continue
                     out.append({"table": table, "journal": journal.jid, "match": match.number, "round": number,
-                                "deals": len(match.slate), "reason": why})
+                                "deals": len(match.slate), "reason": why, "seated": seated,
+                                "received": [journal.first_received, journal.last_received]})
         return out[-MAX_HELD_SHOWN:]
+
+    def disputed(self) -> list[dict[str, Any]]:
+        """Every table's round that two journals claim and the director has not settled yet (docs/tournament.md,
+        "Which match is which round"): it counts nothing, and its entrants' rows say so."""
+        with self.lock:
+            assigned = self._assigned()
+            out = []
+            for number, seating in enumerate(self.rounds, start=1):
+                for ts in seating:
+                    feed = self.feeds.get(ts.table)
+                    if feed is not None and feed.disputed(number, assigned):
+                        out.append({"table": ts.table, "round": number,
+                                    "names": sorted(n for names in ts.team_map().values() for n in names)})
+            return out
 
     def _feed(self, table: str) -> TableFeed:
         feed = self.feeds.get(table)
@@ -582,8 +579,7 @@ class TournamentServer:
 
     def _table_round(self, number: int, ts: TableSeating, feed: TableFeed | None,
                      assigned: dict[str, int]) -> TableRound:
-        bound = self.bindings.get((ts.table, number))
-        found = feed.for_round(number, assigned, bound) if feed is not None else None
+        found = feed.for_round(number, assigned) if feed is not None else None
         if found is None or found[0].header is None:
             return TableRound(number, ts.table, ts.team_map(), (), 9, False)
         journal, match = found
@@ -630,7 +626,7 @@ class TournamentServer:
         body = {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
                 "format": self.config.entrants.value, "updated": self.clock(),
                 "standings": [s.to_json() for s in self.standings(scored)], "tables": self.round_progress(scored),
-                "byes": list(self.byes[-1]) if self.byes else []}
+                "byes": list(self.byes[-1]) if self.byes else [], "disputed": self.disputed()}
         self.hub.put("standings", json.dumps(body, ensure_ascii=False))
 
     def table_view(self, table: str) -> dict[str, Any]:
@@ -670,6 +666,7 @@ class TournamentServer:
         self._refresh_views()
         now = self.clock()
         progress = self.round_progress()
+        disputed = self.disputed()
         rows = []
         for table in sorted(set(self.feeds) | set(self.config.table_ids()), key=_table_key):
             feed = self.feeds.get(table)
@@ -693,6 +690,8 @@ class TournamentServer:
             conflicts = sum(len(j.conflicts) for j in feed.journals.values()) if feed is not None else 0
             if conflicts:
                 attention.append("conflict")
+            if any(d["table"] == table for d in disputed):
+                attention.append("disputed")
             rows.append({
                 "table": table, "round": view["round"], "seats": view["seats"],
                 "match": None if state is None else state["match"], "deal": None if state is None else state["deal"],
@@ -709,7 +708,7 @@ class TournamentServer:
         held = self.held()
         return {"name": self.config.name, "round": len(self.rounds), "rounds": self.config.rounds,
                 "byes": list(self.byes[-1]) if self.byes else [], "tables": rows, "unfinished": self.unfinished(),
-                "audit": self.audit[-50:], "held": held, "quarantined": count, "quarantine": kept,
+                "audit": self.audit[-50:], "held": held, "disputed": disputed, "quarantined": count, "quarantine": kept,
                 "received": self.counts.received, "duplicates": self.counts.duplicates}
 
     def _gap_row(self, table: str, journal: str, first: int, last: int, now: float) -> dict[str, Any]:

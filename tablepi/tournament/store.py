@@ -24,8 +24,6 @@ CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL, who 
     why TEXT NOT NULL, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS quarantine (id INTEGER PRIMARY KEY, at REAL NOT NULL, topic TEXT NOT NULL,
     tbl TEXT NOT NULL, size INTEGER NOT NULL, reason TEXT NOT NULL, head TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS bindings (tbl TEXT NOT NULL, round INTEGER NOT NULL, journal TEXT NOT NULL,
-    match INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (tbl, round)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 """
 #: What the store keeps of a quarantined payload: its first bytes, for the director to see what it was.
@@ -98,15 +96,6 @@ class Store:
                                (last,))
         return count, [{"at": at, "topic": topic, "table": tbl, "size": size, "reason": reason, "head": head}
                        for at, topic, tbl, size, reason, head in rows]
-
-    def bind(self, table: str, number: int, journal: str, match: int) -> None:
-        """Table ``table``'s match of round ``number`` is match ``match`` of journal ``journal`` (the first one it
-        began under that round's seating; docs/tournament.md, "Which match is which round")."""
-        self.db.execute("INSERT OR IGNORE INTO bindings VALUES (?, ?, ?, ?, ?)",
-                        (table, number, journal, match, time.time()))
-
-    def bindings(self) -> dict[tuple[str, int], tuple[str, int]]:
-        return {(t, r): (j, m) for t, r, j, m in self.db.execute("SELECT tbl, round, journal, match FROM bindings")}
 
     def close(self) -> None:
         self.db.close()

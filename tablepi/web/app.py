@@ -200,8 +200,12 @@ def make_app(server: TournamentServer, *, stopping: Callable[[], bool] = lambda:
         lang = language(request, web.language)
         t = {key: html.escape(value) for key, value in texts(lang).items()}
         ranked = server.standings()
+        disputed = server.disputed()
+        said = texts(lang)["round_disputed"]
+        notes = {s.name: "".join(f" <small>({html.escape(said.format(round=d['round']))})</small>"
+                                 for d in disputed if s.name in d["names"]) for s in ranked}
         rows = "".join(
-            f"<tr><td>{s.rank}</td><td>{html.escape(s.name)}</td><td>{s.total.match_points}</td>"
+            f"<tr><td>{s.rank}</td><td>{html.escape(s.name)}{notes[s.name]}</td><td>{s.total.match_points}</td>"
             f"<td>{s.total.lines:+d}</td><td>{s.total.points}</td><td>{s.dropped or ''}</td></tr>" for s in ranked)
         name = html.escape(server.config.name)
         title = t["standings_of"].format(name=name)

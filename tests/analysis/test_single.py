@@ -97,41 +97,46 @@ def test_exact_values_from_trick_4_equal_brute_force_on_thousands_of_positions()
     assert checked == 2 * 12 + 250 * 8
 
 
-@pytest.mark.slow
-def test_exact_values_at_trick_3_equal_an_enumeration_layout_by_layout() -> None:
-    """Trick-3 positions judged on every layout (up to 20,000 of them), two of them with more than 5,000: each card's
-    expected lines, points and chances equal those of an independent enumeration — the rules core's layouts
-    (sd_reference.layouts), each solved from a fresh double-dummy solver, its result in lines from the slate."""
-    rng = random.Random(303)
-    large = small = 0
-    while large < 2 or small < 2:
+def compare_with_enumeration(number: int, seed: int, large: int, small: int) -> None:
+    """Positions of trick ``number`` judged on every layout (up to 20,000 of them), ``large`` of them with more than
+    5,000 and ``small`` with at most 1,500: each card's expected lines, points and chances equal those of an
+    independent enumeration — the rules core's layouts (sd_reference.layouts), each solved from a fresh double-dummy
+    solver, its result in lines from the slate."""
+    rng = random.Random(seed)
+    while large > 0 or small > 0:
         deal = announced_deal(rng)
         hands = dealt_hands(deal)
         assert hands is not None and deal.trump is not None
         trump = deal.trump
         plays = [p for t in deal.tricks for p in t.plays]
-        review = review_deal(deal, first_trick=3)
+        review = review_deal(deal, first_trick=number)
+        first_play = 4 * (number - 1)
+        seen = list(views(hands, trump, plays, deal.evidence.shown))
         for pos, play in zip(positions(deal, hands), review.plays, strict=True):
             sd = play.sd
-            if play.trick != 3 or sd is None or not sd.exact or len(sd.cards) < 2:
+            if play.trick != number or sd is None:
                 continue
-            if not ((sd.layouts > 5_000 and large < 2) or (sd.layouts <= 1_500 and small < 2)):
+            count = Layouts(seen[pos.index], trump).count()
+            assert sd.exact == (count <= single.EXACT_LAYOUTS)  # at every trick
+            assert sd.layouts == (count if sd.exact else single.SAMPLES[number])
+            if len(sd.cards) < 2 or not sd.exact or not (
+                    (sd.layouts > 5_000 and large > 0) or (sd.layouts <= 1_500 and small > 0)):
                 continue
-            large += sd.layouts > 5_000
-            small += sd.layouts <= 1_500
+            large -= sd.layouts > 5_000
+            small -= sd.layouts <= 1_500
             spread = layouts(pos, play.seat, trump)
             assert len(spread) == sd.layouts
-            trick = [p.card for p in plays[8 : pos.index]]
-            leader = deal.tricks[2].leader
-            banked = {t: sum(x.points for x in deal.tricks[:2] if x.winner is not None and x.winner.team is t)
-                      for t in Team}
-            taken = {t: sum(1 for x in deal.tricks[:2] if x.winner is not None and x.winner.team is t) for t in Team}
+            trick = [p.card for p in plays[first_play : pos.index]]
+            leader = deal.tricks[number - 1].leader
+            done = deal.tricks[: number - 1]
+            banked = {t: sum(x.points for x in done if x.winner is not None and x.winner.team is t) for t in Team}
+            taken = {t: sum(1 for x in done if x.winner is not None and x.winner.team is t) for t in Team}
             team = play.seat.team
             for card, got in sd.cards.items():
                 sums = [0, 0, 0, 0, 0, 0]
                 for layout in spread:
                     held = {s: [*(layout[s] if s is not play.seat else pos.hands[s])] for s in Seat}
-                    for p in plays[8 : pos.index]:
+                    for p in plays[first_play : pos.index]:
                         held[p.seat].append(p.card)
                     solver = Solver(held, trump, small=True)
                     now, gone, first = [*trick, card], (), leader
@@ -157,6 +162,19 @@ def test_exact_values_at_trick_3_equal_an_enumeration_layout_by_layout() -> None
                 want = [x / n for x in sums]
                 assert [got.lines, got.points, got.win, got.tie, got.kapo_for, got.kapo_against] == pytest.approx(
                     want, abs=1e-9), (str(card), sd.layouts)
+
+
+@pytest.mark.slow
+def test_exact_values_at_trick_3_equal_an_enumeration_layout_by_layout() -> None:
+    """Four trick-3 positions, two of them with more than 5,000 layouts (see :func:`compare_with_enumeration`)."""
+    compare_with_enumeration(3, 303, large=2, small=2)
+
+
+@pytest.mark.slow
+def test_exact_values_at_trick_2_equal_an_enumeration_layout_by_layout() -> None:
+    """Trick-2 positions are judged on every layout too wherever they have at most 20,000: three of them, one with
+    more than 5,000 layouts (see :func:`compare_with_enumeration`)."""
+    compare_with_enumeration(2, 202, large=1, small=2)
 
 
 def sampled_positions(rng: random.Random, count: int) -> Iterator[tuple[Judge, single.View, Seat, list[Card],

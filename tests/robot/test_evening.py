@@ -485,3 +485,43 @@ def test_a_short_evening_at_every_other_layout_and_rotation(xvfb: tuple[str, tup
     for possible, n in by_hand:
         assert n <= (3 if possible == 1 else 4), by_hand
     assert touches <= 6 + int(fixed), touches
+
+
+#: The 3.5" panel turned upright draws the portrait layout scaled to 320x480: its buttons and header are 32 px,
+#: 4.9 mm on that panel, under MIN_TARGET_MM. Known, not fixed yet: the evening there passes, the size check fails.
+_SMALL_UPRIGHT = pytest.mark.xfail(strict=True, reason="portrait layout at 320x480: controls of 32 px (4.9 mm)")
+#: The pairs of panel and rotation no evening above plays (every layout the config offers at every rotation): the
+#: shortest evening that still goes through the window's turned touches and its hit-map, a deal told by hand
+#: (about 8 s each here).
+SHORTEST = [((800, 480), 90, "fr"), ((800, 480), 270, "de"), pytest.param((480, 320), 90, "lb", marks=_SMALL_UPRIGHT),
+            ((480, 320), 180, "en"), pytest.param((480, 320), 270, "de", marks=_SMALL_UPRIGHT),
+            ((1280, 720), 90, "lb"), ((1280, 720), 180, "fr"), ((1280, 720), 270, "en"), ((720, 1280), 180, "fr")]
+
+
+def _pair_id(case: object) -> str:
+    (w, h), rotation, lang = case.values if hasattr(case, "values") else case  # type: ignore[attr-defined,misc]
+    return f"{w}x{h}-rot{rotation}-{lang}"
+
+
+@pytest.mark.parametrize(("xvfb", "rotation", "lang"), SHORTEST, indirect=["xvfb"], ids=[_pair_id(c) for c in SHORTEST])
+def test_the_shortest_evening_at_every_remaining_layout_and_rotation(xvfb: tuple[str, tuple[int, int]],
+                                                                    rotation: int, lang: str,
+                                                                    tmp_path: Path) -> None:
+    """A match begun from the start sheet and a deal told by hand (its points not counted: 21): the slate equals
+    the robot's own count, every control drawn is a finger's size, and the deal takes at most 5 touches."""
+    from tablepi.display.layout import MIN_TARGET_MM, PANELS, family_for
+
+    display, panel = xvfb
+    robot = Robot(tmp_path, display, panel, lang, rotation, start_lines=START_LINES)
+    scorer = Scorer(START_LINES)
+    mm = PANELS[family_for(panel)].mm_per_px
+    try:
+        play_from_the_start_sheet(robot)
+        forehand = next_forehand(robot.state())
+        touches = deal_by_hand(robot, scorer, forehand, forehand.team.other, 21)
+        check_slate(robot, scorer, 1)
+        small = [c["name"] for c in robot.frame()["controls"] if min(c["rect"][2:]) * mm < MIN_TARGET_MM]
+        assert not small, small
+    finally:
+        robot.close()
+    assert touches <= 5 + int(robot.fixed_preset), touches

@@ -161,6 +161,10 @@ class SimulatedTable:
 
         return [*archive.matches(self.directory / "archive"), self.directory / "journal.sqlite3"]
 
+    def journal_ids(self) -> set[str]:
+        """The ids of this table's own journals: its archived matches' and the current one's."""
+        return {found[0] for path in self.journal_files() if (found := read_journal_file(path, 0)) is not None}
+
 
 def journal_matches(path: Path, cursor: Cursor) -> list[tuple[int, int, int | None, int, tuple[object, ...], bool]]:
     """Every match of a journal file: (journal index, match number, round, start lines, scored deals, over).
@@ -209,7 +213,7 @@ def standings_from_journals(
             if not candidates:
                 played.append(TableRound(number, ts.table, ts.team_map(), (), 9, False))
                 continue
-            # the first match the table began under the round's seating (the server binds the round to it)
+            # the first match the table began under the round's seating (one journal claims a round)
             _, _, _, start, slate, over = min(candidates, key=lambda m: (m[0], m[1]))
             played.append(TableRound(number, ts.table, ts.team_map(), slate, start, over))  # type: ignore[arg-type]
     scored = [(item, *table_scores(item, config.round_length, config.deals)) for item in played]

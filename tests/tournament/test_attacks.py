@@ -28,10 +28,13 @@ from tablepi.rules.seats import Seat
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.tournament.config import parse_tournament_config
-from tablepi.tournament.server import TournamentServer
+from tablepi.tournament.server import TournamentError, TournamentServer
+from tablepi.tournament.standings import Score
+from tablepi.web.serve import WebServer
 from tests.tournament.conftest import Tournament, table_feed
 from tests.tournament.mqttproxy import MqttProxy
 from tests.tournament.simulate import SimulatedTable, standings_from_journals
+from tests.tournament.test_director import get, login, post
 from tests.waits import wait_until
 
 CUP = """
@@ -252,39 +255,126 @@ def test_a_tables_password_cannot_make_another_table_flap(
 # --- forged results -------------------------------------------------------------------------------------------
 
 
+def seated_at(t: Tournament, table: str, number: int) -> set[str]:
+    ts = next(ts for ts in t.server.rounds[number - 1] if ts.table == table)
+    return {name for names in ts.team_map().values() for name in names}
+
+
+def check_disputed(t: Tournament, disputed: set[tuple[str, int]]) -> None:
+    """The standings are the tables' own journals', but a disputed round counts nothing for anyone who sat there
+    (nothing forged counted, nothing real counted silently either)."""
+    t.settle()
+    from_journals = {s.name: s for s in standings_from_journals(t.config, t.server.rounds, t.tables.values(),
+                                                                t.server.byes)}
+    for s in t.server.standings():
+        for number in range(1, len(t.server.rounds) + 1):
+            if any(s.name in seated_at(t, table, n) for table, n in disputed if n == number):
+                assert s.rounds[number] == Score(), (s.name, number)
+            else:
+                assert s.rounds[number] == from_journals[s.name].rounds[number], (s.name, number)
+    assert {(d["table"], d["round"]) for d in t.server.disputed()} == disputed
+
+
+def pick_the_tables_own(t: Tournament, web: WebServer, table: str) -> None:
+    """The director, on the dashboard: of the held matches of each disputed round at ``table``, counts the one of
+    the table's own journal (the test knows it from the table; the director from the times it arrived over)."""
+    cookie = login(web, "Carla")
+    own = t.tables[table].journal_ids()
+    for h in t.server.held():
+        if h["table"] == table and h["journal"] in own and "journals for table" in h["reason"]:
+            assert post(web, cookie, "assign", {"table": table, "journal": h["journal"], "match": h["match"],
+                                                "round": h["round"], "why": "the table's own journal"}) == (
+                200, "journal assigned")
+
+
+@pytest.mark.slow
+def test_a_journal_forged_before_the_tables_first_trumps_never_wins_the_round(
+        make_tournament: Callable[..., Tournament], attacker: Callable[..., Attacker]) -> None:
+    """The attack the server once lost: a whole match for table 1's current round published before table 1 names
+    its first trumps. The round is disputed — nothing of it counted, the dashboard and the standings say so —
+    until the director picks the table's own journal; a restarted server keeps the choice."""
+    t = make_tournament(CUP)
+    t.start_round(1)  # the tables have their seating; none has named trumps yet
+    mischief = attacker()
+    for message in forged_journal("f" * 32, "1", 1, 11):
+        mischief.send_json(message)
+    wait_until(lambda: t.server.feeds.get("1") is not None and "f" * 32 in t.server.feeds["1"].journals
+               and t.server.feeds["1"].journals["f" * 32].matches != [], "the forged journal to arrive first")
+    t.play_all()
+    check_disputed(t, {("1", 1)})
+    board = dashboard(t)
+    assert "disputed" in next(r for r in board["tables"] if r["table"] == "1")["attention"]
+    held = {h["journal"]: h for h in board["held"]}
+    assert "2 journals for table 1 round 1" in held["f" * 32]["reason"]
+    real = t.tables["1"].journaled.journal.id
+    assert "2 journals for table 1 round 1" in held[real]["reason"] and held[real]["deals"] > 0
+    assert [d["table"] for d in json.loads(t.server.hub.get("standings")[1])["disputed"]] == ["1"]
+    assert "1" in t.server.unfinished()
+    web = WebServer(t.server).start()
+    try:
+        status, page = get(web, "/print")
+        assert status == 200 and "round 1 disputed: the director decides" in page
+        pick_the_tables_own(t, web, "1")
+    finally:
+        web.close()
+    check(t)
+    assert [(h["journal"], h["reason"]) for h in t.server.held()] == [
+        ("f" * 32, f"table 1's round 1 is journal {real[:12]} match 1")]
+    t.server.close()
+    again = TournamentServer(t.config)
+    try:
+        assert scores(again.standings()) == scores(t.server.standings()) and again.disputed() == []
+    finally:
+        again.close()
+
+
 @pytest.mark.slow
 def test_a_forged_journal_is_held_for_the_director_never_counted(
         make_tournament: Callable[..., Tournament], attacker: Callable[..., Attacker]) -> None:
+    """Forgeries after the table's own match: a second claim on a round disputes it all the same (the server
+    cannot tell which came from the table); the director picks, and the next round waits for that."""
     t = make_tournament(CUP)
     t.start_round(1)
     t.play_all()
     check(t)
     mischief = attacker()
-    # a complete match for round 1 (already played there), for round 3 (not started), and for a round the table
-    # was not seated in by another table's name is refused by the ACL; round 2 after it starts, too late.
-    for jid, number in (("f" * 32, 1), ("e" * 32, 3)):
-        for message in forged_journal(jid, "1", number, 11):
+    web = WebServer(t.server).start()
+    try:
+        # a complete match for round 1 (already played there) and for round 3 (not started); one for a round the
+        # table was not seated in, by another table's name, is refused by the ACL
+        for jid, number in (("f" * 32, 1), ("e" * 32, 3)):
+            for message in forged_journal(jid, "1", number, 11):
+                mischief.send_json(message)
+        wait_until(lambda: len(t.server.held()) >= 3, "the forged journals to be held")
+        check_disputed(t, {("1", 1)})
+        with pytest.raises(TournamentError, match="not finished at table"):
+            t.start_round(2)
+        pick_the_tables_own(t, web, "1")
+        check(t)
+        t.start_round(2)
+        t.play_all()
+        for message in forged_journal("d" * 32, "1", 2, 12):  # round 2 once played there
             mischief.send_json(message)
-    t.start_round(2)
-    t.play_all()
-    for message in forged_journal("d" * 32, "1", 2, 12):
-        mischief.send_json(message)
-    # a second, different event under the real journal's own id
-    real = t.tables["1"].journaled.journal.id
-    mischief.send_json({"v": 1, "kind": "event", "table": "1", "journal": real, "seq": 3, "round": 2,
-                        "event": {"type": "button", "t": 1.0, "name": "undo"}})
-    wait_until(lambda: len(t.server.held()) >= 3, "the forged journals to be held")
+        # a second, different event under the real journal's own id
+        real = t.tables["1"].journaled.journal.id
+        mischief.send_json({"v": 1, "kind": "event", "table": "1", "journal": real, "seq": 3, "round": 2,
+                            "event": {"type": "button", "t": 1.0, "name": "undo"}})
+        wait_until(lambda: len(t.server.held()) >= 4, "the forged journals to be held")
+        check_disputed(t, {("1", 2)})
+        held = {h["journal"][:1]: h for h in t.server.held()}
+        assert "has not started" in held["e"]["reason"]
+        assert "table 1's round 1 is journal" in held["f"]["reason"] and held["f"]["deals"] > 0
+        assert "2 journals for table 1 round 2" in held["d"]["reason"]
+        board = dashboard(t)
+        row = next(r for r in board["tables"] if r["table"] == "1")
+        assert "conflict" in row["attention"] and row["conflicts"] == 1 and "disputed" in row["attention"]
+        assert any("two senders" in q["reason"] for q in board["quarantine"])
+        pick_the_tables_own(t, web, "1")
+    finally:
+        web.close()
     check(t)
-    held = {h["journal"][:1]: h for h in t.server.held()}
-    assert "has not started" in held["e"]["reason"]
-    assert "the first begun under that seating" in held["f"]["reason"]
-    assert "the first begun under that seating" in held["d"]["reason"]
-    assert held["f"]["deals"] > 0
-    board = dashboard(t)
-    row = next(r for r in board["tables"] if r["table"] == "1")
-    assert "conflict" in row["attention"] and row["conflicts"] == 1
-    assert any("two senders" in q["reason"] for q in board["quarantine"])
-    assert len(board["held"]) >= 3
+    assert {h["journal"][:1] for h in t.server.held()} == {"e", "f", "d"}
+    assert [a["what"] for a in t.server.audit].count("assign") == 2
 
 
 # --- lost events ----------------------------------------------------------------------------------------------
@@ -346,6 +436,12 @@ def test_a_broker_crash_with_the_server_down_loses_nothing_of_a_match_archived_s
             return True
 
     wait_until(complete, "the archived matches' lost tails, sent again", 90)
+    # Each table's second match, begun under the same seating in a journal of its own, disputes its round (the
+    # server cannot tell it from a made-up journal): the director counts each table's first.
+    t.settle()
+    assert {(d["table"], d["round"]) for d in t.server.disputed()} == {(name, 1) for name in t.tables}
+    for name, (jid, _) in archived.items():
+        t.server.assign("director", "the table's first match; the second is a revanche", name, jid, 1)
     check(t)
     assert not any(row["gaps"] for row in dashboard(t)["tables"])
 

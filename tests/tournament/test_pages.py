@@ -136,3 +136,41 @@ def test_overlay_needs_its_token_and_keeps_its_delay(cup: Tournament, web: WebSe
     WebDriverWait(browser, 20, poll_frequency=0.02).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, f'#trick [data-card="{card}"]'))
     assert time.monotonic() - played >= 2.0
+
+
+def test_the_director_settles_a_disputed_round_on_the_dashboard(cup: Tournament, web: WebServer,
+                                                                 browser: object) -> None:
+    """A journal made up for table 1's round arrives before the table's own: the projector marks the round
+    disputed for its players; on the dashboard, *Count this one* on the table's own held journal fills the assign
+    form, and with a reason the round counts."""
+    import json
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.tournament.test_attacks import forged_journal
+
+    cup.start_round(1)
+    cup.server.receive([("tablepi/v1/tables/1/events", json.dumps(m).encode(), 0, 1, time.time())
+                        for m in forged_journal("f" * 32, "1", 1, 11)])
+    table = cup.tables["1"]
+    table.play()
+    cup.settle()
+    real = table.journaled.journal.id
+    browser.get(f"{web.url}/standings")  # type: ignore[attr-defined]
+    WebDriverWait(browser, 20).until(
+        lambda d: _text(d, "#standings tbody").count("round 1 disputed: the director decides") == 4)
+    browser.get(f"{web.url}/login")  # type: ignore[attr-defined]
+    browser.find_element(By.ID, "password").send_keys("secret")  # type: ignore[attr-defined]
+    browser.find_element(By.ID, "login").click()  # type: ignore[attr-defined]
+    WebDriverWait(browser, 20).until(lambda d: d.current_url.endswith("/director"))
+    WebDriverWait(browser, 20).until(lambda d: "round disputed" in _text(d, '#tables tr[data-table="1"]'))
+    assert _text(browser, "#held tbody").count("2 journals for table 1 round 1") == 2
+    browser.find_element(By.CSS_SELECTOR, f'button.pick[data-journal="{real}"]').click()  # type: ignore[attr-defined]
+    form = browser.find_element(By.ID, "assign")  # type: ignore[attr-defined]
+    assert form.find_element(By.NAME, "journal").get_attribute("value") == real
+    form.find_element(By.NAME, "why").send_keys("the table's own: its deals came over the match")
+    form.find_element(By.TAG_NAME, "button").click()
+    WebDriverWait(browser, 20).until(lambda d: "journal assigned" in _text(d, "#result"))
+    assert cup.server.disputed() == [] and cup.server.audit[-1]["what"] == "assign"
+    WebDriverWait(browser, 20).until(lambda d: "table 1's round 1 is journal" in _text(d, "#held tbody"))

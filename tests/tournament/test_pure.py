@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 
@@ -316,3 +317,86 @@ def test_broker_config_makes_the_servers_password_file_and_one_per_table(tmp_pat
 
     with pytest.raises(ConfigError, match=r"^broker\.password_file: cannot read"):
         load_tournament_config(config).broker.secret()
+
+
+def _claim(table: str, journal: str, number: int, seed: int, received: float = 0.0) -> list[tuple[str, bytes, int,
+                                                                                                  int, float]]:
+    """Journal ``journal``: one whole match played at ``table`` under round ``number``'s seating, as feed items."""
+    return [(f"tablepi/v1/tables/{table}/events",
+             json.dumps(dict(m, table=table, journal=journal, round=number)).encode(), 0, 1, received)
+            for m in feed_messages(seed)[0]]
+
+
+def _round_of(server: object, table: str, number: int) -> tuple[int, ...]:
+    """The deals the server counts for ``table``'s round ``number`` (their card points, NS)."""
+    from tablepi.tournament.server import TournamentServer
+
+    assert isinstance(server, TournamentServer)
+    item = next(i for i, _, _ in server.scored_rounds() if i.table == table and i.round == number)
+    return tuple(e.result.points[Team.NS] for e in item.entries)
+
+
+@pytest.mark.parametrize("forged_first", [True, False])
+def test_two_journals_for_one_tables_round_count_nothing_until_the_director_picks(
+        tmp_path: object, forged_first: bool) -> None:
+    """A journal made up with a table's password, before or after the table's own: the round is disputed —
+    neither counts, both are held with the reason, the standings say so — until the director assigns one; the
+    choice is in the store (a restart keeps it) and an undo disputes the round again."""
+    from tablepi.tournament.server import STANDINGS_INTERVAL, TournamentServer
+
+    server = _server(tmp_path)
+    assert isinstance(server, TournamentServer)
+    real, forged = _claim("1", "real", 1, 2, 10.0), _claim("1", "forged", 1, 5, 10.0)
+    try:
+        server.start_next_round("test")
+        server.receive(_claim("2", "other", 1, 3))
+        for items in (forged, real) if forged_first else (real, forged):
+            server.receive(items)
+        assert _round_of(server, "1", 1) == ()
+        assert _round_of(server, "2", 1) != ()  # another table's round is not touched
+        names = sorted(n for names in server.rounds[0][0].team_map().values() for n in names)
+        assert server.disputed() == [{"table": "1", "round": 1, "names": names}]
+        held = {h["journal"]: h for h in server.held()}
+        assert set(held) == {"real", "forged"}
+        assert all(h["reason"] == "2 journals for table 1 round 1: none is counted until the director assigns one"
+                   and h["seated"] and h["received"] == [10.0, 10.0] for h in held.values())
+        board = server.dashboard()
+        assert "disputed" in next(r for r in board["tables"] if r["table"] == "1")["attention"]
+        time.sleep(STANDINGS_INTERVAL)
+        server.receive([])  # what the worker does when nothing comes: the standings due are published
+        assert json.loads(server.hub.get("standings")[1])["disputed"] == server.disputed()
+        assert "1" in server.unfinished()  # the next round waits for the director (or is forced)
+        entry = server.assign("Carla", "the table's own journal, played over the hour", "1", "rea", 1)
+        counted = _round_of(server, "1", 1)
+        assert counted and server.disputed() == []
+        assert [h["reason"] for h in server.held()] == ["table 1's round 1 is journal real match 1"]
+    finally:
+        server.close()
+    again = _server(tmp_path)
+    assert isinstance(again, TournamentServer)
+    try:
+        assert _round_of(again, "1", 1) == counted and again.disputed() == []
+        again.undo("Carla", "picked too fast", entry["id"])
+        assert _round_of(again, "1", 1) == () and len(again.disputed()) == 1
+        again.assign("Carla", "made up: every deal arrived in one second", "1", "forged", 0)  # of no round
+        assert _round_of(again, "1", 1) == counted and again.disputed() == []
+    finally:
+        again.close()
+
+
+def test_a_claim_on_a_round_not_started_disputes_nothing(tmp_path: object) -> None:
+    """A journal claiming a round that has not started is held with that reason; the table's round is not
+    disputed by it."""
+    from tablepi.tournament.server import TournamentServer
+
+    server = _server(tmp_path, rounds=3)
+    assert isinstance(server, TournamentServer)
+    try:
+        server.start_next_round("test")
+        server.receive(_claim("1", "j", 1, 2))
+        counted = _round_of(server, "1", 1)
+        server.receive(_claim("1", "early", 2, 4))
+        assert _round_of(server, "1", 1) == counted != () and server.disputed() == []
+        assert [h["reason"] for h in server.held()] == ["round 2 has not started"]
+    finally:
+        server.close()

@@ -1,6 +1,7 @@
 """Real table processes (``tablepi run --headless``: the sim reader replaying a simulated match, the app, journal,
 review worker and feed, each table its own process) against a real mosquitto and the server, while a table's
-password is in an attacker's hands: poison, a forged journal for the round, the server's old fixed client id. The
+password is in an attacker's hands: poison, a journal forged for the round before the table's first trumps (the
+round is disputed; the director picks the table's own on the dashboard), the server's old fixed client id. The
 tables play whole matches, one a round over two rounds (the second begun with ``tablepi match``, which archives
 the first), and the server loses part of an archived match, which the table sends again from its archive.
 Afterwards the standings equal those computed from the tables' own journal files, and the dashboard says what
@@ -29,10 +30,13 @@ from tablepi.rules.seats import Seat
 from tablepi.table import Table
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
+from tablepi.tournament.replay import TableFeed
 from tablepi.tournament.server import TournamentServer
+from tablepi.web.serve import WebServer
 from tests.tournament.conftest import tournament_config
 from tests.tournament.simulate import standings_from_journals
 from tests.tournament.test_attacks import Attacker, forged_journal, scores
+from tests.tournament.test_director import login, post
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.slow
@@ -178,17 +182,33 @@ def test_real_tables_attacked_with_a_tables_password(broker: Mosquitto, tmp_path
     mischief = Attacker(broker, "tablepi-tournament-tournament")  # the server's old, fixed id
     try:
         server.start_next_round("director")  # seatings are retained: the tables get them as they connect
+        # A whole match for table 1's round 1, before table 1 has named its first trumps (before it is even
+        # switched on): the round is disputed, not won by whoever came first.
+        for message in forged_journal("f" * 32, "1", 1, 99):
+            mischief.send_json(message)
+        wait_until(lambda: "f" * 32 in server.feeds.get("1", TableFeed("1")).journals, "the forgery to arrive")
         playing = [tables(name, broker, seeds[0]) for name, seeds in SEEDS.items()]
         wait_until(lambda: all(t.over() for t in playing), "the tables to play round 1's whole match", 600)
         assert all(t.process.poll() is None for t in playing), [t.stderr() for t in playing]
-        # Once the round's match is begun (a forgery that comes before the table names its first trumps is what
-        # the server binds the round to: the real match is then held, and the director assigns it)
         deep = b'{"v":1,"table":"1","journal":"x","seq":1,"event":' + b"[" * 20000 + b"]" * 20000 + b"}"
         for _ in range(150):
             mischief.send(deep)
-        for message in forged_journal("f" * 32, "1", 1, 99):
-            mischief.send_json(message)
         mischief.close()  # its user is table 1's: connected, it and table 1 would take each other's place for good
+        # The director's dashboard: table 1's round is disputed, both journals held; nothing of it is counted.
+        own = {t.name: t.table() for t in playing}
+        real = own["1"][0] if own["1"] is not None else ""
+        wait_until(lambda: {h["journal"] for h in server.held()} == {"f" * 32, real}, "both journals held", 120)
+        assert all("2 journals for table 1 round 1" in h["reason"] for h in server.held())
+        assert [(d["table"], d["round"]) for d in server.disputed()] == [("1", 1)]
+        assert server.unfinished() == ["1"]
+        web = WebServer(server).start()
+        try:
+            cookie = login(web, "Carla")
+            assert post(web, cookie, "assign", {"table": "1", "journal": real, "match": 1, "round": 1,
+                                                "why": "the table's own journal: its deals came over the match"}
+                        ) == (200, "journal assigned")
+        finally:
+            web.close()
 
         def journals_equal_standings() -> None:
             expected = scores(standings_from_journals(config, server.rounds, playing, server.byes))  # type: ignore[arg-type]
@@ -231,7 +251,9 @@ def test_real_tables_attacked_with_a_tables_password(broker: Mosquitto, tmp_path
             board = server.dashboard()
         assert not any(row["gaps"] for row in board["tables"])  # filled from the archive
         assert board["quarantined"] >= 150
-        assert any(h["journal"] == "f" * 32 and "the first begun" in h["reason"] for h in board["held"])
+        assert [(h["journal"], h["reason"]) for h in board["held"]] == [
+            ("f" * 32, f"table 1's round 1 is journal {real[:12]} match 1")]
+        assert [a["what"] for a in board["audit"]].count("assign") == 1
     finally:
         mischief.close()
         server.close()
