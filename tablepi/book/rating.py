@@ -5,14 +5,15 @@ Why per match and not per deal (docs/players.md, "The rating"): a deal is decide
 the deals of one match are played by the same four people one after the other; rated one by one they would count
 as a dozen independent pieces of evidence, the uncertainty would shrink a dozen times too fast and the rating
 would follow the luck of the cards. The match — a team striking its nine lines — is the unit the game itself
-declares a winner by; the benchmark (``bench/bench_players.py``) compares both on the same history and reports
-which predicts the next match better.
+declares a winner by. The benchmark (``bench/bench_players.py``) compares both on the same history: on its whole
+season the rating per deal, with parameters chosen on the training half, predicted the next match better than the
+rating per match, and only as well as win percentage (docs/players.md, "The rating").
 
 Why Thurstone-Mosteller with a wide performance spread (``beta`` 12.5, three times openskill's default): a match of
 Konter a Matt has much more luck in it than the games openskill's defaults are made for, and with the default
 spread the rating is too sure of itself. It does not predict the next match better than the partnership's win
-percentage: on the benchmark's season it is behind it, and the same models with their parameters chosen on the
-season's first half are level with it, not ahead (docs/players.md, "The rating", gives the figures and why). The
+percentage: on the benchmark's season it is behind it, and no model with its parameters chosen on the season's
+first half is ahead of it (docs/players.md, "The rating", gives the figures and why). The
 rating is shown for what win percentage does not give: its uncertainty, and the partner's and the opponents'
 strength taken into account.
 
