@@ -42,7 +42,7 @@ from tablepi.book.texts import texts, texts_json
 from tablepi.changes import Changes
 from tablepi.display.i18n import LANGUAGES
 from tablepi.rules.cards import Card
-from tablepi.rules.seats import Seat
+from tablepi.rules.seats import Seat, Team
 from tablepi.web.app import LANG_COOKIE, event_stream, language
 from tablepi.web.guard import StreamSlots
 
@@ -191,11 +191,23 @@ class Pages:
 
         seats = " · ".join(f"{_ESC(t['seat_' + s.value])} {_ESC(who(s.value))}" for s in Seat)
         out = [f"<section class='match'><h2>{_ESC(t['match_n'].format(number=match['number'], table=match['table']))}"
-               f"</h2><p class='seats'>{seats}</p>"]
+               f"</h2><p class='seats'>{seats}</p>{self._slate_html(match['deals'], t)}"]
         for deal in match["deals"]:
             out.append(self._deal_html(deal, t))
         out.append("</section>")
         return "".join(out)
+
+    def _slate_html(self, deals: list[dict[str, Any]], t: dict[str, str]) -> str:
+        """The match's slate: each team's open lines after each deal (a team with none left won the match)."""
+        if not deals:
+            return ""
+        head = "".join(f"<th class='num'>{int(deal['number'])}</th>" for deal in deals)
+        rows = "".join(
+            f"<tr><th>{_ESC(t['seat_' + team.seats[0].value])}+{_ESC(t['seat_' + team.seats[1].value])}</th>"
+            + "".join(f"<td class='num'>{int(deal['slate'][team.value])}</td>" for deal in deals) + "</tr>"
+            for team in Team)
+        return (f"<div class='scroll'><table class='slate'><caption>{_ESC(t['slate_open'])}</caption>"
+                f"<tr><th>{_ESC(t['deal'])}</th>{head}</tr>{rows}</table></div>")
 
     def _deal_html(self, deal: dict[str, Any], t: dict[str, str]) -> str:
         trump = "–" if deal["trump"] is None else _ESC({"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[deal["trump"]])

@@ -159,6 +159,7 @@ def test_the_league_serves_every_tables_pages_and_names_nobody_private(broker: M
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
         assert not driver.find_element(By.TAG_NAME, "nav").is_displayed()
         assert driver.find_element(By.CSS_SELECTOR, ".deal table.tricks").is_displayed()
+        assert driver.find_element(By.CSS_SELECTOR, ".match table.slate").is_displayed()
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
         pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {})["data"])
         assert pdf.startswith(b"%PDF")

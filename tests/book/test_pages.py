@@ -189,8 +189,10 @@ def test_pages_render_at_phone_and_projector_size_with_hostile_names_as_text(sit
         browser.get(base + path)
         assert browser.find_element(By.TAG_NAME, "h1").text
         _no_overflow(browser)
-    browser.get(base + "/evening/" + site["reviewed"])
+    browser.get(base + "/evening/" + site["reviewed"] + "?lang=en")
     assert browser.find_elements(By.CSS_SELECTOR, ".deal table.tricks .card")
+    slate = browser.find_element(By.CSS_SELECTOR, ".match table.slate").text  # each team's open lines, deal by deal
+    assert "N+S" in slate and "E+W" in slate and " 0" in slate  # the winners struck their last line
     assert browser.find_elements(By.CSS_SELECTOR, ".cost"), "the review's costly cards are marked"
 
 
