@@ -73,11 +73,12 @@ mapfile -t DEBS < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SOURCE/systemd/deb
 
 # --offline: the bundle's folder (a .tar is unpacked into a temporary folder first), checked against this machine.
 if [ -n "$BUNDLE" ]; then
+    # The bundle is only read (a USB stick, a read-only share): what the install writes goes into a scratch folder.
+    SCRATCH=$(mktemp -d)
+    trap 'rm -rf "$SCRATCH"' EXIT
     if [ -f "$BUNDLE" ]; then
-        unpacked=$(mktemp -d)
-        trap 'rm -rf "$unpacked"' EXIT
-        tar -xf "$BUNDLE" -C "$unpacked" || die "cannot unpack the bundle $BUNDLE"
-        BUNDLE=$(find "$unpacked" -maxdepth 2 -name BUNDLE-INFO -printf '%h\n' | head -n 1)
+        tar -xf "$BUNDLE" -C "$SCRATCH" || die "cannot unpack the bundle $BUNDLE"
+        BUNDLE=$(find "$SCRATCH" -maxdepth 2 -name BUNDLE-INFO -printf '%h\n' | head -n 1)
         [ -n "$BUNDLE" ] || die "the tar file holds no tablepi bundle (no BUNDLE-INFO): make one with scripts/bundle.sh"
     fi
     [ -f "$BUNDLE/BUNDLE-INFO" ] || die "$BUNDLE is not a tablepi bundle (no BUNDLE-INFO): make one with scripts/bundle.sh"
@@ -107,7 +108,7 @@ system_packages() {
     local apt=()
     if [ -n "$BUNDLE" ]; then
         # Only the bundle's own package index (no other source, no list of another source dropped).
-        local list="$BUNDLE/debs/bundle.list"
+        local list="$SCRATCH/bundle.list"
         echo "deb [trusted=yes] file:$BUNDLE/debs ./" >"$list"
         apt=(-o "Dir::Etc::SourceList=$list" -o Dir::Etc::SourceParts=/nonexistent -o APT::Get::List-Cleanup=false)
     fi

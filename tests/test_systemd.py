@@ -408,17 +408,28 @@ def test_install_offline_takes_packages_and_wheels_only_from_the_bundle(tmp_path
     arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip() \
         if shutil.which("dpkg") else "amd64"
     (bundle / "BUNDLE-INFO").write_text(f"arch={arch}\nmade=2026-01-01\n")
-    result = run_script(str(INSTALL), "--dry-run", "--offline", str(bundle))
+    # A machine that lacks every package (the bare system the bundle is for), whatever this one has installed.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "dpkg-query").write_text("#!/bin/sh\nexit 1\n")
+    (bin_dir / "dpkg-query").chmod(0o755)
+    bare = {"PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    before = sorted(bundle.rglob("*"))
+    result = run_script(str(INSTALL), "--dry-run", "--offline", str(bundle), env=bare)
     assert result.returncode == 0, result.stderr
+    # The bundle is only read: on a read-only share or stick a file written into it failed the install.
+    assert sorted(bundle.rglob("*")) == before
     out = result.stdout
     assert f"offline: packages and wheels from {bundle}" in out
+    assert "apt-get" in out and "install -y" in out, out
     for line in out.splitlines():
         if "pip install" in line:
             assert "--no-index" in line, line
         if "requirements-" in line:
             assert f"--find-links {bundle}/wheels" in line, line
         if "apt-get" in line:
-            assert f"Dir::Etc::SourceList={bundle}/debs/bundle.list" in line, line
+            source_list = re.search(r"Dir::Etc::SourceList=(\S+)", line)
+            assert source_list and not source_list[1].startswith(str(bundle)), line
     missing = run_script(str(INSTALL), "--dry-run", "--offline", str(tmp_path))
     assert missing.returncode != 0 and "not a tablepi bundle" in missing.stderr
     # The same bundle as one .tar file (what scripts/bundle.sh --tar writes): unpacked into a temporary folder.
