@@ -28,6 +28,10 @@ class NoticeCode(enum.Enum):
     #: The feed's own problem the players should know of (the broker refused a publish, its certificate is not
     #: trusted). ``text``: the problem, in English, as the log says it.
     FEED_PROBLEM = "feed_problem"
+    #: The table's match of the round in force was begun in an earlier journal (players play on under the same
+    #: seating): the match played now does not count for the round (docs/tournament.md). ``round``: that round;
+    #: 0 when the match played now is the round's again (a new seating).
+    ROUND_PLAYED = "round_played"
 
 
 @dataclass(frozen=True, slots=True)

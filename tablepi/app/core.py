@@ -167,6 +167,11 @@ class TableApp:
         return self._feed.seating
 
     @property
+    def round_played(self) -> int | None:
+        """The round whose match this table began before the one played now (which does not count for it)."""
+        return self._feed.played
+
+    @property
     def notices(self) -> list[Notice]:
         """The director's announcements and the feed's warnings, newest last."""
         return self._feed.notices
@@ -405,6 +410,11 @@ class TableApp:
             if item.names and not self._seated_already(item.names):
                 # The tournament's seating seats the players, like names typed at the table (a journaled event).
                 self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
+        elif item.code is NoticeCode.ROUND_PLAYED:
+            number = item.param("round", 0)
+            self._feed.played = number if isinstance(number, int) and number > 0 else None
+            if self._feed.played is not None:
+                log.info("the match of round %d was begun before: this one does not count for it", number)
         else:
             text = self._feed.tell(item, self.clock())
             log.log(logging.WARNING if item.code is NoticeCode.FEED_PROBLEM else logging.INFO, "notice: %s", text)

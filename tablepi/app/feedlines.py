@@ -1,6 +1,6 @@
-"""What the feed told the table, as the loop keeps it for the scene: this round's seating (the tournament's), the
-director's announcements and the feed's own warnings, and the announcement standing in the warning bar until its
-time is up."""
+"""What the feed told the table, as the loop keeps it for the scene: this round's seating (the tournament's),
+whether the match played now counts for that round, the director's announcements and the feed's own warnings, and
+the announcement standing in the warning bar until its time is up."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ class FeedLines:
 
     def __init__(self) -> None:
         self.seating: Seating | None = None
+        self.played: int | None = None  # the round whose match this table has begun already (this one is casual)
         self.notices: list[Notice] = []
         self.announcement: Announcement | None = None
 
@@ -40,4 +41,6 @@ class FeedLines:
 
     def scene_seating(self) -> SeatingLine | None:
         seating = self.seating
-        return None if seating is None else SeatingLine(seating.round, seating.table, seating.names)
+        if seating is None:
+            return None
+        return SeatingLine(seating.round, seating.table, seating.names, played=seating.round == self.played)

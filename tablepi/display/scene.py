@@ -25,11 +25,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class SeatingLine:
-    """This round's seating from the tournament, for the bar until the match's first trumps are named."""
+    """This round's seating from the tournament, for the bar until the match's first trumps are named;
+    ``played``: the table's match of this round was begun before, so the match starting now does not count."""
 
     round: int
     table: str
     names: tuple[tuple[Seat, str], ...]
+    played: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -374,6 +374,13 @@ def seating_text(tr: Translator, number: int, table: str, names: Sequence[tuple[
     return tr.format("Round {round} — table {table}: {seats}", round=number, table=table, seats=seats)
 
 
+def round_played_text(tr: Translator, number: int, table: str) -> str:
+    """The same seating once the table's match of the round is begun: a match after it (a revanche, a new match
+    while the next round is drawn) does not count for the round."""
+    return tr.format("Round {round} — table {table}: the round's match is played; this match does not count",
+                     round=number, table=table)
+
+
 def announcement_text(tr: Translator, text: str) -> str:
     """The tournament director's announcement to every table."""
     return tr.format("Announcement: {text}", text=text)

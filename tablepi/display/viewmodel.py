@@ -110,6 +110,8 @@ def _tournament_banner(scene: Scene, state: TableState, tr: Translator) -> Warni
         return WarningBanner("announcement", tx.announcement_text(tr, scene.announcement.text))
     seating = scene.seating
     if seating is not None and state.deal.trump is None and not state.match.slate:
+        if seating.played:
+            return WarningBanner("seating", tx.round_played_text(tr, seating.round, seating.table))
         return WarningBanner("seating", tx.seating_text(tr, seating.round, seating.table, seating.names))
     return None
 

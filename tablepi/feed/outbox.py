@@ -11,7 +11,10 @@ The file is JSON, written whole to a temporary file and renamed (no fsync: a cur
                                    "archived": false, "last": 60}}}
 
 ``rounds`` says from which seq on which tournament round was in force (the seating the table had when it journaled
-that event): every event message carries its round, and a resend after a restart carries the same.
+that event): every event message carries its round, and a resend after a restart carries the same. A table claims a
+round once: a journal begun after an earlier one began a match under that round's seating (a revanche, a new match
+while the next round is drawn) is tagged with no round from there on (:meth:`Outbox.claimable`), so the server sees
+one claim per round and the later matches are casual ones.
 """
 
 from __future__ import annotations

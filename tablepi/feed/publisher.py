@@ -39,6 +39,7 @@ from tablepi.feed.outbox import KEEP_DONE, Cursor, JournalCursor, find_archived,
 from tablepi.journal.journal import Journal, JournaledTable
 from tablepi.notices import Notice, NoticeCode
 from tablepi.table import TableState
+from tablepi.tournament.replay import JournalFeed
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ class _Journal:
     lines: dict[int, str] = field(default_factory=dict)
     next_send: int = 0
     acked_ahead: set[int] = field(default_factory=set)  # acknowledged out of order, beyond cursor.acked
+    claims: dict[int, bool] = field(default_factory=dict)  # round -> whether this journal may claim it
 
     def add(self, seq: int, line: str, again: bool = False) -> None:
         """A line to send (``again``: one acknowledged before, asked for again by the server)."""
@@ -108,6 +110,7 @@ class Outbox:
         self.dirty = False  # the cursor changed since it was written
         self.saved = 0.0
         self.resent = 0  # lines sent again because the server asked
+        self._claimed_by: dict[str, frozenset[int]] = {}  # earlier journals' claims (see claimable)
         self._load(table, round_)
 
     @property
@@ -116,7 +119,7 @@ class Outbox:
 
     def journaled(self, jid: str, path: str, header: Any, seq: int, line: str, round_: int | None) -> None:
         out = self.journals.get(jid) or self.journal(jid, path, header)
-        if out.cursor.tag(seq, round_):
+        if out.cursor.tag(seq, self.claimable(out, round_)):
             self.dirty = True
         out.add(seq, line)
 
@@ -178,9 +181,52 @@ class Outbox:
         lines = current.lines_after(0)
         now = self.journal(current.id, str(current.path), current.header.to_json())
         if lines and not now.cursor.rounds:
-            now.cursor.tag(1, round_)  # begun before the feed was on: the seating it has now, if any
+            # begun before the feed was on: the seating it has now, if any
+            now.cursor.tag(1, self.claimable(now, round_))
         for seq, line in lines:
             now.add(seq, line)
+
+    def claimable(self, out: _Journal, number: int | None) -> int | None:
+        """The round journal ``out``'s events are tagged with under round ``number``'s seating: ``number``, or None
+        when an earlier journal of this table has begun a match under it already. A table claims a round once (its
+        first match begun under the seating is the round's, docs/tournament.md "Which match is which round"); a
+        revanche or a new match after it, in a journal of its own with the archive, is a casual match, never a
+        second claim that would dispute the round. Decided from the earlier journals themselves (their files and
+        the rounds the cursor keeps), so a restarted table decides the same."""
+        if number is None:
+            return None
+        if number not in out.claims:
+            out.claims[number] = not any(
+                jc.index < out.cursor.index and any(r == number for _, r in jc.rounds)
+                and number in self._claimed(jid, jc) for jid, jc in list(self.cursor.journals.items()))
+        return number if out.claims[number] else None
+
+    def withholds(self, number: int | None) -> bool:
+        """Whether the journal the table writes now does not claim round ``number`` (the table's match of that
+        round was begun in an earlier journal): what the screen says."""
+        out = self.journals.get(self.current)
+        return out is not None and number is not None and self.claimable(out, number) is None
+
+    def _claimed(self, jid: str, jc: JournalCursor) -> frozenset[int]:
+        """The rounds an earlier journal claimed: of its matches, the rounds their first trumps were named under,
+        read by the server's own reader from the journal file and the rounds the cursor tagged it with."""
+        known = self._claimed_by.get(jid)
+        if known is not None:
+            return known
+        path: Path | None = Path(jc.path) if jc.path else None
+        if self.archive is not None and (path is None or not path.is_file() or jc.archived):
+            path = find_archived(self.archive, jid, jc.path)
+        found = read_journal_file(path, 0) if path is not None else None
+        claimed: frozenset[int] = frozenset()
+        if found is not None:
+            feed = JournalFeed(jid)
+            feed.add(0, {"header": found[1], "index": jc.index})
+            for seq, line in found[2]:
+                feed.add(seq, {"round": jc.round_at(seq), "event": json.loads(line)})
+            feed.advance()
+            claimed = frozenset(m.round for m in feed.matches if m.started and m.round is not None)
+        self._claimed_by[jid] = claimed
+        return claimed
 
     def _register_archive(self, archive: Path, current: str) -> None:
         """A cursor made anew (the file was lost): the archived matches may not have reached the server either.
@@ -269,6 +315,7 @@ class FeedPublisher:
         self._state: TableState | None = None
         self._state_sent = 0.0
         self.health = FeedHealth()
+        self._told_played: int | None = None  # the round the screen was told this match does not count for
         self.outbox = Outbox(cursor, table, self.round)
         table.listeners.append(self)
         factory = client_factory or _default_factory
@@ -372,6 +419,13 @@ class FeedPublisher:
                 log.exception("feed: unexpected error while sending (the table plays on)")
 
     def _handle(self, item: tuple[Any, ...]) -> None:
+        self._handle_item(item)
+        played = self.round if self.outbox.withholds(self.round) else None
+        if played != self._told_played and self.on_message is not None:
+            self._told_played = played
+            self.on_message(Notice(NoticeCode.ROUND_PLAYED, (("round", played or 0),)))
+
+    def _handle_item(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
         if kind == "line":
             self.outbox.journaled(*item[1:])

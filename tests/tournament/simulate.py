@@ -70,6 +70,8 @@ class SimulatedTable:
         """Start the feed (the table is "plugged into the network")."""
         if self.feed is None:
             self.feed = FeedPublisher(self.feed_config, self.journaled, on_message=self.app.put)
+            if self.feed.seating is not None:  # as the table's start does: the seating it had, on the screen
+                self.app.put(self.feed.seating)
             self.feed.show(self.journaled.state)
             self.feed.start()
         return self

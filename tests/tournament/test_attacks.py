@@ -17,6 +17,10 @@ import pytest
 from paho.mqtt.client import Client
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
+from tablepi.app.feedlines import FeedLines
+from tablepi.config import DisplayConfig
+from tablepi.display.scene import Scene
+from tablepi.display.viewmodel import build_view
 from tablepi.errors import ConfigError
 from tablepi.feed.broker import Mosquitto, table_user
 from tablepi.feed.messages import MAX_PAYLOAD, Seating
@@ -25,6 +29,7 @@ from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.players import MAX_NAME, check_name
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat
+from tablepi.table import TablePhase
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.tournament.config import parse_tournament_config
@@ -436,14 +441,67 @@ def test_a_broker_crash_with_the_server_down_loses_nothing_of_a_match_archived_s
             return True
 
     wait_until(complete, "the archived matches' lost tails, sent again", 90)
-    # Each table's second match, begun under the same seating in a journal of its own, disputes its round (the
-    # server cannot tell it from a made-up journal): the director counts each table's first.
-    t.settle()
-    assert {(d["table"], d["round"]) for d in t.server.disputed()} == {(name, 1) for name in t.tables}
-    for name, (jid, _) in archived.items():
-        t.server.assign("director", "the table's first match; the second is a revanche", name, jid, 1)
+    # Each table's second match, begun under the same seating in a journal of its own, claims no round: the table
+    # claimed round 1 with its first, and that one counts.
     check(t)
+    assert not t.server.disputed()
     assert not any(row["gaps"] for row in dashboard(t)["tables"])
+
+
+def play_a_deal(table: SimulatedTable) -> None:
+    """The table's scripted players play until a deal is scored and its cards are off the zones."""
+    while table.playing and not table.journaled.state.match.slate:
+        table.step()
+    table.finish_deal()
+    assert table.journaled.state.match.slate
+
+
+@pytest.mark.slow
+def test_a_table_that_plays_on_under_the_same_seating_claims_its_round_once(
+        make_tournament: Callable[..., Tournament], broker: Mosquitto) -> None:
+    """Players finish their round's match and play on while the next round is drawn: a new match, in a journal of
+    its own with the archive, under the same seating. The table claimed the round with its first match; the next
+    ones are casual, also after the table restarts in the middle of one. The round is not disputed, its first
+    match counts, and the next round is drawn without the director."""
+    t = make_tournament(CUP)
+    t.start_round(1)
+    t.play_all()
+    table = t.tables["1"]
+    assert table.journaled.state.phase is TablePhase.MATCH_OVER
+    table.new_match(77)  # the players play on
+    play_a_deal(table)
+    t.settle()
+    assert table.feed is not None
+    check(t)
+    assert not t.server.disputed()
+    wait_until(lambda: (table.drain() or True) and table.app.round_played == 1,  # type: ignore[func-returns-value]
+               "the table to say its match does not count")
+    # restarted in the middle of its second match, the table plays a third: a casual one too
+    table.close()
+    table = t.tables["1"] = SimulatedTable("1", table.directory, table_feed(broker, "1")).connect()
+    table.matches = 2
+    wait_until(lambda: (table.drain() or True) and table.app.round_played == 1,  # type: ignore[func-returns-value]
+               "the restarted table to say so too")
+    table.new_match(78)
+    lines = FeedLines()
+    lines.seating, lines.played = table.app.seating, table.app.round_played
+    settings = DisplayConfig(language="en")
+    banner = build_view(Scene(table.journaled.state, settings, seating=lines.scene_seating())).warning
+    assert banner is not None
+    assert banner.text == "Round 1 — table 1: the round's match is played; this match does not count"
+    play_a_deal(table)
+    assert len(table.journal_ids()) == 3
+    check(t)
+    assert not t.server.disputed()
+    assert not t.server.unfinished()
+    held = [h for h in t.server.held() if h["table"] == "1"]
+    assert not held, held
+    t.start_round(2)  # no director needed
+    wait_until(lambda: (table.drain() or True) and table.app.round_played is None,  # type: ignore[func-returns-value]
+               "the table to count its match of the new round")
+    t.play_all()
+    check(t)
+    assert not t.server.disputed()
 
 
 @pytest.mark.slow
