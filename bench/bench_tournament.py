@@ -294,12 +294,15 @@ class RecordedTable:
         for index, (jid, header, lines) in enumerate(journals, start=1):
             head = {"v": 1, "kind": "header", "table": name, "journal": jid, "seq": 0, "index": index,
                     "header": header}
+            # A table claims its round once, with its first match (begun in its first journal); the matches it
+            # plays on in later journals under the same seating carry no round, as a real table's feed sends them.
+            number = "1" if index == 1 else "null"
             for seq, line, scored in lines:
                 t = float(json.loads(line)["t"])
                 if seq == 1:
                     self.items.append((t, json.dumps(head).encode(), 0))
                 self.items.append((t, (f'{{"v":1,"kind":"event","table":{json.dumps(name)},"journal":"{jid}",'
-                                       f'"seq":{seq},"round":1,"event":{line}}}').encode(), scored))
+                                       f'"seq":{seq},"round":{number},"event":{line}}}').encode(), scored))
         self.first_journal = len(journals[0][2]) + 1 if journals else 0  # its items (header included)
         self.origin = (self.items[0][0] if self.items else 0.0) - delay  # a copy starts ``delay`` later
         self.index = 0
