@@ -692,6 +692,11 @@ class TournamentServer:
                 attention.append("conflict")
             if any(d["table"] == table for d in disputed):
                 attention.append("disputed")
+            if (journal is not None and journal.applied and journal.round_tag is None
+                    and self.seating_of(table, len(self.rounds)) is not None):
+                # seated this round, its events carry no round: the table's match of the round was begun in an
+                # earlier journal (players playing on), or its seating has not reached it
+                attention.append("casual")
             rows.append({
                 "table": table, "round": view["round"], "seats": view["seats"],
                 "match": None if state is None else state["match"], "deal": None if state is None else state["deal"],

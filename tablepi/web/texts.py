@@ -73,6 +73,7 @@ TEXTS: dict[str, str] = {
     "attention_gap": pgettext("web", "events missing"),
     "attention_conflict": pgettext("web", "two senders"),
     "attention_disputed": pgettext("web", "round disputed"),
+    "attention_casual": pgettext("web", "this match does not count"),
     "gap": pgettext("web", "events {first}–{last} missing for {seconds} s, asked again {times}×"),
     "held": pgettext("web", "Held for the director (not counted)"),
     "deals": pgettext("web", "Deals"),

@@ -476,6 +476,8 @@ def test_a_table_that_plays_on_under_the_same_seating_claims_its_round_once(
     assert not t.server.disputed()
     wait_until(lambda: (table.drain() or True) and table.app.round_played == 1,  # type: ignore[func-returns-value]
                "the table to say its match does not count")
+    rows = {row["table"]: row for row in dashboard(t)["tables"]}
+    assert "casual" in rows["1"]["attention"] and "casual" not in rows["2"]["attention"]
     # restarted in the middle of its second match, the table plays a third: a casual one too
     table.close()
     table = t.tables["1"] = SimulatedTable("1", table.directory, table_feed(broker, "1")).connect()
@@ -502,6 +504,7 @@ def test_a_table_that_plays_on_under_the_same_seating_claims_its_round_once(
     t.play_all()
     check(t)
     assert not t.server.disputed()
+    assert not any("casual" in row["attention"] for row in dashboard(t)["tables"])
 
 
 @pytest.mark.slow
