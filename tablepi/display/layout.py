@@ -1,11 +1,13 @@
 """Where things go on the screen: pure geometry, shared by the renderer and the hit-testing.
 
-Four layouts are designed, each for a panel players really put on a table (:data:`PANELS`):
+Five layouts are designed, each for a panel players really put on a table (:data:`PANELS`):
 
 - ``portrait`` 720x1280, the Raspberry Pi Touch Display 2 upright;
 - ``hd`` 1280x720, the Touch Display 2 turned (``display.rotation = 90``) or an HDMI screen;
 - ``wide`` 800x480, the 7" DSI display;
-- ``small`` 480x320, 3.5" SPI panels.
+- ``small`` 480x320, 3.5" SPI panels;
+- ``upright`` 320x480, a 3.5" panel turned upright (``display.rotation = 90`` or ``270``): the buttons along the
+  bottom edge as upright, the seats and type of ``small``, every control a finger's size on that panel.
 
 The one for the surface is chosen by its size (:func:`family_for`) and scaled to it, so 1024x600 or 320x240
 still work. The text players must read from the far chair (the prompt, the warning headline, the trick's winner,
@@ -24,6 +26,7 @@ touch always lands on the button that was drawn there.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -163,12 +166,13 @@ class Panel:
 #: keyboard row of twelve letters across 73 mm leaves no more.
 MIN_TARGET_MM = 5.5
 
-#: The panels the four layouts are designed for (active areas from the makers' data sheets).
+#: The panels the five layouts are designed for (active areas from the makers' data sheets).
 PANELS: dict[str, Panel] = {
     "portrait": Panel('Touch Display 2 (7", portrait)', (720, 1280), (87.0, 154.5)),
     "hd": Panel('Touch Display 2 turned, or a 7" HDMI panel', (1280, 720), (154.5, 87.0)),
     "wide": Panel('7" DSI display', (800, 480), (154.1, 85.9)),
     "small": Panel('3.5" SPI panel', (480, 320), (73.4, 49.0)),
+    "upright": Panel('3.5" SPI panel turned upright', (320, 480), (49.0, 73.4)),
 }
 
 
@@ -200,6 +204,10 @@ class Layout:
     fonts: Fonts
     family: str = "wide"
     buttons: ButtonGrid = field(default_factory=ButtonGrid)
+    #: The narrowest a sheet's key may be, in pixels (``MIN_TARGET_MM`` on the layout's own panel): a key whose
+    #: share of its row is narrower takes width from the row's wider keys, a row without room for that is laid as
+    #: two or more rows (tablepi.display.sheet). 0 on a surface of another size, whose millimetres are not known.
+    min_key: int = 0
 
     @property
     def warning_min(self) -> int:
@@ -208,8 +216,8 @@ class Layout:
 
     @property
     def compact(self) -> bool:
-        """The small-screen layout (less small print)."""
-        return self.family == "small"
+        """A 3.5" panel's layout, either way up (less small print; a sheet's keys reach its bottom edge)."""
+        return self.family in ("small", "upright")
 
     @property
     def shared_choice(self) -> bool:
@@ -258,7 +266,7 @@ class Layout:
             chip_w = side_tag_w
             cy = t.y + t.h // 2 + g
             card_y = cy - ch // 2
-            if self.portrait:
+            if self.family == "portrait":
                 # Upright there is room below the top seat's card: the side tags go under it and may reach to the
                 # middle ("Fernand [Forehand]" was cut beside the top card).
                 top_card_bottom = t.y + g // 2 + tag_h + g // 2 + ch
@@ -348,13 +356,19 @@ class _Spec:
 # the 7" DSI display (39 px type), 43 px on the Touch Display 2 (62 px type); the 3.5" panel gets 0.8 m (18 px cap,
 # 26 px type): DejaVu Sans Bold draws capitals of about 0.71 of the type size. Everything else keeps the sizes
 # it had on the 7" display, in millimetres.
+_SMALL_FONTS = Fonts(
+    header=22, reminder=16, trick=20, name=16, chip=12, card=CardFonts(22, 24), bar=27, center=20, small=12,
+    button=15, button_suit=24, title=40, slate=SlateFonts(20, 27), result=17, warning_min=16)
+# The 3.5" panel upright keeps its type and its cards' width (54 px high, not 58: 4 px of the centre's room each);
+# its header and its three rows of buttons are 36 px (5.5 mm), its bar holds four lines of the prompt's type (in
+# fr and lb a prompt takes four at 320 px) and the table the rest, 188 px: the side seats sit beside the top and
+# bottom cards (under the top card, as on the 7" upright, they would leave the centre no room at this width).
 _SPECS: dict[str, _Spec] = {
     "wide": _Spec((800, 480), 52, 96, 200, (64, 90), 8, 9, Fonts(
         header=30, reminder=24, trick=30, name=24, chip=16, card=CardFonts(34, 38), bar=39, center=30, small=17,
         button=21, button_suit=32, title=64, slate=SlateFonts(30, 39), result=26, warning_min=22)),
-    "small": _Spec((480, 320), 36, 70, 140, (42, 58), 5, 6, Fonts(
-        header=22, reminder=16, trick=20, name=16, chip=12, card=CardFonts(22, 24), bar=27, center=20, small=12,
-        button=15, button_suit=24, title=40, slate=SlateFonts(20, 27), result=17, warning_min=16)),
+    "small": _Spec((480, 320), 36, 70, 140, (42, 58), 5, 6, _SMALL_FONTS),
+    "upright": _Spec((320, 480), 36, 132, 124, (42, 54), 4, 6, _SMALL_FONTS),
     "hd": _Spec((1280, 720), 80, 150, 300, (100, 140), 12, 14, Fonts(
         header=46, reminder=38, trick=46, name=38, chip=26, card=CardFonts(54, 60), bar=62, center=46, small=27,
         button=34, button_suit=52, title=100, slate=SlateFonts(48, 62), result=40, warning_min=35)),
@@ -367,12 +381,12 @@ _SPECS: dict[str, _Spec] = {
 def family_for(size: tuple[int, int]) -> str:
     """Which designed layout a surface of ``size`` gets.
 
-    >>> [family_for(s) for s in ((720, 1280), (1280, 720), (1024, 600), (800, 480), (480, 320), (320, 240))]
-    ['portrait', 'hd', 'wide', 'wide', 'small', 'small']
+    >>> [family_for(s) for s in ((720, 1280), (480, 800), (320, 480), (1280, 720), (800, 480), (480, 320))]
+    ['portrait', 'portrait', 'upright', 'hd', 'wide', 'small']
     """
     w, h = size
     if h > w:
-        return "portrait"
+        return "portrait" if w >= 400 else "upright"
     if w >= 1100 and h >= 660:
         return "hd"
     if w >= 640 and h >= 400:
@@ -395,7 +409,7 @@ def _build(family: str, size: tuple[int, int]) -> Layout:
     header = Rect(0, 0, w, round(spec.header_h * sy))
     bar_h = round(spec.bar_h * sy)
     portrait = family == "portrait"
-    if portrait:  # header, table, prompt bar, buttons along the bottom edge
+    if h > w:  # header, table, prompt bar, buttons along the bottom edge
         panel_h = round(spec.side * sy)
         panel = Rect(0, h - panel_h, w, panel_h)
         bar = Rect(0, panel.y - bar_h, w, bar_h)
@@ -409,10 +423,12 @@ def _build(family: str, size: tuple[int, int]) -> Layout:
     # The reminder's line: its type and a gap over and under it.
     reminder = Rect(0, header.bottom, w, fonts.reminder * 5 // 4 + g) if portrait else None
     deal, end, row_h = _button_grid(family, panel, g)
+    own = PANELS[family]
     base = Layout(
         size=(w, h), header=header, table=table, panel=panel, bar=bar, center=table, result=table, card=(cw, ch),
         radius=S(spec.radius), border=max(2, S(4 * spec.gap / 10)), gap=g, fonts=fonts,
         family=family, buttons=ButtonGrid(deal, end, row_h),
+        min_key=math.ceil(MIN_TARGET_MM / own.mm_per_px) if (w, h) == own.size else 0,
         reminder=reminder,
     )
     slots = base.slots(Seat.S)
@@ -449,7 +465,7 @@ def _button_grid(family: str, panel: Rect, g: int) -> tuple[dict[Action, Rect], 
     A = Action
     trumps1: list[tuple[Action | None, int]] = [(A.TRUMP_SPADES, 1), (A.TRUMP_HEARTS, 1)]
     trumps2: list[tuple[Action | None, int]] = [(A.TRUMP_DIAMONDS, 1), (A.TRUMP_CLUBS, 1)]
-    if family == "portrait":
+    if family in ("portrait", "upright"):
         deal_rows: list[list[tuple[Action | None, int]]] = [
             [*trumps1, *trumps2],
             [(A.ANNOUNCE_MATT, 1), (A.ANNOUNCE_KONTER, 1), (A.ANNOUNCE_KONTER_A_MATT, 2)],

@@ -7,9 +7,13 @@ view model: no pygame here.
 
 Keys sit in rows of equal height in the layout's table-and-panel area, under the header (the sheet's title) and a
 few lines of text, above the bar (the prompt). Each row fills the width; a key's ``weight`` is its share. On the
-480x320 layout the keys reach the screen's bottom edge, over the bar, with narrower gaps: six rows of a deal form
-and twelve letters across are no smaller than ``layout.MIN_TARGET_MM`` only so (a warning then takes the title's
-place, tablepi.display.render).
+480x320 layout (and the 3.5" panel upright) the keys reach the screen's bottom edge, over the bar, with narrower
+gaps: six rows of a deal form and twelve letters across are no smaller than ``layout.MIN_TARGET_MM`` only so (a
+warning then takes the title's place, tablepi.display.render). No key is narrower than that on the layout's panel
+(``Layout.min_key``): a key whose share of its row would be gets that width from the wider keys of the row (the
+keyboard's ⇧ beside Space), and a row with no room for that is laid as two or more rows, its keys in their order
+(upright, the 3.5" panel's 320 px take six letters a row, not twelve). Both faces of the keyboard are laid alike, so
+the hyphen and the apostrophe stay where they are.
 """
 
 from __future__ import annotations
@@ -241,11 +245,13 @@ def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: Ke
 
 def body(size: tuple[int, int]) -> tuple[Rect, Rect]:
     """The sheet's text area and its keys area on a screen of ``size``: between the header and the bar (on the
-    small layout, the screen's bottom edge)."""
+    3.5" panel's layouts, the screen's bottom edge). The text area has room for two lines; upright on the 3.5"
+    panel for four, so that a warning over a sheet, whose band is the header and this area, fits whole at 320 px
+    (five lines of ``warning_min``) above keys of ``min_key``."""
     layout = layout_for(size)
     w = size[0]
     top = layout.header.bottom
-    text_h = 2 * layout.fonts.center
+    text_h = (4 if layout.family == "upright" else 2) * layout.fonts.center
     text = Rect(0, top, w, text_h)
     bottom = size[1] if layout.compact else layout.bar.y
     keys = Rect(0, text.bottom, w, bottom - text.bottom)
@@ -269,10 +275,52 @@ def warning_band(size: tuple[int, int]) -> Rect:
     return layout.bar
 
 
+def laid_rows(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, ...], ...]:
+    """The sheet's rows as laid on a screen of ``size``: a row that cannot give each of its keys the layout's
+    ``min_key`` split into as few rows as can, its keys in their order."""
+    layout = layout_for(size)
+    g = gap(size)
+    out: list[tuple[KeyView, ...]] = []
+    for row in sheet.rows:
+        parts = 1
+        while parts < len(row) and any(_widths(part, size[0], g, layout.min_key) is None
+                                       for part in _split(row, parts)):
+            parts += 1
+        out.extend(_split(row, parts))
+    return tuple(out)
+
+
+def _split(row: tuple[KeyView, ...], parts: int) -> list[tuple[KeyView, ...]]:
+    """``row`` in ``parts`` runs of keys, as even in count as can be (the first ones longer)."""
+    size, extra = divmod(len(row), parts)
+    out, start = [], 0
+    for i in range(parts):
+        end = start + size + (1 if i < extra else 0)
+        out.append(row[start:end])
+        start = end
+    return out
+
+
+def _widths(row: tuple[KeyView, ...], width: int, g: int, min_key: int) -> list[float] | None:
+    """Each key's width in a row across ``width``: its weight's share of the room, a key that would be narrower
+    than ``min_key`` given that and the wider ones the rest; None if the row has no room for that."""
+    room = width - (len(row) + 1) * g
+    if len(row) * min_key > room:
+        return None
+    raised: set[int] = set()
+    while True:
+        total = sum(k.weight for i, k in enumerate(row) if i not in raised)
+        unit = (room - min_key * len(raised)) / total if total else 0.0
+        low = {i for i, k in enumerate(row) if i not in raised and unit * k.weight < min_key}
+        if not low:
+            return [float(min_key) if i in raised else unit * k.weight for i, k in enumerate(row)]
+        raised |= low
+
+
 def text_rect(sheet: SheetView, size: tuple[int, int]) -> Rect:
     """Where the sheet's lines go: two lines of type for a panel, the whole area for the history."""
     text, keys = body(size)
-    if len(sheet.rows) == 1:  # the history, the enrolment: the lines are the content, one row of keys below
+    if len(laid_rows(sheet, size)) == 1:  # the history, the enrolment: the lines are the content, one row of keys below
         layout = layout_for(size)
         row_h = min(keys.h // 3, layout.buttons.row_h)
         top = warning_band(size).bottom if layout.compact else text.y
@@ -301,7 +349,7 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
     layout = layout_for(size)
     g = gap(size)
     _, area = body(size)
-    rows = sheet.rows
+    rows = laid_rows(sheet, size)
     if not rows:
         return ()
     if len(rows) == 1:  # (as text_rect: never one key as big as the screen)
@@ -311,13 +359,13 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
     out: list[tuple[KeyView, Rect]] = []
     for i, row in enumerate(rows):
         y = area.y + g + i * (row_h + g)
-        total = sum(k.weight for k in row) or 1
-        unit = (area.w - (len(row) + 1) * g) / total
+        # a row that has no room even so (a surface smaller than any panel) shares its width by weight
+        widths = _widths(row, area.w, g, layout.min_key) or _widths(row, area.w, g, 0)
+        assert widths is not None  # layout_for refuses a surface without room for a row of keys
         x = float(area.x + g)
-        for key in row:
-            width = round(unit * key.weight)
-            out.append((key, Rect(round(x), y, width, row_h)))
-            x += unit * key.weight + g
+        for key, w in zip(row, widths, strict=True):
+            out.append((key, Rect(round(x), y, round(w), row_h)))
+            x += w + g
     return tuple(out)
 
 

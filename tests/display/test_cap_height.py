@@ -21,7 +21,7 @@ from tablepi.display.render import BLACK, RED, WHITE, YELLOW, Renderer, render_s
 from tests.display.samples import SAMPLES, sample
 
 #: Reading distance each layout must reach at 12 arcminutes (metres).
-REACH = {"portrait": 1.5, "hd": 1.5, "wide": 1.5, "small": 0.8}
+REACH = {"portrait": 1.5, "hd": 1.5, "wide": 1.5, "small": 0.8, "upright": 0.8}
 
 
 def cap_height(surface, box: Rect, ink: tuple[int, int, int], ground: tuple[int, int, int]) -> int:  # type: ignore[no-untyped-def]

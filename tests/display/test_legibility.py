@@ -21,7 +21,7 @@ from tablepi.rules.cards import Card, Suit
 from tablepi.rules.seats import Seat
 from tests.display.samples import sample
 
-SIZES = ((480, 320), (800, 480), (1280, 720), (720, 1280))
+SIZES = ((480, 320), (800, 480), (1280, 720), (720, 1280), (320, 480))
 CODES = (*tx.WARNING_TEMPLATES, *tx.WARNING_VARIANTS)
 #: Long but ordinary names: every seat, so whichever seat a warning names is long.
 JEAN_CLAUDE = dict.fromkeys(Seat, "Jean-Claude")

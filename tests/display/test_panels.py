@@ -217,3 +217,30 @@ def test_a_name_typed_where_the_keys_were_comes_out_as_typed_in_every_language_a
             for name in ("Fernand", "Marie-Thérèse", "Jang d'Ost"):
                 board = _typed_where_the_keys_were(Keyboard(Seat.N, language, names=earlier), name, language, size)
                 assert board.text == name, f"{language} {size}: {name!r} came out as {board.text!r}"
+
+
+def test_the_keyboard_of_the_upright_3_5_inch_panel_has_every_key_and_each_a_finger_s_size() -> None:
+    """The 3.5" panel turned upright drew twelve letters across its 320 px (22 px keys, 3.4 mm, as the 7" upright
+    layout scaled down): there a row is laid as two, six letters a row, and the keyboard keeps every key the
+    480x320 one has, in every language, on both faces, shifted or not; the hyphen and the apostrophe are at one
+    place on both faces."""
+    from tablepi.display.i18n import LANGUAGES, translator
+    from tablepi.display.layout import MIN_TARGET_MM, PANELS
+    from tablepi.display.sheet import key_rects, sheet_for
+
+    upright, landscape = PANELS["upright"], PANELS["small"]
+    for language in LANGUAGES:
+        tr = translator(language)
+        for board in (Keyboard(Seat.N, language, names=("Fernand",), public=False),
+                      Keyboard(Seat.N, language, shift=False), Keyboard(Seat.N, language, digits=True)):
+            sheet = sheet_for(board, tr)
+            drawn = {str(k.id): r for k, r in key_rects(sheet, upright.size) if k.id is not None}
+            assert set(drawn) == {str(k.id) for k, _ in key_rects(sheet, landscape.size) if k.id is not None}
+            for name, rect in drawn.items():
+                assert min(rect.w, rect.h) * upright.mm_per_px >= MIN_TARGET_MM, (language, name, rect)
+            letters = [r for name, r in drawn.items() if name.startswith("char:")]
+            assert max(sum(1 for r in letters if r.y == y) for y in {r.y for r in letters}) <= 8
+            faces = {d: {str(k.id): r for k, r in key_rects(sheet_for(Keyboard(Seat.N, language, digits=d), tr),
+                                                              upright.size)} for d in (False, True)}
+            for sign in ("char:-", "char:'"):
+                assert faces[False][sign] == faces[True][sign], (language, sign)

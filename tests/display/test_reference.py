@@ -28,7 +28,7 @@ REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 SCREENS = ("idle", "match_start", "trump_chosen", "choose_seat", "mid_trick", "warning", "deal_result", "slate",
            "match_won")
 LANGUAGES = ("en", "lb")
-SIZES = ((800, 480), (480, 320), (1280, 720), (720, 1280))
+SIZES = ((800, 480), (480, 320), (1280, 720), (720, 1280), (320, 480))
 MAX_MEAN_DIFF = 1.5
 UPDATE = os.environ.get("TABLEPI_UPDATE_REFERENCES") == "1"
 
