@@ -22,10 +22,10 @@ from tablepi.errors import (
     RecordError,
     TablepiError,
 )
+from tablepi.feed.replay import JournalFeed
 from tablepi.journal.record import RecordHeader, checked_line, load_record, read_record
 from tablepi.rules import Seat
 from tablepi.table.events import PlayersSeated, SeatingSource, Tick
-from tablepi.tournament.replay import JournalFeed
 from tablepi.tournament.server import TournamentError, read_message
 
 HEADER = '{"format": "tablepi-record", "version": 2}'

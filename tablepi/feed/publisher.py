@@ -36,10 +36,10 @@ from tablepi.feed.messages import (
     summary,
 )
 from tablepi.feed.outbox import KEEP_DONE, Cursor, JournalCursor, find_archived, read_journal_file
+from tablepi.feed.replay import JournalFeed
 from tablepi.journal.journal import Journal, JournaledTable
 from tablepi.notices import Notice, NoticeCode
 from tablepi.table import TableState
-from tablepi.tournament.replay import JournalFeed
 
 log = logging.getLogger(__name__)
 

@@ -33,9 +33,9 @@ from tablepi.feed.messages import (
     summary,
     table_of,
 )
+from tablepi.feed.replay import JournalFeed, PlayedMatch, TableFeed
 from tablepi.safeinput import clean_text, shown
 from tablepi.tournament.config import Entrants, TournamentConfig
-from tablepi.tournament.replay import JournalFeed, PlayedMatch, TableFeed
 from tablepi.tournament.seating import (
     History,
     TableSeating,

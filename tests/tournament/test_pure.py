@@ -9,6 +9,7 @@ import time
 import pytest
 
 from tablepi.errors import ConfigError
+from tablepi.feed.replay import TableFeed
 from tablepi.journal.record import RecordHeader, event_to_line
 from tablepi.rules.house import HouseRules
 from tablepi.rules.seats import Seat, Team
@@ -16,7 +17,6 @@ from tablepi.table import Table
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
 from tablepi.tournament.config import Pair, RoundLength, parse_tournament_config
-from tablepi.tournament.replay import TableFeed
 from tablepi.tournament.seating import (
     History,
     first_round_pairs,

@@ -23,6 +23,7 @@ import pytest
 from tablepi.deck import virtual_deck, write_deck_file
 from tablepi.feed.broker import Mosquitto, table_user
 from tablepi.feed.outbox import read_journal_file
+from tablepi.feed.replay import TableFeed
 from tablepi.journal import archive
 from tablepi.journal.record import RecordHeader, event_to_line, parse_event, parse_header
 from tablepi.rules.house import HouseRules
@@ -30,7 +31,6 @@ from tablepi.rules.seats import Seat
 from tablepi.table import Table
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig
-from tablepi.tournament.replay import TableFeed
 from tablepi.tournament.server import TournamentServer
 from tablepi.web.serve import WebServer
 from tests.tournament.conftest import tournament_config

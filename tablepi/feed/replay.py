@@ -1,5 +1,8 @@
 """Rebuilding a table from its feed: journals keyed by id, events applied in seq order through the real table.
 
+The feed's reader: the tournament server rebuilds every table with it, and a table's publisher reads its own earlier
+journals with it (which rounds they claimed).
+
 Pure (no broker, no store): :class:`TableFeed` takes decoded feed messages in any order, any number of times,
 and ends in the same state as the table that published them. A message already seen is ignored; an event whose
 predecessor has not arrived waits in a buffer until it has.
