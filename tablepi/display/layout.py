@@ -178,12 +178,16 @@ PANELS: dict[str, Panel] = {
 
 @dataclass(frozen=True, slots=True)
 class ButtonGrid:
-    """Every action's fixed place, by screen: the deal screen's, and the slate / match-won screen's; and the height
-    of a row of buttons (a sheet's keys are no taller)."""
+    """Every action's fixed place, by screen: the deal screen's, and the slate / match-won screen's; the height of
+    a row of buttons (a sheet's keys are no taller); and the narrowest a sheet's key may be."""
 
     deal: Mapping[Action, Rect] = field(default_factory=dict)
     end: Mapping[Action, Rect] = field(default_factory=dict)
     row_h: int = 0
+    #: The narrowest a sheet's key may be, in pixels (``MIN_TARGET_MM`` on the layout's own panel): a key whose
+    #: share of its row is narrower takes width from the row's wider keys, a row without room for that is laid as
+    #: two or more rows (tablepi.display.sheet). 0 on a surface of another size, whose millimetres are not known.
+    min_key: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,10 +208,6 @@ class Layout:
     fonts: Fonts
     family: str = "wide"
     buttons: ButtonGrid = field(default_factory=ButtonGrid)
-    #: The narrowest a sheet's key may be, in pixels (``MIN_TARGET_MM`` on the layout's own panel): a key whose
-    #: share of its row is narrower takes width from the row's wider keys, a row without room for that is laid as
-    #: two or more rows (tablepi.display.sheet). 0 on a surface of another size, whose millimetres are not known.
-    min_key: int = 0
 
     @property
     def warning_min(self) -> int:
@@ -427,8 +427,8 @@ def _build(family: str, size: tuple[int, int]) -> Layout:
     base = Layout(
         size=(w, h), header=header, table=table, panel=panel, bar=bar, center=table, result=table, card=(cw, ch),
         radius=S(spec.radius), border=max(2, S(4 * spec.gap / 10)), gap=g, fonts=fonts,
-        family=family, buttons=ButtonGrid(deal, end, row_h),
-        min_key=math.ceil(MIN_TARGET_MM / own.mm_per_px) if (w, h) == own.size else 0,
+        family=family,
+        buttons=ButtonGrid(deal, end, row_h, math.ceil(MIN_TARGET_MM / own.mm_per_px) if (w, h) == own.size else 0),
         reminder=reminder,
     )
     slots = base.slots(Seat.S)

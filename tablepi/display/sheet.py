@@ -10,7 +10,7 @@ few lines of text, above the bar (the prompt). Each row fills the width; a key's
 480x320 layout (and the 3.5" panel upright) the keys reach the screen's bottom edge, over the bar, with narrower
 gaps: six rows of a deal form and twelve letters across are no smaller than ``layout.MIN_TARGET_MM`` only so (a
 warning then takes the title's place, tablepi.display.render). No key is narrower than that on the layout's panel
-(``Layout.min_key``): a key whose share of its row would be gets that width from the wider keys of the row (the
+(``ButtonGrid.min_key``): a key whose share of its row would be gets that width from the wider keys of the row (the
 keyboard's ⇧ beside Space), and a row with no room for that is laid as two or more rows, its keys in their order
 (upright, the 3.5" panel's 320 px take six letters a row, not twelve). Both faces of the keyboard are laid alike, so
 the hyphen and the apostrophe stay where they are.
@@ -283,7 +283,7 @@ def laid_rows(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, .
     out: list[tuple[KeyView, ...]] = []
     for row in sheet.rows:
         parts = 1
-        while parts < len(row) and any(_widths(part, size[0], g, layout.min_key) is None
+        while parts < len(row) and any(_widths(part, size[0], g, layout.buttons.min_key) is None
                                        for part in _split(row, parts)):
             parts += 1
         out.extend(_split(row, parts))
@@ -360,7 +360,7 @@ def _row_rects(sheet: SheetView, size: tuple[int, int]) -> tuple[tuple[KeyView, 
     for i, row in enumerate(rows):
         y = area.y + g + i * (row_h + g)
         # a row that has no room even so (a surface smaller than any panel) shares its width by weight
-        widths = _widths(row, area.w, g, layout.min_key) or _widths(row, area.w, g, 0)
+        widths = _widths(row, area.w, g, layout.buttons.min_key) or _widths(row, area.w, g, 0)
         assert widths is not None  # layout_for refuses a surface without room for a row of keys
         x = float(area.x + g)
         for key, w in zip(row, widths, strict=True):

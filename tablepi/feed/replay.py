@@ -55,8 +55,7 @@ class JournalFeed:
     events: list[TableEvent] = field(default_factory=list)  # every event applied, in order (the players' book)
     # when the server received this journal's first and last message (its own clock): what the director weighs
     # when two journals claim one round (a match played live arrives over an hour, a made-up one at once)
-    first_received: float = 0.0
-    last_received: float = 0.0
+    received: tuple[float, float] = (0.0, 0.0)
 
     @property
     def state(self) -> TableState | None:
@@ -198,11 +197,11 @@ class TableFeed:
             return False, 0
         journal = self.journals.get(jid)
         if journal is None:
-            journal = self.journals[jid] = JournalFeed(jid, first_received=now)
+            journal = self.journals[jid] = JournalFeed(jid, received=(now, now))
         if not journal.add(seq, message):
             return False, 0
-        journal.first_received = min(journal.first_received, now)
-        journal.last_received = max(journal.last_received, now)
+        first, last = journal.received
+        journal.received = (min(first, now), max(last, now))
         if seq > 0:
             self.last_event = now
         return True, journal.advance()

@@ -515,7 +515,7 @@ class TournamentServer:
                         continue
                     out.append({"table": table, "journal": journal.jid, "match": match.number, "round": number,
                                 "deals": len(match.slate), "reason": why, "seated": seated,
-                                "received": [journal.first_received, journal.last_received]})
+                                "received": list(journal.received)})
         return out[-MAX_HELD_SHOWN:]
 
     def disputed(self) -> list[dict[str, Any]]:
