@@ -167,6 +167,11 @@ class TableApp:
         return self._feed.seating
 
     @property
+    def round_played(self) -> int | None:
+        """The round whose match this table began before the one played now (which does not count for it)."""
+        return self._feed.played
+
+    @property
     def notices(self) -> list[Notice]:
         """The director's announcements and the feed's warnings, newest last."""
         return self._feed.notices
