@@ -407,9 +407,10 @@ class TableApp:
             log.info("seating: %s", item.text())
             if self.ports.console is not None:
                 self.ports.console.offer_roster(item.roster)
-            if item.names and not self._seated_already(item.names):
-                # The tournament's seating seats the players, like names typed at the table (a journaled event).
-                self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT))
+            if item.names and not (self._seated_already(item.names) and self.table.round == item.round):
+                # The tournament's seating seats the players, like names typed at the table (a journaled event),
+                # and its round is journaled with it: which round each event was journaled under is the journal's.
+                self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT, round=item.round))
         elif item.code is NoticeCode.ROUND_PLAYED:
             number = item.param("round", 0)
             self._feed.played = number if isinstance(number, int) and number > 0 else None

@@ -7,14 +7,11 @@ Losing the file costs duplicates, never events: the tournament server ignores an
 The file is JSON, written whole to a temporary file and renamed (no fsync: a cursor a little behind is harmless)::
 
     {"v": 1, "next_index": 3, "seating": {...} | null,
-     "journals": {"<journal id>": {"index": 2, "rounds": [[1, null], [40, 2]], "acked": 57, "path": "...",
-                                   "archived": false, "last": 60}}}
+     "journals": {"<journal id>": {"index": 2, "acked": 57, "path": "...", "archived": false, "last": 60}}}
 
-``rounds`` says from which seq on which tournament round was in force (the seating the table had when it journaled
-that event): every event message carries its round, and a resend after a restart carries the same. A table claims a
-round once: a journal begun after an earlier one began a match under that round's seating (a revanche, a new match
-while the next round is drawn) is tagged with no round from there on (:meth:`Outbox.claimable`), so the server sees
-one claim per round and the later matches are casual ones.
+Which tournament round each event was journaled under is not in this file: the journal says it (the tournament's
+seating is journaled with its round, :class:`JournalRounds`), so a cursor made anew decides every event's round as
+the lost one did.
 """
 
 from __future__ import annotations
@@ -27,6 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablepi.errors import RecordError
+from tablepi.journal.journal import round_in_force
+from tablepi.journal.record import parse_event, parse_header
 from tablepi.safeinput import load_json
 
 #: Journals fully sent and archived are forgotten beyond this many (the newest are kept).
@@ -34,29 +34,55 @@ KEEP_DONE = 20
 
 
 @dataclass
-class JournalCursor:
-    index: int  # the table's own numbering of its journals, in the order they began
-    rounds: list[tuple[int, int | None]] = field(default_factory=list)  # (from seq, round), seq ascending
-    acked: int = -1  # every seq up to this one is acknowledged (0 is the header message; -1: nothing yet)
-    path: str = ""
-    archived: bool = False
-    last: int = 0  # the highest seq known to exist (archived journals: when it is acked, the journal is done)
+class JournalRounds:
+    """Which tournament round was in force at each event of one journal, as the journal itself says: a seating by
+    the tournament is journaled with its round, and a new journal begins with the names kept and the round in force
+    (:func:`tablepi.journal.journal.round_in_force`). Read line by line, in seq order from the first."""
 
-    def round_at(self, seq: int) -> int | None:
-        """The round in force when event ``seq`` was journaled (None: no seating, or not known)."""
+    header: dict[str, Any]
+    marks: list[tuple[int, int | None]] = field(default_factory=list)  # (from seq, round), seq ascending
+    read: int = 0  # lines read, 1..read
+
+    def line(self, seq: int, line: str) -> None:
+        """Read line ``seq`` (the next one; a line read before is skipped)."""
+        if seq != self.read + 1:
+            return
+        self.read = seq
+        if '"source"' not in line:  # only a seating has a source: nothing else changes the round
+            return
+        now = self.at(seq)
+        try:
+            event = parse_event(load_json(line), parse_header(self.header, 0), seq)
+        except (RecordError, ValueError):
+            return  # not a line the table journaled: it changes nothing
+        number = round_in_force((event,), now)
+        if number != now:
+            self.marks.append((seq, number))
+
+    def at(self, seq: int) -> int | None:
+        """The round in force when event ``seq`` was journaled (None: no tournament seating)."""
         found: int | None = None
-        for start, number in self.rounds:
+        for start, number in self.marks:
             if start > seq:
                 break
             found = number
         return found
 
-    def tag(self, seq: int, number: int | None) -> bool:
-        """Note that ``seq`` was journaled under round ``number``; True if that is a change."""
-        if self.rounds and self.rounds[-1][1] == number:
-            return False
-        self.rounds.append((seq, number))
-        return True
+    @classmethod
+    def of(cls, header: dict[str, Any], lines: list[tuple[int, str]]) -> JournalRounds:
+        rounds = cls(header)
+        for seq, line in lines:
+            rounds.line(seq, line)
+        return rounds
+
+
+@dataclass
+class JournalCursor:
+    index: int  # the table's own numbering of its journals, in the order they began
+    acked: int = -1  # every seq up to this one is acknowledged (0 is the header message; -1: nothing yet)
+    path: str = ""
+    archived: bool = False
+    last: int = 0  # the highest seq known to exist (archived journals: when it is acked, the journal is done)
 
     @property
     def done(self) -> bool:
@@ -86,9 +112,8 @@ class Cursor:
             seating = obj.get("seating")
             cursor.seating = seating if isinstance(seating, dict) else None
             for jid, item in dict(obj.get("journals", {})).items():
-                rounds = [(int(s), None if r is None else int(r)) for s, r in item.get("rounds", [])]
                 cursor.journals[str(jid)] = JournalCursor(
-                    int(item["index"]), rounds, int(item.get("acked", -1)),
+                    int(item["index"]), int(item.get("acked", -1)),
                     str(item.get("path", "")), bool(item.get("archived", False)), int(item.get("last", 0)))
         return cursor
 
@@ -106,7 +131,7 @@ class Cursor:
             del self.journals[jid]
         obj = {
             "v": 1, "next_index": self.next_index, "seating": self.seating,
-            "journals": {jid: {"index": c.index, "rounds": c.rounds, "acked": c.acked, "path": c.path,
+            "journals": {jid: {"index": c.index, "acked": c.acked, "path": c.path,
                                "archived": c.archived, "last": c.last} for jid, c in self.journals.items()},
         }
         tmp = self.path.with_name(self.path.name + ".tmp")

@@ -35,7 +35,7 @@ from tablepi.feed.messages import (
     status_topic,
     summary,
 )
-from tablepi.feed.outbox import KEEP_DONE, Cursor, JournalCursor, find_archived, read_journal_file
+from tablepi.feed.outbox import KEEP_DONE, Cursor, JournalCursor, JournalRounds, find_archived, read_journal_file
 from tablepi.feed.replay import JournalFeed
 from tablepi.journal.journal import Journal, JournaledTable
 from tablepi.notices import Notice, NoticeCode
@@ -53,18 +53,22 @@ SAVE_INTERVAL = 1.0
 
 @dataclass
 class _Journal:
-    """One journal's part of the outbox: every line not acknowledged yet (seq 0 is the header message)."""
+    """One journal's part of the outbox: every line not acknowledged yet (seq 0 is the header message), and the
+    round each of its events was journaled under (read from all its lines, the acknowledged ones too)."""
 
     jid: str
     cursor: JournalCursor
     header: dict[str, Any]
+    rounds: JournalRounds
     lines: dict[int, str] = field(default_factory=dict)
     next_send: int = 0
     acked_ahead: set[int] = field(default_factory=set)  # acknowledged out of order, beyond cursor.acked
     claims: dict[int, bool] = field(default_factory=dict)  # round -> whether this journal may claim it
 
     def add(self, seq: int, line: str, again: bool = False) -> None:
-        """A line to send (``again``: one acknowledged before, asked for again by the server)."""
+        """Line ``seq`` of the journal (given in seq order from the first): to send if not acknowledged yet
+        (``again``: one acknowledged before, asked for again by the server)."""
+        self.rounds.line(seq, line)
         if (seq > self.cursor.acked or again) and seq not in self.lines:
             self.lines[seq] = line
         self.cursor.last = max(self.cursor.last, seq)
@@ -102,7 +106,7 @@ class Outbox:
     themselves, and the cursor file that says how far it acknowledged (written at most every
     :data:`SAVE_INTERVAL`). Used by the publisher's thread only (and before it starts)."""
 
-    def __init__(self, cursor: Cursor, table: JournaledTable, round_: int | None) -> None:
+    def __init__(self, cursor: Cursor, table: JournaledTable) -> None:
         self.cursor = cursor
         self.journals: dict[str, _Journal] = {}
         self.archive = table.archive
@@ -111,16 +115,14 @@ class Outbox:
         self.saved = 0.0
         self.resent = 0  # lines sent again because the server asked
         self._claimed_by: dict[str, frozenset[int]] = {}  # earlier journals' claims (see claimable)
-        self._load(table, round_)
+        self._load(table)
 
     @property
     def backlog(self) -> int:
         return sum(len(j.lines) for j in self.journals.values())
 
-    def journaled(self, jid: str, path: str, header: Any, seq: int, line: str, round_: int | None) -> None:
+    def journaled(self, jid: str, path: str, header: Any, seq: int, line: str) -> None:
         out = self.journals.get(jid) or self.journal(jid, path, header)
-        if out.cursor.tag(seq, self.claimable(out, round_)):
-            self.dirty = True
         out.add(seq, line)
 
     def rotated(self, old_id: str, archived: str, new_id: str, new_path: str, header: Any) -> None:
@@ -158,7 +160,7 @@ class Outbox:
 
     # --- at start, and asked again -----------------------------------------------------------------------------------
 
-    def _load(self, table: JournaledTable, round_: int | None) -> None:
+    def _load(self, table: JournaledTable) -> None:
         """What the broker has not acknowledged: older journals (archived since) first, then the current one.
         Runs before the core starts, on its thread: the journal is not being written."""
         current = table.journal
@@ -168,7 +170,7 @@ class Outbox:
             if jid == current.id or jc.done:
                 continue
             path = find_archived(table.archive, jid, jc.path) if table.archive is not None else None
-            found = read_journal_file(path, max(jc.acked, 0)) if path is not None else None
+            found = read_journal_file(path, 0) if path is not None else None  # all: the rounds are read too
             if found is None:
                 log.warning("feed: journal %s (%d events not acknowledged) is gone; they cannot be sent", jid,
                             max(0, jc.last - jc.acked))
@@ -178,27 +180,27 @@ class Outbox:
             out = self.journal(jid, str(path), found[1])
             for seq, line in found[2]:
                 out.add(seq, line)
-        lines = current.lines_after(0)
         now = self.journal(current.id, str(current.path), current.header.to_json())
-        if lines and not now.cursor.rounds:
-            # begun before the feed was on: the seating it has now, if any
-            now.cursor.tag(1, self.claimable(now, round_))
-        for seq, line in lines:
+        for seq, line in current.lines_after(0):
             now.add(seq, line)
+
+    def tag(self, out: _Journal, seq: int) -> int | None:
+        """The round event ``seq`` of journal ``out`` is sent with: the round it was journaled under, if this
+        journal may claim it (:meth:`claimable`)."""
+        return self.claimable(out, out.rounds.at(seq))
 
     def claimable(self, out: _Journal, number: int | None) -> int | None:
         """The round journal ``out``'s events are tagged with under round ``number``'s seating: ``number``, or None
         when an earlier journal of this table has begun a match under it already. A table claims a round once (its
         first match begun under the seating is the round's, docs/tournament.md "Which match is which round"); a
         revanche or a new match after it, in a journal of its own with the archive, is a casual match, never a
-        second claim that would dispute the round. Decided from the earlier journals themselves (their files and
-        the rounds the cursor keeps), so a restarted table decides the same."""
+        second claim that would dispute the round. Decided from the earlier journals' files alone (the rounds are
+        journaled), so a restarted table decides the same, also with its cursor file lost."""
         if number is None:
             return None
         if number not in out.claims:
-            out.claims[number] = not any(
-                jc.index < out.cursor.index and any(r == number for _, r in jc.rounds)
-                and number in self._claimed(jid, jc) for jid, jc in list(self.cursor.journals.items()))
+            out.claims[number] = not any(jc.index < out.cursor.index and number in self._claimed(jid, jc)
+                                         for jid, jc in list(self.cursor.journals.items()))
         return number if out.claims[number] else None
 
     def withholds(self, number: int | None) -> bool:
@@ -209,7 +211,7 @@ class Outbox:
 
     def _claimed(self, jid: str, jc: JournalCursor) -> frozenset[int]:
         """The rounds an earlier journal claimed: of its matches, the rounds their first trumps were named under,
-        read by the server's own reader from the journal file and the rounds the cursor tagged it with."""
+        read by the server's own reader from the journal file (the rounds journaled in it)."""
         known = self._claimed_by.get(jid)
         if known is not None:
             return known
@@ -218,11 +220,12 @@ class Outbox:
             path = find_archived(self.archive, jid, jc.path)
         found = read_journal_file(path, 0) if path is not None else None
         claimed: frozenset[int] = frozenset()
-        if found is not None:
+        rounds = JournalRounds.of(found[1], found[2]) if found is not None else None
+        if found is not None and rounds is not None and any(number is not None for _, number in rounds.marks):
             feed = JournalFeed(jid)
             feed.add(0, {"header": found[1], "index": jc.index})
             for seq, line in found[2]:
-                feed.add(seq, {"round": jc.round_at(seq), "event": json.loads(line)})
+                feed.add(seq, {"round": rounds.at(seq), "event": json.loads(line)})
             feed.advance()
             claimed = frozenset(m.round for m in feed.matches if m.started and m.round is not None)
         self._claimed_by[jid] = claimed
@@ -251,7 +254,7 @@ class Outbox:
         elif self.archive is not None:
             hint = self.cursor.journals[jid].path if jid in self.cursor.journals else ""
             path = find_archived(self.archive, jid, hint)
-        found = read_journal_file(path, max(first, 1) - 1) if path is not None else None
+        found = read_journal_file(path, 0) if path is not None else None  # all: the rounds are read too
         if found is None:
             log.warning("feed: the server asked for journal %s from %d, which this table does not have",
                         jid[:12], first)
@@ -262,9 +265,9 @@ class Outbox:
         if first == 0:
             out.lines[0] = ""
         for seq, line in found[2]:
-            out.add(seq, line, again=True)
+            out.add(seq, line, again=seq >= first)
         out.next_send = min(out.next_send, first)
-        count = len(found[2]) + (first == 0)
+        count = sum(seq >= first for seq, _ in found[2]) + (first == 0)
         self.resent += count
         log.info("feed: the server asked for journal %s from %d: %d lines sent again", jid[:12], first, count)
         return count
@@ -276,7 +279,7 @@ class Outbox:
             return known
         header_obj = header if isinstance(header, dict) else header.to_json()
         jc = self.cursor.register(jid, path)
-        out = _Journal(jid, jc, header_obj)
+        out = _Journal(jid, jc, header_obj, JournalRounds(header_obj))
         out.rewind()
         if jc.acked < 0:
             out.lines[0] = ""  # the header message, made when sent
@@ -316,7 +319,7 @@ class FeedPublisher:
         self._state_sent = 0.0
         self.health = FeedHealth()
         self._told_played: int | None = None  # the round the screen was told this match does not count for
-        self.outbox = Outbox(cursor, table, self.round)
+        self.outbox = Outbox(cursor, table)
         table.listeners.append(self)
         factory = client_factory or _default_factory
         will = (status_topic(self.prefix, config.table), encode({"table": config.table, "online": False}))
@@ -339,7 +342,7 @@ class FeedPublisher:
         return self._seating
 
     def journaled(self, journal: Journal, seq: int, line: str) -> None:
-        self._queue.put(("line", journal.id, str(journal.path), journal.header, seq, line, self.round))
+        self._queue.put(("line", journal.id, str(journal.path), journal.header, seq, line))
 
     def rotated(self, old_id: str, archived: Path, new: Journal) -> None:
         self._queue.put(("rotated", old_id, str(archived), new.id, str(new.path), new.header))
@@ -528,7 +531,7 @@ class FeedPublisher:
             return encode({"kind": "header", "table": self.config.table, "journal": out.jid, "seq": 0,
                            "index": out.cursor.index, "header": out.header})
         line = out.lines[seq]
-        number = out.cursor.round_at(seq)
+        number = self.outbox.tag(out, seq)
         return (f'{{"v":1,"kind":"event","table":{table},"journal":"{out.jid}","seq":{seq},'
                 f'"round":{"null" if number is None else number},"event":{line}}}').encode()
 

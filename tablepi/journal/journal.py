@@ -29,7 +29,7 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -499,6 +499,16 @@ def _finish_rotation(path: Path) -> None:
     fsync_dir(path.parent)
 
 
+def round_in_force(events: Iterable[TableEvent], before: int | None) -> int | None:
+    """The tournament round in force after ``events`` (``before``: the one in force before them): a seating by the
+    tournament sets it, the names kept at the start of a journal carry it on, other seatings leave it (a player who
+    names himself sits in the same round)."""
+    for event in events:
+        if isinstance(event, PlayersSeated) and event.source in (SeatingSource.TOURNAMENT, SeatingSource.KEPT):
+            before = event.round
+    return before
+
+
 def _new_match_begins(state: TableState) -> bool:
     """A match is about to start (the table says so), with nothing on the zones and nothing to warn."""
     return state.possible.choose_dealer and not state.warnings and all(zone.is_clear for zone in state.zones)
@@ -545,6 +555,8 @@ class JournaledTable:
         self._new_header = header  # what a new journal starts with (today's configuration)
         self.evening = EveningBook(self.archive, clock)  # the evening's matches archived, before the journal's
         self.listeners: list[JournalListener] = []
+        # The tournament round in force in the journal (round_in_force): the feed reads it from the journal too.
+        self.round: int | None = None
         self._lock = JournalLock(self.path)
         try:
             _finish_rotation(self.path)
@@ -585,6 +597,7 @@ class JournaledTable:
                 except RecordError as err:
                     self.journal.recovery.notes.append(f"replay stops before event {seq}: {err}")
                     break
+        self.round = round_in_force(events, None)
         if self.evening.resume(self.journal.journal_id, self._written):
             return Table.replay(events, h.house_rules, h.dealer, h.table, self.evening.before_current())
         table = Table.replay(events, h.house_rules, h.dealer, h.table)  # switched on: no match archived this evening
@@ -642,6 +655,7 @@ class JournaledTable:
             if not isinstance(event, Tick):
                 self._said = said  # what the players were told goes once they move on
             line = self.journal._lines[seq - 1]
+            self.round = round_in_force((event,), self.round)
             for listener in self.listeners:
                 listener.journaled(self.journal, seq, line)
             state = self.table.apply(event)
@@ -711,8 +725,8 @@ class JournaledTable:
         # The evening goes on: its matches keep their numbers and history, and the players their names, written
         # first in the new journal (so it reads alone, to the book and the tournament too).
         self.table = Table(h.house_rules, h.dealer, h.table, self.evening.before_current())
-        if names:
-            self.feed(PlayersSeated(state.time, names, SeatingSource.KEPT))
+        if names:  # with the tournament round in force (a table seated by the tournament has names)
+            self.feed(PlayersSeated(state.time, names, SeatingSource.KEPT, round=self.round))
         with contextlib.suppress(OSError):
             match_archive.prune(self.archive, self.keep)
         return target

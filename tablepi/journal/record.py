@@ -458,6 +458,8 @@ def hand_event_to_json(event: HandEvent) -> dict[str, Any]:
                "source": event.source.value}
         if event.uid:
             out["uid"] = event.uid
+        if event.round is not None:
+            out["round"] = event.round
         return out
     return {"type": "dealer", "t": event.time, "seat": event.seat.value}
 
@@ -469,7 +471,7 @@ _HAND_KEYS = {
     "deal_entry": _ENTRY_KEYS,
     "correction": {"deal", "team", *_ENTRY_KEYS},
     "answer": {"team", "accept"},
-    "seat": {"names", "source", "uid"},
+    "seat": {"names", "source", "uid", "round"},
     "dealer": {"seat"},
 }
 
@@ -520,7 +522,10 @@ def _seating(obj: Mapping[str, Any], time: float, line: int) -> PlayersSeated:
         raise RecordError.at(line, f"unknown seating source {shown(obj.get('source'))} (expected one of {sources})") \
             from None
     uid = _text(obj.get("uid", ""), "uid", line)
-    return PlayersSeated(time, tuple(names), source, uid)
+    number = obj.get("round")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 1000):
+        raise RecordError.at(line, f"\"round\" must be a tournament round from 1, got {shown(number)}")
+    return PlayersSeated(time, tuple(names), source, uid, number)
 
 
 def _salvaged_seating(obj: Mapping[str, Any], time: float, line: int, err: RecordError,

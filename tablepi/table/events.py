@@ -256,12 +256,18 @@ class SeatingSource(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class PlayersSeated:
-    """Players sit down: ``names`` by seat (one seat or all four). Later seatings replace a seat's name."""
+    """Players sit down: ``names`` by seat (one seat or all four). Later seatings replace a seat's name.
+
+    ``round``: the tournament round whose seating this is (source TOURNAMENT), or the round in force that the
+    names are kept in (source KEPT, at the start of a new journal). The journal keeps it, so which round each event
+    was journaled under is read from the journal itself (the feed tags its events with it, docs/feed.md); other
+    sources leave the round in force as it is."""
 
     time: float
     names: tuple[tuple[Seat, str], ...]
     source: SeatingSource = SeatingSource.TOUCH
     uid: str = ""  # the player tag that seated him (source TAG)
+    round: int | None = None
 
     def __post_init__(self) -> None:
         # One spelling of one seating: names in seat order (N E S W) and the tag's hex in capitals, as the record
@@ -272,7 +278,8 @@ class PlayersSeated:
 
     def __str__(self) -> str:
         who = ", ".join(f"{seat} {name}" for seat, name in self.names)
-        return f"@{self.time:.3f} seated {who} ({self.source.value})"
+        where = "" if self.round is None else f", round {self.round}"
+        return f"@{self.time:.3f} seated {who} ({self.source.value}{where})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ import pytest
 
 from tablepi.errors import RecordError
 from tablepi.journal.journal import Journal, JournaledTable
-from tablepi.journal.record import RecordHeader, event_to_line, load_record
+from tablepi.journal.record import RecordHeader, event_to_line, load_record, read_record, record_lines
 from tablepi.notices import NoticeCode
 from tablepi.players import CUT_MARK, MAX_NAME
 from tablepi.rules import HouseRules, Seat, Team
@@ -287,3 +287,22 @@ def test_a_seating_in_any_order_is_journaled_and_replays(tmp_path: Path) -> None
     again = reopened(table)
     assert again.state.names == tagged.names
     again.close()
+
+
+def test_the_tournament_round_is_journaled_with_its_seating(tmp_path: Path) -> None:
+    """A tournament's seating keeps its round in the journal; a player who names himself sits in the same round;
+    a restarted table reads the round in force back from its journal (the feed tags its events with it)."""
+    table = journaled(tmp_path)
+    names = ((Seat.N, "Anna"), (Seat.E, "Jos"), (Seat.S, "Marie"), (Seat.W, "Pit"))
+    table.feed(PlayersSeated(1.0, names, SeatingSource.TOURNAMENT, round=2))
+    table.feed(PlayersSeated(2.0, ((Seat.E, "Guy"),), SeatingSource.TOUCH))
+    assert table.round == 2
+    line = event_to_line(PlayersSeated(1.0, names, SeatingSource.TOURNAMENT, round=2))
+    assert '"round": 2' in line
+    again = reopened(table)
+    assert again.round == 2
+    assert [e.round for e in again.journal.events() if isinstance(e, PlayersSeated)] == [2, None]
+    again.close()
+    header = next(record_lines(HEADER, ()))
+    with pytest.raises(RecordError, match="tournament round"):
+        read_record([header, line.replace('"round": 2', '"round": true')])

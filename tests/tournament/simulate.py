@@ -6,7 +6,8 @@ under a real table — reader, deck registry, adapter, journal (fsync, one match
 table state machine — and the real :class:`~tablepi.feed.publisher.FeedPublisher` on its own thread.
 
 :func:`standings_from_journals` is the reference the tests hold the server to: the standings computed from the
-tables' own files (journals and the feed's cursor, which says which round each journal was played in).
+tables' own journal files alone (the tournament's seatings are journaled with their rounds), never from the feed's
+cursor or anything the server received.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tablepi.app.core import TableApp, Touch
 from tablepi.app.demo import ZONES, SimHands, VirtualClock
 from tablepi.deck import DeckRegistry, virtual_deck
 from tablepi.feed.config import FeedConfig
-from tablepi.feed.outbox import Cursor, read_journal_file
+from tablepi.feed.outbox import JournalRounds, read_journal_file
 from tablepi.feed.publisher import FeedPublisher
 from tablepi.journal.journal import JournaledTable
 from tablepi.journal.record import RecordHeader, parse_event, parse_header
@@ -168,20 +169,19 @@ class SimulatedTable:
         return {found[0] for path in self.journal_files() if (found := read_journal_file(path, 0)) is not None}
 
 
-def journal_matches(path: Path, cursor: Cursor) -> list[tuple[int, int, int | None, int, tuple[object, ...], bool]]:
-    """Every match of a journal file: (journal index, match number, round, start lines, scored deals, over).
+def journal_matches(path: Path, index: int) -> list[tuple[int, int, int | None, int, tuple[object, ...], bool]]:
+    """Every match of a journal file, the table's ``index``-th: (index, match number, round, start lines, scored
+    deals, over).
 
-    A match's round is the one the table's cursor says was in force when the match's first trumps were named.
+    A match's round is the one the journal says was in force when the match's first trumps were named.
     """
     import json
 
     found = read_journal_file(path, 0)
     if found is None:
         return []
-    jid, header_obj, lines = found
-    jc = cursor.journals.get(jid)
-    if jc is None:
-        return []
+    _, header_obj, lines = found
+    rounds = JournalRounds.of(header_obj, lines)
     header = parse_header(header_obj, 0)
     table = Table(header.house_rules, header.dealer, header.table)
     previous = 0.0
@@ -192,9 +192,9 @@ def journal_matches(path: Path, cursor: Cursor) -> list[tuple[int, int, int | No
         state = table.apply(event)
         item = matches.setdefault(state.match.number, [None, False, (), False])
         if not item[1] and state.deal.trump is not None:
-            item[0], item[1] = jc.round_at(seq), True
+            item[0], item[1] = rounds.at(seq), True
         item[2], item[3] = state.match.slate, state.match.winner is not None
-    return [(jc.index, number, item[0], header.house_rules.start_lines, item[2], item[3])  # type: ignore[misc]
+    return [(index, number, item[0], header.house_rules.start_lines, item[2], item[3])  # type: ignore[misc]
             for number, item in sorted(matches.items())]
 
 
@@ -202,16 +202,15 @@ def standings_from_journals(
     config: TournamentConfig, rounds: Sequence[Sequence[TableSeating]], tables: Iterable[SimulatedTable],
     byes: Sequence[Sequence[str]] = (),
 ) -> list[Standing]:
-    """The standings from the tables' own journals and cursors, not from anything the server received (and the
-    rounds' byes, scored as docs/tournament.md says)."""
+    """The standings from the tables' own journals, not from anything the server received (and the rounds' byes,
+    scored as docs/tournament.md says)."""
     by_table = {t.name: t for t in tables}
     played: list[TableRound] = []
     for number, seating in enumerate(rounds, start=1):
         for ts in seating:
             table = by_table[ts.table]
-            cursor = Cursor.load(table.directory / "feed-cursor.json")
-            candidates = [m for path in table.journal_files() for m in journal_matches(path, cursor)
-                          if m[2] == number]
+            candidates = [m for index, path in enumerate(table.journal_files())
+                          for m in journal_matches(path, index) if m[2] == number]
             if not candidates:
                 played.append(TableRound(number, ts.table, ts.team_map(), (), 9, False))
                 continue

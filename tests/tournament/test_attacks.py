@@ -536,3 +536,36 @@ def test_a_lost_cursor_file_resends_the_archive_too(make_tournament: Callable[..
     t.tables["1"] = SimulatedTable("1", table.directory, table_feed(broker, "1")).connect()
     wait_until(lambda: scores(t.server.standings()) == reference, "the archived match to reach the server")
     assert any(row[3] > 0 for row in reference)
+
+
+@pytest.mark.slow
+def test_a_lost_cursor_file_does_not_claim_the_round_again(make_tournament: Callable[..., Tournament],
+                                                           broker: Mosquitto) -> None:
+    """The players finish their round's match and begin a revanche; the table restarts and its cursor file is
+    lost (deleted, a damaged card). Which match claimed the round is in the journals themselves (the round of the
+    seating is journaled with it), so the rebuilt cursor decides as the lost one would have: the revanche and the
+    matches after it are casual, the round is not disputed, and the standings equal the journals."""
+    t = make_tournament(CUP)
+    t.start_round(1)
+    t.play_all()
+    table = t.tables["1"]
+    table.new_match(77)  # the revanche
+    play_a_deal(table)
+    t.settle()
+    table.close()
+    (table.directory / "feed-cursor.json").unlink()
+    table = t.tables["1"] = SimulatedTable("1", table.directory, table_feed(broker, "1")).connect()
+    table.matches = 2
+    table.new_match(78)  # the players play on: the revanche is left, a third match begins
+    play_a_deal(table)
+    assert len(table.journal_ids()) == 3
+    t.settle()
+    assert not t.server.disputed()
+    assert not [h for h in t.server.held() if h["table"] == "1"]
+    check(t)
+    wait_until(lambda: (table.drain() or True) and table.app.round_played == 1,  # type: ignore[func-returns-value]
+               "the restarted table to say its match does not count")
+    t.start_round(2)  # no director needed
+    t.play_all()
+    check(t)
+    assert not t.server.disputed()
