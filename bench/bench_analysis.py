@@ -2,13 +2,16 @@
 over plain ways, and whether a review running in the background slows the table.
 
 Run: ``.venv/bin/python bench/bench_analysis.py [--deals 200] [--baseline-deals 6] [--sd-baseline-deals 3]
-[--exact-deals 20] [--python]``. Fixed seed. Prints, over ``--deals`` random deals (random legal play, random trumps):
+[--exact-deals 20] [--thread-deals 10] [--python]``. Fixed seed. Prints, over ``--deals`` random deals (random legal
+play, random trumps):
 
 - solve from the start (points with best play, forehand leading): p50 / p90 / max and nodes;
 - full double-dummy review (par table in all four suits, value and best cards of every one of the 24 cards,
   Kapo): p50 / p90 / max;
 - the whole review with single-dummy judgement of all 24 cards (what the table's worker runs): p50 / p90 / max,
   layouts judged and (layout, card) values found per second;
+- the single-dummy review with a position's layouts shared among threads (one a core, at most four: what the
+  worker runs) against one thread, on the ``--thread-deals`` slowest deals, both here in this process: a ratio;
 - the single-dummy judgement against a plain enumeration with the double-dummy solver (every layout and card
   solved from an empty table, as ``Solver.value`` does) on the first ``--sd-baseline-deals`` deals, the same
   layouts, both here in this process: a ratio;
@@ -43,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import tablepi.analysis.review as review_module
 from tablepi.analysis import Solver, compiled_available, dealt_hands, review_deal, single
-from tablepi.analysis.kernel import new_search
+from tablepi.analysis.kernel import new_search, search_threads
 from tablepi.analysis.single import Judge
 from tablepi.analysis.solver import mtdf
 from tablepi.analysis.tables import fast_winner, tables
@@ -172,6 +175,7 @@ def main() -> None:
     parser.add_argument("--baseline-deals", type=int, default=6)
     parser.add_argument("--sd-baseline-deals", type=int, default=3)
     parser.add_argument("--exact-deals", type=int, default=20)
+    parser.add_argument("--thread-deals", type=int, default=10)
     parser.add_argument("--python", action="store_true", help="the pure-Python search, not the compiled kernel")
     parser.add_argument("--latency-only", action="store_true", help="only the placed-card latency part")
     args = parser.parse_args()
@@ -213,6 +217,18 @@ def main() -> None:
         sd_cpu.append(time.process_time() - cpu)
     layouts, solves = _SOLVES
     early = list(_EARLY)
+
+    # the layouts of a position shared among threads, against one thread, on the slowest deals, both here
+    slowest = sorted(range(len(deals)), key=lambda i: -sd_times[i])[: args.thread_deals]
+    one_thread, threaded = [], []
+    threads = search_threads()
+    for i in slowest:
+        for setting, out in (("1", one_thread), (str(threads), threaded)):
+            os.environ["TABLEPI_ANALYSIS_THREADS"] = setting
+            began = time.perf_counter()
+            review_deal(deals[i], compiled=compiled)
+            out.append(time.perf_counter() - began)
+    os.environ.pop("TABLEPI_ANALYSIS_THREADS", None)
 
     # the single-dummy judgement, shared search against plain enumeration, on the same deals and layouts
     sd_base = deals[: args.sd_baseline_deals]
@@ -260,6 +276,10 @@ def main() -> None:
           f"{solves / total:,.0f} (layout, card) values/s")
     print(f"single-dummy review, processor time: p50 {statistics.median(sd_cpu):.2f} s, p90 {pct(sd_cpu, 0.9):.2f} s, "
           f"max {max(sd_cpu):.2f} s")
+    if slowest:
+        print(f"single-dummy, the {len(slowest)} slowest deals, {threads} threads against 1: max "
+              f"{max(threaded):.2f} s against {max(one_thread):.2f} s, in all {sum(threaded):.1f} s against "
+              f"{sum(one_thread):.1f} s: x{sum(one_thread) / sum(threaded):.2f}")
     print(f"single-dummy, plain enumeration with the double-dummy solver on {len(sd_base)} of them: "
           f"{sum(plain):.1f} s against {sum(shared):.1f} s shared: x{sum(plain) / sum(shared):.1f}")
     if early:

@@ -47,6 +47,7 @@ typedef struct {
     int tt_bits;
     uint32_t h[4];
     unsigned long long nodes;
+    int busy; /* values() is searching without the interpreter lock */
 } Search;
 
 static inline int popcount(uint32_t x) { return __builtin_popcount(x); }
@@ -379,6 +380,10 @@ static PyObject *Search_search(Search *self, PyObject *args) {
     PyObject *hands, *trick;
     int leader, alpha, beta;
     if (!PyArg_ParseTuple(args, "OiOii", &hands, &leader, &trick, &alpha, &beta)) return NULL;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread");
+        return NULL;
+    }
     if (leader < 0 || leader > 3) {
         PyErr_SetString(PyExc_ValueError, "leader must be a position 0-3");
         return NULL;
@@ -466,13 +471,20 @@ static int read_mask(PyObject *seq, Py_ssize_t i, uint32_t *out) {
 
 /* values(layouts, leader, trick, cards, guesses): for each layout (four hands by position) and each card of the
  * player to move, the exact N+S points from the position after that card (the trick's points included), by
- * MTD(f) from the guess for that card; returns the values layout by layout. The table is shared by all. */
+ * MTD(f) from the guess for that card; returns the values layout by layout. The table is shared by all. The
+ * arguments are read and checked first; the search itself runs without the interpreter lock, so searches of their
+ * own (each with its table) can judge other layouts on other cores at the same time. One search is never used by
+ * two threads at once: a second call while one runs is refused. */
 static PyObject *Search_values(Search *self, PyObject *args) {
     PyObject *layouts, *trick, *cards, *guesses;
     int leader;
     if (!PyArg_ParseTuple(args, "OiOOO", &layouts, &leader, &trick, &cards, &guesses)) return NULL;
     if (leader < 0 || leader > 3) {
         PyErr_SetString(PyExc_ValueError, "leader must be a position 0-3");
+        return NULL;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread");
         return NULL;
     }
     Py_ssize_t n = PySequence_Size(trick), nc = PySequence_Size(cards), nl = PySequence_Size(layouts);
@@ -508,27 +520,39 @@ static PyObject *Search_values(Search *self, PyObject *args) {
         }
         pos = (pos + 1) & 3;
     }
-    PyObject *out = PyList_New(nl * nc);
-    if (!out) return NULL;
+    uint32_t *hands = PyMem_Malloc(sizeof(uint32_t) * 4 * (size_t)(nl ? nl : 1));
+    int *found = PyMem_Malloc(sizeof(int) * (size_t)(nl * nc > 0 ? nl * nc : 1));
+    PyObject *out = NULL;
+    if (!hands || !found) {
+        PyErr_NoMemory();
+        goto done;
+    }
     for (Py_ssize_t l = 0; l < nl; l++) {
+        uint32_t *hh = hands + 4 * l;
         PyObject *layout = PySequence_GetItem(layouts, l);
-        if (!layout) goto fail;
+        if (!layout) goto done;
         int err = 0;
-        for (int i = 0; i < 4 && !err; i++) err = read_mask(layout, i, &self->h[i]);
+        for (int i = 0; i < 4 && !err; i++) err = read_mask(layout, i, &hh[i]);
         Py_DECREF(layout);
-        if (err) goto fail;
-        uint32_t all = self->h[0] | self->h[1] | self->h[2] | self->h[3];
-        if ((self->h[0] & self->h[1]) || ((self->h[0] | self->h[1]) & self->h[2]) ||
-            ((self->h[0] | self->h[1] | self->h[2]) & self->h[3]) || (all & tmask)) {
+        if (err) goto done;
+        uint32_t all = hh[0] | hh[1] | hh[2] | hh[3];
+        if ((hh[0] & hh[1]) || ((hh[0] | hh[1]) & hh[2]) || ((hh[0] | hh[1] | hh[2]) & hh[3]) || (all & tmask)) {
             PyErr_SetString(PyExc_ValueError, "a card is in two hands");
-            goto fail;
+            goto done;
         }
-        int total = points_of(self, all) + tpts;
         for (Py_ssize_t c = 0; c < nc; c++) {
-            if (!((self->h[pos] >> cbits[c]) & 1)) {
+            if (!((hh[pos] >> cbits[c]) & 1)) {
                 PyErr_SetString(PyExc_ValueError, "a card to judge is not in the hand of the player to move");
-                goto fail;
+                goto done;
             }
+        }
+    }
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        memcpy(self->h, hands + 4 * l, sizeof self->h);
+        int total = points_of(self, self->h[0] | self->h[1] | self->h[2] | self->h[3]) + tpts;
+        for (Py_ssize_t c = 0; c < nc; c++) {
             int lower = 0, upper = total;
             int g = guess[c] < total ? guess[c] : total;
             while (lower < upper) {
@@ -540,13 +564,25 @@ static PyObject *Search_values(Search *self, PyObject *args) {
                     lower = g;
             }
             guess[c] = g;
-            PyList_SET_ITEM(out, l * nc + c, PyLong_FromLong(g));
+            found[l * nc + c] = g;
         }
     }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    out = PyList_New(nl * nc);
+    if (!out) goto done;
+    for (Py_ssize_t i = 0; i < nl * nc; i++) {
+        PyObject *v = PyLong_FromLong(found[i]);
+        if (!v) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+done:
+    PyMem_Free(hands);
+    PyMem_Free(found);
     return out;
-fail:
-    Py_DECREF(out);
-    return NULL;
 bad_bit:
     PyErr_SetString(PyExc_ValueError, "a card bit is 0-23");
     return NULL;

@@ -22,19 +22,21 @@ minimax on (lines, points).
 
 The layouts of one position are searched together by one search whose transposition table is keyed on the four hands
 (:mod:`tablepi.analysis.solver`), so a position two layouts reach is searched once, and each layout's value of a card
-starts from that card's value in the layout before.
+starts from that card's value in the layout before. A position with many layouts is shared among threads, one a core:
+each searches runs of neighbouring layouts with a table of its own, without the interpreter lock.
 """
 
 from __future__ import annotations
 
 import math
+import queue
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tablepi.analysis.kernel import new_search
+from tablepi.analysis.kernel import new_search, search_threads, shared_pool
 from tablepi.analysis.solve import TOTAL_POINTS, _unit
 from tablepi.analysis.solver import Search
 from tablepi.analysis.tables import Tables, tables
@@ -51,6 +53,10 @@ from tablepi.rules.trumps import effective_suit
 EXACT_LAYOUTS = 20_000
 #: Layouts drawn for a sampled judgement, by trick.
 SAMPLES = {1: 12, 2: 48, 3: 160}
+#: Layouts one search takes at a time when a position's layouts are shared among threads: enough that a search's
+#: table keeps the positions of neighbouring layouts (the enumeration changes one hand at a time), few enough that the
+#: threads finish together. A position with fewer than two such parts is searched in one thread.
+CHUNK = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,14 +336,15 @@ class Judge:
         self.order = direction.order_from(Seat.N)
         self._position = {seat: i for i, seat in enumerate(self.order)}
         self._compiled = compiled
-        self._search: Search = new_search(self.tables, compiled, full=True)
+        self._searches: list[Search] = [new_search(self.tables, compiled, full=True)]
+        self._threads = search_threads(compiled)
         self._kapo_search: Search | None = None
         self.layouts = 0  # layouts judged so far
         self.solves = 0  # (layout, card) values found so far
 
     @property
     def nodes(self) -> int:
-        return sum(s.nodes for s in (self._search, self._kapo_search) if s is not None)
+        return sum(s.nodes for s in (*self._searches, self._kapo_search) if s is not None)
 
     def judge(self, view: View, leader: Seat, trick: Sequence[Card], played_card: Card,
               banked: Mapping[Team, int], tricks: Mapping[Team, int], seed: str = "", stakes: Stakes | None = None,
@@ -453,9 +460,30 @@ class Judge:
         return total <= EXACT_LAYOUTS
 
     def values(self, layouts: list[list[int]], lead: int, trick: list[int], cards: list[int]) -> list[int]:
-        """N+S points from the position after each card in each layout (layout by layout): all layouts in one
-        search, sharing its table."""
-        return self._search.values(layouts, lead, trick, cards, [TOTAL_POINTS // 2] * len(cards))
+        """N+S points from the position after each card in each layout (layout by layout). The layouts are searched
+        in parts of :data:`CHUNK` by as many searches as there are threads (:func:`.kernel.search_threads`), each
+        keeping its own table for the whole deal; the values are exact, so they do not depend on which search took
+        which part."""
+        guesses = [TOTAL_POINTS // 2] * len(cards)
+        if self._threads == 1 or len(layouts) < 2 * CHUNK:
+            return self._searches[0].values(layouts, lead, trick, cards, guesses)
+        while len(self._searches) < self._threads:
+            self._searches.append(new_search(self.tables, self._compiled, full=True))
+        free: queue.SimpleQueue[Search] = queue.SimpleQueue()
+        for search in self._searches:
+            free.put(search)
+
+        def part(start: int) -> list[int]:
+            search = free.get()
+            try:
+                return search.values(layouts[start : start + CHUNK], lead, trick, cards, guesses)
+            finally:
+                free.put(search)
+
+        found: list[int] = []
+        for values in shared_pool(self._threads).map(part, range(0, len(layouts), CHUNK)):
+            found.extend(values)
+        return found
 
     def _kapo(self, hands: list[int], lead: int, trick: list[int], card: int, won: Seat | None, team: Team) -> bool:
         """Whether ``team`` can take every trick left after the player to move plays ``card`` (RULES.md 20)."""

@@ -235,6 +235,44 @@ def test_sampled_values_agree_with_exact_enumeration_within_their_standard_error
     assert within2 >= 0.9 * total and within4 >= 0.99 * total, (within2, within4, total)
 
 
+@pytest.mark.skipif(not compiled_available(), reason="the pure-Python search runs in one thread")
+def test_layouts_shared_among_threads_give_the_same_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position's layouts searched in parts by several threads, each search with its own table, give exactly the
+    review one search gives: more threads than cores, and parts small enough that every position of tricks 3-6 is
+    split (the parts' values must come back in the layouts' order)."""
+    import dataclasses
+    import threading
+
+    from tablepi.analysis.kernel import search_threads
+
+    rng = random.Random(77)
+    monkeypatch.setattr(single, "CHUNK", 8)
+    split = 0
+    seen_threads: set[str] = set()
+    values = Judge.values
+
+    def counting(self: Judge, layouts: list[list[int]], *args: object) -> list[int]:
+        nonlocal split
+        split += len(layouts) >= 2 * single.CHUNK
+        return values(self, layouts, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Judge, "values", counting)
+    for _ in range(3):
+        deal = random_deal(rng)
+        monkeypatch.setenv("TABLEPI_ANALYSIS_THREADS", "1")
+        assert search_threads() == 1
+        one = review_deal(deal, first_trick=3)
+        monkeypatch.setenv("TABLEPI_ANALYSIS_THREADS", "3")
+        assert search_threads() == 3
+        seen_threads.update(t.name for t in threading.enumerate())
+        many = review_deal(deal, first_trick=3)
+        seen_threads.update(t.name for t in threading.enumerate())
+        assert dataclasses.replace(many, nodes=0) == dataclasses.replace(one, nodes=0)
+        assert any(p.sd is not None and p.sd.exact for p in one.plays)
+    assert split > 0
+    assert any(name.startswith("search") for name in seen_threads)
+
+
 def test_layouts_are_counted_drawn_and_enumerated_alike() -> None:
     """The count by suits equals the enumeration, and the enumeration as masks equals it layout by layout; drawn
     layouts are among them and respect voids and sizes."""
