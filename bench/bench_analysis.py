@@ -3,7 +3,7 @@ over plain ways, and whether a review running in the background slows the table.
 
 Run: ``.venv/bin/python bench/bench_analysis.py [--deals 200] [--baseline-deals 6] [--sd-baseline-deals 3]
 [--exact-deals 20] [--thread-deals 10] [--python]``. Fixed seed. Prints, over ``--deals`` random deals (random legal
-play, random trumps):
+play, random trumps; a part given 0 deals is left out):
 
 - solve from the start (points with best play, forehand leading): p50 / p90 / max and nodes;
 - full double-dummy review (par table in all four suits, value and best cards of every one of the 24 cards,
@@ -259,7 +259,6 @@ def main() -> None:
         began = time.perf_counter()
         PlainSearch(deal.trump).value([t.mask(hands[s]) for s in order], order.index(deal.forehand))
         base_times.append(time.perf_counter() - began)
-    ratio = sum(base_times) / sum(solve_times[: len(base_times)])
 
     kernel = "compiled kernel" if compiled else "pure Python"
     ms = 1000.0
@@ -280,8 +279,9 @@ def main() -> None:
         print(f"single-dummy, the {len(slowest)} slowest deals, {threads} threads against 1: max "
               f"{max(threaded):.2f} s against {max(one_thread):.2f} s, in all {sum(threaded):.1f} s against "
               f"{sum(one_thread):.1f} s: x{sum(one_thread) / sum(threaded):.2f}")
-    print(f"single-dummy, plain enumeration with the double-dummy solver on {len(sd_base)} of them: "
-          f"{sum(plain):.1f} s against {sum(shared):.1f} s shared: x{sum(plain) / sum(shared):.1f}")
+    if sd_base:
+        print(f"single-dummy, plain enumeration with the double-dummy solver on {len(sd_base)} of them: "
+              f"{sum(plain):.1f} s against {sum(shared):.1f} s shared: x{sum(plain) / sum(shared):.1f}")
     if early:
         cpu_each = [c for _, c in early]
         print(f"single-dummy, positions of tricks 1-2 judged on all layouts (at most {single.EXACT_LAYOUTS:,}): "
@@ -293,8 +293,10 @@ def main() -> None:
               f"p50 {statistics.median(exact_all):.2f} s, max {max(exact_all):.2f} s, against tricks 1-2 sampled "
               f"(the rule before): p50 {statistics.median(ruled):.2f} s, max {max(ruled):.2f} s: "
               f"x{sum(exact_all) / sum(ruled):.1f} the time")
-    print(f"plain alpha-beta baseline on {len(base_times)} of them: p50 {statistics.median(base_times):.2f} s; "
-          f"speed-up of solve from the start: x{ratio:,.0f}")
+    if base_times:
+        ratio = sum(base_times) / sum(solve_times[: len(base_times)])
+        print(f"plain alpha-beta baseline on {len(base_times)} of them: p50 {statistics.median(base_times):.2f} s; "
+              f"speed-up of solve from the start: x{ratio:,.0f}")
     print_latency()
     print(f"load: {load()}")
 
