@@ -168,7 +168,7 @@ class TableApp:
 
     @property
     def round_played(self) -> int | None:
-        """The round whose match this table began before the one played now (which does not count for it)."""
+        """The round whose match this table played before the one played now (which does not count for it)."""
         return self._feed.played
 
     @property
@@ -410,12 +410,13 @@ class TableApp:
             if item.names and not (self._seated_already(item.names) and self.table.round == item.round):
                 # The tournament's seating seats the players, like names typed at the table (a journaled event),
                 # and its round is journaled with it: which round each event was journaled under is the journal's.
-                self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT, round=item.round))
+                self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT, round=item.round,
+                                          round_deals=item.deals))
         elif item.code is NoticeCode.ROUND_PLAYED:
             number = item.param("round", 0)
             self._feed.played = number if isinstance(number, int) and number > 0 else None
             if self._feed.played is not None:
-                log.info("the match of round %d was begun before: this one does not count for it", number)
+                log.info("the match of round %d was played before: this one does not count for it", number)
         else:
             text = self._feed.tell(item, self.clock())
             log.log(logging.WARNING if item.code is NoticeCode.FEED_PROBLEM else logging.INFO, "notice: %s", text)

@@ -20,7 +20,7 @@ class FeedLines:
 
     def __init__(self) -> None:
         self.seating: Seating | None = None
-        self.played: int | None = None  # the round whose match this table has begun already (this one is casual)
+        self.played: int | None = None  # the round whose match this table has played already (this one is casual)
         self.notices: list[Notice] = []
         self.announcement: Announcement | None = None
 

@@ -93,6 +93,7 @@ class Seating:
     table: str
     names: tuple[tuple[Seat, str], ...]
     roster: tuple[str, ...] = ()  # every player of the tournament: the names a player may pick at the table
+    deals: int | None = None  # the round is the first this many deals of a match (None: the whole match)
 
     def name(self, seat: Seat) -> str:
         return dict(self.names).get(seat, "")
@@ -106,6 +107,8 @@ class Seating:
                                "seats": {s.value: n for s, n in self.names}, "text": self.text()}
         if self.roster:
             out["roster"] = list(self.roster)
+        if self.deals is not None:
+            out["deals"] = self.deals
         return out
 
     @classmethod
@@ -119,7 +122,10 @@ class Seating:
             roster = obj.get("roster", [])
             if not isinstance(roster, list):
                 raise FeedError(f"seating: roster must be a list of names, got {roster!r}", field="roster")
-            return cls(number, str(obj["table"]), names, tuple(_roster(roster)))
+            deals = obj.get("deals")
+            if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 100):
+                raise FeedError(f"seating: deals must be a number from 1 to 100, got {deals!r}", field="deals")
+            return cls(number, str(obj["table"]), names, tuple(_roster(roster)), deals)
         except (KeyError, TypeError, AttributeError) as error:
             raise FeedError(f"seating: missing or malformed field {error}") from None
 

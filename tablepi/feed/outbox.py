@@ -41,6 +41,7 @@ class JournalRounds:
 
     header: dict[str, Any]
     marks: list[tuple[int, int | None]] = field(default_factory=list)  # (from seq, round), seq ascending
+    deals: dict[int, int] = field(default_factory=dict)  # round -> its length in deals (a round of N deals)
     read: int = 0  # lines read, 1..read
 
     def line(self, seq: int, line: str) -> None:
@@ -50,14 +51,17 @@ class JournalRounds:
         self.read = seq
         if '"source"' not in line:  # only a seating has a source: nothing else changes the round
             return
-        now = self.at(seq)
         try:
             event = parse_event(load_json(line), parse_header(self.header, 0), seq)
         except (RecordError, ValueError):
             return  # not a line the table journaled: it changes nothing
-        number = round_in_force((event,), now)
-        if number != now:
-            self.marks.append((seq, number))
+        seated = round_in_force((event,), None)
+        if seated is None:
+            return
+        if seated.round is not None and seated.round_deals is not None:
+            self.deals[seated.round] = seated.round_deals
+        if seated.round != self.at(seq):
+            self.marks.append((seq, seated.round))
 
     def at(self, seq: int) -> int | None:
         """The round in force when event ``seq`` was journaled (None: no tournament seating)."""
@@ -67,6 +71,11 @@ class JournalRounds:
                 break
             found = number
         return found
+
+    def finished(self, number: int, scored: int, over: bool) -> bool:
+        """Whether a match begun under round ``number``, with ``scored`` deals and ``over`` or not, is the table's
+        whole match of that round: played to its end, or to the round's number of deals."""
+        return over or (number in self.deals and scored >= self.deals[number])
 
     @classmethod
     def of(cls, header: dict[str, Any], lines: list[tuple[int, str]]) -> JournalRounds:

@@ -114,7 +114,7 @@ class Outbox:
         self.dirty = False  # the cursor changed since it was written
         self.saved = 0.0
         self.resent = 0  # lines sent again because the server asked
-        self._claimed_by: dict[str, frozenset[int]] = {}  # earlier journals' claims (see claimable)
+        self._played_by: dict[str, frozenset[int]] = {}  # the rounds earlier journals played (see claimable)
         self._load(table)
 
     @property
@@ -191,28 +191,31 @@ class Outbox:
 
     def claimable(self, out: _Journal, number: int | None) -> int | None:
         """The round journal ``out``'s events are tagged with under round ``number``'s seating: ``number``, or None
-        when an earlier journal of this table has begun a match under it already. A table claims a round once (its
-        first match begun under the seating is the round's, docs/tournament.md "Which match is which round"); a
-        revanche or a new match after it, in a journal of its own with the archive, is a casual match, never a
-        second claim that would dispute the round. Decided from the earlier journals' files alone (the rounds are
-        journaled), so a restarted table decides the same, also with its cursor file lost."""
+        when an earlier journal of this table has played a match of it to its end already. A table claims a round
+        until it has played its match (docs/tournament.md "Which match is which round"): a revanche or a new match
+        after it, in a journal of its own with the archive, is a casual match, never a second claim that would
+        dispute the round; a match abandoned unfinished (*New match* before anyone won) is not the round's played,
+        so the next one claims the round again and the server holds both for the director, saying which was left
+        unfinished. Decided from the earlier journals' files alone (the rounds are journaled), so a restarted table
+        decides the same, also with its cursor file lost."""
         if number is None:
             return None
         if number not in out.claims:
-            out.claims[number] = not any(jc.index < out.cursor.index and number in self._claimed(jid, jc)
+            out.claims[number] = not any(jc.index < out.cursor.index and number in self._played(jid, jc)
                                          for jid, jc in list(self.cursor.journals.items()))
         return number if out.claims[number] else None
 
     def withholds(self, number: int | None) -> bool:
         """Whether the journal the table writes now does not claim round ``number`` (the table's match of that
-        round was begun in an earlier journal): what the screen says."""
+        round was played in an earlier journal): what the screen says."""
         out = self.journals.get(self.current)
         return out is not None and number is not None and self.claimable(out, number) is None
 
-    def _claimed(self, jid: str, jc: JournalCursor) -> frozenset[int]:
-        """The rounds an earlier journal claimed: of its matches, the rounds their first trumps were named under,
-        read by the server's own reader from the journal file (the rounds journaled in it)."""
-        known = self._claimed_by.get(jid)
+    def _played(self, jid: str, jc: JournalCursor) -> frozenset[int]:
+        """The rounds an earlier journal played its match of: of its matches played to their end (or to the
+        round's number of deals), the rounds their first trumps were named under, read by the server's own reader
+        from the journal file (the rounds journaled in it)."""
+        known = self._played_by.get(jid)
         if known is not None:
             return known
         path: Path | None = Path(jc.path) if jc.path else None
@@ -227,8 +230,9 @@ class Outbox:
             for seq, line in found[2]:
                 feed.add(seq, {"round": rounds.at(seq), "event": json.loads(line)})
             feed.advance()
-            claimed = frozenset(m.round for m in feed.matches if m.started and m.round is not None)
-        self._claimed_by[jid] = claimed
+            claimed = frozenset(m.round for m in feed.matches if m.started and m.round is not None
+                                and rounds.finished(m.round, len(m.slate), m.over))
+        self._played_by[jid] = claimed
         return claimed
 
     def _register_archive(self, archive: Path, current: str) -> None:

@@ -225,7 +225,7 @@ class TableFeed:
     def claims(self, number: int) -> list[tuple[JournalFeed, PlayedMatch]]:
         """Each journal's first match begun under round ``number``'s seating (in the order the table made its
         journals). A table claims its round with one journal: two claiming it are a second sender with the table's
-        password, or a second match begun under the same seating (docs/tournament.md, "Which match is which
+        password, or a round match abandoned unfinished and begun again (docs/tournament.md, "Which match is which
         round")."""
         out = []
         for journal in sorted(self.journals.values(), key=lambda j: (j.index, j.jid)):

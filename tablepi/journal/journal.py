@@ -499,13 +499,13 @@ def _finish_rotation(path: Path) -> None:
     fsync_dir(path.parent)
 
 
-def round_in_force(events: Iterable[TableEvent], before: int | None) -> int | None:
-    """The tournament round in force after ``events`` (``before``: the one in force before them): a seating by the
-    tournament sets it, the names kept at the start of a journal carry it on, other seatings leave it (a player who
-    names himself sits in the same round)."""
+def round_in_force(events: Iterable[TableEvent], before: PlayersSeated | None) -> PlayersSeated | None:
+    """The seating that says which tournament round is in force after ``events`` (its ``round`` and
+    ``round_deals``; ``before``: the one before them): a seating by the tournament sets it, the names kept at the
+    start of a journal carry it on, other seatings leave it (a player who names himself sits in the same round)."""
     for event in events:
         if isinstance(event, PlayersSeated) and event.source in (SeatingSource.TOURNAMENT, SeatingSource.KEPT):
-            before = event.round
+            before = event
     return before
 
 
@@ -555,8 +555,9 @@ class JournaledTable:
         self._new_header = header  # what a new journal starts with (today's configuration)
         self.evening = EveningBook(self.archive, clock)  # the evening's matches archived, before the journal's
         self.listeners: list[JournalListener] = []
-        # The tournament round in force in the journal (round_in_force): the feed reads it from the journal too.
-        self.round: int | None = None
+        # The seating that says the tournament round in force in the journal (round_in_force): the feed reads it
+        # from the journal too.
+        self.in_round: PlayersSeated | None = None
         self._lock = JournalLock(self.path)
         try:
             _finish_rotation(self.path)
@@ -597,7 +598,7 @@ class JournaledTable:
                 except RecordError as err:
                     self.journal.recovery.notes.append(f"replay stops before event {seq}: {err}")
                     break
-        self.round = round_in_force(events, None)
+        self.in_round = round_in_force(events, None)
         if self.evening.resume(self.journal.journal_id, self._written):
             return Table.replay(events, h.house_rules, h.dealer, h.table, self.evening.before_current())
         table = Table.replay(events, h.house_rules, h.dealer, h.table)  # switched on: no match archived this evening
@@ -607,6 +608,11 @@ class JournaledTable:
     @property
     def header(self) -> RecordHeader:
         return self.journal.header
+
+    @property
+    def round(self) -> int | None:
+        """The tournament round in force in the journal (None: no tournament seating)."""
+        return None if self.in_round is None else self.in_round.round
 
     @property
     def state(self) -> TableState:
@@ -655,7 +661,7 @@ class JournaledTable:
             if not isinstance(event, Tick):
                 self._said = said  # what the players were told goes once they move on
             line = self.journal._lines[seq - 1]
-            self.round = round_in_force((event,), self.round)
+            self.in_round = round_in_force((event,), self.in_round)
             for listener in self.listeners:
                 listener.journaled(self.journal, seq, line)
             state = self.table.apply(event)
@@ -726,7 +732,9 @@ class JournaledTable:
         # first in the new journal (so it reads alone, to the book and the tournament too).
         self.table = Table(h.house_rules, h.dealer, h.table, self.evening.before_current())
         if names:  # with the tournament round in force (a table seated by the tournament has names)
-            self.feed(PlayersSeated(state.time, names, SeatingSource.KEPT, round=self.round))
+            seated = self.in_round
+            self.feed(PlayersSeated(state.time, names, SeatingSource.KEPT, round=self.round,
+                                    round_deals=None if seated is None else seated.round_deals))
         with contextlib.suppress(OSError):
             match_archive.prune(self.archive, self.keep)
         return target

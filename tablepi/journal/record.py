@@ -460,6 +460,8 @@ def hand_event_to_json(event: HandEvent) -> dict[str, Any]:
             out["uid"] = event.uid
         if event.round is not None:
             out["round"] = event.round
+        if event.round_deals is not None:
+            out["round_deals"] = event.round_deals
         return out
     return {"type": "dealer", "t": event.time, "seat": event.seat.value}
 
@@ -471,7 +473,7 @@ _HAND_KEYS = {
     "deal_entry": _ENTRY_KEYS,
     "correction": {"deal", "team", *_ENTRY_KEYS},
     "answer": {"team", "accept"},
-    "seat": {"names", "source", "uid", "round"},
+    "seat": {"names", "source", "uid", "round", "round_deals"},
     "dealer": {"seat"},
 }
 
@@ -522,10 +524,11 @@ def _seating(obj: Mapping[str, Any], time: float, line: int) -> PlayersSeated:
         raise RecordError.at(line, f"unknown seating source {shown(obj.get('source'))} (expected one of {sources})") \
             from None
     uid = _text(obj.get("uid", ""), "uid", line)
-    number = obj.get("round")
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 1000):
-        raise RecordError.at(line, f"\"round\" must be a tournament round from 1, got {shown(number)}")
-    return PlayersSeated(time, tuple(names), source, uid, number)
+    number, deals = obj.get("round"), obj.get("round_deals")
+    for key, value in (("round", number), ("round_deals", deals)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000):
+            raise RecordError.at(line, f"\"{key}\" must be a tournament round (deals) from 1, got {shown(value)}")
+    return PlayersSeated(time, tuple(names), source, uid, number, deals)
 
 
 def _salvaged_seating(obj: Mapping[str, Any], time: float, line: int, err: RecordError,

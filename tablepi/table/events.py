@@ -259,15 +259,17 @@ class PlayersSeated:
     """Players sit down: ``names`` by seat (one seat or all four). Later seatings replace a seat's name.
 
     ``round``: the tournament round whose seating this is (source TOURNAMENT), or the round in force that the
-    names are kept in (source KEPT, at the start of a new journal). The journal keeps it, so which round each event
-    was journaled under is read from the journal itself (the feed tags its events with it, docs/feed.md); other
-    sources leave the round in force as it is."""
+    names are kept in (source KEPT, at the start of a new journal); ``round_deals``: that round is the first this
+    many deals of a match (None: the whole match). The journal keeps them, so which round each event was journaled
+    under, and whether the table's match of it was played to its end, are read from the journal itself (the feed
+    tags its events with the round, docs/feed.md); other sources leave the round in force as it is."""
 
     time: float
     names: tuple[tuple[Seat, str], ...]
     source: SeatingSource = SeatingSource.TOUCH
     uid: str = ""  # the player tag that seated him (source TAG)
     round: int | None = None
+    round_deals: int | None = None
 
     def __post_init__(self) -> None:
         # One spelling of one seating: names in seat order (N E S W) and the tag's hex in capitals, as the record

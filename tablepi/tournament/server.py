@@ -8,6 +8,7 @@ app's requests read the hub and call the director's methods, which take the same
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import queue
@@ -35,7 +36,7 @@ from tablepi.feed.messages import (
 )
 from tablepi.feed.replay import JournalFeed, PlayedMatch, TableFeed
 from tablepi.safeinput import clean_text, shown
-from tablepi.tournament.config import Entrants, TournamentConfig
+from tablepi.tournament.config import Entrants, RoundLength, TournamentConfig
 from tablepi.tournament.seating import (
     History,
     TableSeating,
@@ -489,7 +490,7 @@ class TournamentServer:
         assigned = self._assigned()
         out: list[dict[str, Any]] = []
         for table, feed in sorted(self.feeds.items(), key=lambda item: _table_key(item[0])):
-            rounds: dict[int, tuple[tuple[JournalFeed, PlayedMatch] | None, int]] = {}  # round -> (counted, claims)
+            rounds: dict[int, tuple[tuple[JournalFeed, PlayedMatch] | None, str]] = {}  # round -> (counted, dispute)
             for journal in sorted(feed.journals.values(), key=lambda j: (j.index, j.jid)):
                 for match in journal.matches:
                     number = match.round
@@ -497,8 +498,9 @@ class TournamentServer:
                         continue
                     seated = self.seating_of(table, number) is not None
                     if seated and number not in rounds:
-                        rounds[number] = (feed.for_round(number, assigned), len(feed.open_claims(number, assigned)))
-                    counted, claims = rounds.get(number, (None, 0))
+                        rounds[number] = (feed.for_round(number, assigned),
+                                          self._dispute(table, number, feed.open_claims(number, assigned)))
+                    counted, dispute = rounds.get(number, (None, ""))
                     if counted is not None and counted[0] is journal and counted[1] is match:
                         continue
                     if number > len(self.rounds):
@@ -508,15 +510,33 @@ class TournamentServer:
                     elif counted is not None:
                         why = (f"table {table}'s round {number} is journal {counted[0].jid[:12]} match "
                                f"{counted[1].number}")
-                    elif claims > 1:
-                        why = (f"{claims} journals for table {table} round {number}: none is counted until the "
-                               "director assigns one")
+                    elif dispute:
+                        why = dispute
                     else:
                         continue
                     out.append({"table": table, "journal": journal.jid, "match": match.number, "round": number,
                                 "deals": len(match.slate), "reason": why, "seated": seated,
                                 "received": list(journal.received)})
         return out[-MAX_HELD_SHOWN:]
+
+    def _dispute(self, table: str, number: int, claims: list[tuple[JournalFeed, PlayedMatch]]) -> str:
+        """Why two or more journals claiming table ``table``'s round ``number`` are held ("" for one claim): and
+        which of them was left unfinished before the next began, as a table's players do who abandon their round's
+        match and play it again (the table then claims the round anew, docs/tournament.md). Said, never decided:
+        the server cannot tell a table's own journal from one published with its password, and an unfinished
+        match may be one played offline, so the director picks."""
+        if len(claims) < 2:
+            return ""
+        c = self.config
+        left = []
+        ordered = sorted(claims, key=lambda jm: (jm[0].index, jm[0].jid))
+        for (journal, match), (after, _) in itertools.pairwise(ordered):
+            complete = match.over or (c.round_length is RoundLength.DEALS and len(match.slate) >= c.deals)
+            if not complete and journal.index < after.index and journal.received[1] < after.received[0]:
+                left.append(f"journal {journal.jid[:12]} was left unfinished at deal {len(match.slate) + 1} "
+                            f"({len(match.slate)} scored) before journal {after.jid[:12]} began")
+        return (f"{len(claims)} journals for table {table} round {number}: " + "".join(f"{why}; " for why in left)
+                + "none is counted until the director assigns one")
 
     def disputed(self) -> list[dict[str, Any]]:
         """Every table's round that two journals claim and the director has not settled yet (docs/tournament.md,
@@ -813,8 +833,9 @@ class TournamentServer:
         c = self.config
         roster = tuple(sorted(c.players if c.entrants is Entrants.INDIVIDUALS
                               else (p for pair in c.pairs for p in pair.players), key=str.casefold))
+        deals = c.deals if c.round_length is RoundLength.DEALS else None
         for ts in self.rounds[-1]:
-            message = Seating(number, ts.table, ts.seats, roster)
+            message = Seating(number, ts.table, ts.seats, roster, deals)
             self.broker.publish(seating_topic(self.config.broker.prefix, ts.table), encode(message.to_json()),
                                 retain=True)
 

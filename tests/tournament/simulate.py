@@ -29,7 +29,7 @@ from tablepi.rules.seats import Seat
 from tablepi.table import Button, ButtonName, CardLifted, CardPlaced, Table, TableEvent, TablePhase, Tick
 from tablepi.table.simulate import simulate_match
 from tablepi.table.state import TableConfig, TableState
-from tablepi.tournament.config import TournamentConfig
+from tablepi.tournament.config import RoundLength, TournamentConfig
 from tablepi.tournament.seating import TableSeating
 from tablepi.tournament.standings import Standing, TableRound, bye_rounds, rank, table_scores
 
@@ -209,13 +209,17 @@ def standings_from_journals(
     for number, seating in enumerate(rounds, start=1):
         for ts in seating:
             table = by_table[ts.table]
-            candidates = [m for index, path in enumerate(table.journal_files())
-                          for m in journal_matches(path, index) if m[2] == number]
+            candidates = sorted(m for index, path in enumerate(table.journal_files())
+                                for m in journal_matches(path, index) if m[2] == number)
             if not candidates:
                 played.append(TableRound(number, ts.table, ts.team_map(), (), 9, False))
                 continue
-            # the first match the table began under the round's seating (one journal claims a round)
-            _, _, _, start, slate, over = min(candidates, key=lambda m: (m[0], m[1]))
+            # the first match the table played to its end (or to the round's deals) under the round's seating, else
+            # the first it began (a table claims its round until it has played its match; one left unfinished is
+            # the director's to settle)
+            deals = config.deals if config.round_length is RoundLength.DEALS else None
+            finished = [m for m in candidates if m[5] or (deals is not None and len(m[4]) >= deals)]
+            _, _, _, start, slate, over = (finished or candidates)[0]
             played.append(TableRound(number, ts.table, ts.team_map(), slate, start, over))  # type: ignore[arg-type]
     scored = [(item, *table_scores(item, config.round_length, config.deals)) for item in played]
     return rank(config.entrant_names, [*scored, *bye_rounds(byes)], config.drop_worst)

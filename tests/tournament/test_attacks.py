@@ -569,3 +569,39 @@ def test_a_lost_cursor_file_does_not_claim_the_round_again(make_tournament: Call
     t.play_all()
     check(t)
     assert not t.server.disputed()
+
+
+@pytest.mark.slow
+def test_a_round_match_abandoned_unfinished_is_never_counted_silently(make_tournament: Callable[..., Tournament],
+                                                                      broker: Mosquitto) -> None:
+    """The players begin their round's match, abandon it after a deal (*New match* before the round's two deals
+    were played) and play it again. The abandoned match is not the round's played: the table claims the round
+    again with the next one (its screen does not say "does not count"), and the server holds both for the director
+    with a reason that says which was left unfinished, at which deal — never counting either silently. The
+    director counts the one played to its end; the standings then equal the journals."""
+    t = make_tournament(CUP)
+    t.start_round(1)
+    table = t.tables["1"]
+    play_a_deal(table)
+    table.new_match(55)  # abandoned after one deal of the round's two
+    t.play_all()
+    t.settle()
+    first, second = [found[0] for path in table.journal_files() if (found := read_journal_file(path, 0))]
+    table.drain()
+    assert table.app.round_played is None  # the replayed match counts for the round, as far as the table knows
+    check_disputed(t, {("1", 1)})
+    held = {h["journal"]: h for h in t.server.held() if h["table"] == "1"}
+    assert set(held) == {first, second}
+    left = f"journal {first[:12]} was left unfinished at deal 2 (1 scored) before journal {second[:12]} began"
+    assert all(left in h["reason"] and "2 journals for table 1 round 1" in h["reason"] for h in held.values())
+    web = WebServer(t.server).start()
+    try:
+        cookie = login(web, "Carla")
+        assert post(web, cookie, "assign", {"table": "1", "journal": second, "match": held[second]["match"],
+                                            "round": 1, "why": "the first was abandoned"}) == (200, "journal assigned")
+    finally:
+        web.close()
+    check(t)
+    assert not t.server.disputed()
+    assert [h["journal"] for h in t.server.held() if h["table"] == "1"] == [first]
+    assert table.app.seating is not None and table.app.seating.deals == 2  # the round's length, journaled with it

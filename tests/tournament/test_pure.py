@@ -400,3 +400,41 @@ def test_a_claim_on_a_round_not_started_disputes_nothing(tmp_path: object) -> No
         assert [h["reason"] for h in server.held()] == ["round 2 has not started"]
     finally:
         server.close()
+
+
+def test_a_round_match_left_unfinished_is_named_in_the_dispute(tmp_path: object) -> None:
+    """Players abandon their round's match and play it again: two journals claim the round, the earlier one
+    unfinished and done with before the later began. The server holds both and says which was left, at which deal;
+    it counts neither by itself (a forged, complete journal would look the same to it)."""
+    from tablepi.tournament.server import TournamentServer
+
+    server = _server(tmp_path)
+    assert isinstance(server, TournamentServer)
+
+    def numbered(items: list[tuple[str, bytes, int, int, float]], index: int) -> list[tuple[str, bytes, int, int,
+                                                                                            float]]:
+        out = []
+        for topic, payload, *rest in items:
+            message = json.loads(payload)
+            if message.get("kind") == "header":
+                message["index"] = index
+            out.append((topic, json.dumps(message).encode(), *rest))
+        return out  # type: ignore[return-value]
+
+    whole = _claim("1", "again", 1, 2, 20.0)
+    left = numbered(_claim("1", "left", 1, 2, 10.0), 1)[: len(whole) // 5]
+    try:
+        server.start_next_round("test")
+        server.receive(left)
+        counted = _round_of(server, "1", 1)
+        assert 0 < len(counted) < 3  # one claim: the match under way counts live
+        server.receive(numbered(whole, 2))
+        assert _round_of(server, "1", 1) == () and [d["table"] for d in server.disputed()] == ["1"]
+        reasons = {h["journal"]: h["reason"] for h in server.held()}
+        assert set(reasons) == {"left", "again"}
+        deals = len(counted)
+        assert all(r == f"2 journals for table 1 round 1: journal left was left unfinished at deal {deals + 1} "
+                   f"({deals} scored) before journal again began; none is counted until the director assigns one"
+                   for r in reasons.values()), reasons
+    finally:
+        server.close()
