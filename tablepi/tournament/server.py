@@ -714,7 +714,7 @@ class TournamentServer:
                 attention.append("disputed")
             if (journal is not None and journal.applied and journal.round_tag is None
                     and self.seating_of(table, len(self.rounds)) is not None):
-                # seated this round, its events carry no round: the table's match of the round was begun in an
+                # seated this round, its events carry no round: the table's match of the round was played in an
                 # earlier journal (players playing on), or its seating has not reached it
                 attention.append("casual")
             rows.append({
