@@ -128,6 +128,14 @@ class Fonts:
     #: line rather than go below it. The headline is always at ``bar``.
     warning_min: int
 
+    @property
+    def min_text(self) -> int:
+        """The smallest a name or a label is ever drawn (docs/display.md, "Reading distance"): the smallest type the
+        layout sets for words, the Dealer/Forehand marks' (``chip``): 12 px on the 3.5" panel, 16 on the 7" DSI
+        display, 26 on the Touch Display 2. A name or label that does not fit its box at that size wraps (after a
+        hyphen or a plus too) and is then shortened with "…" (:meth:`tablepi.display.render.Renderer.fit_text`)."""
+        return self.chip
+
     def scaled(self, size: Callable[[float], int]) -> Fonts:
         """Every size turned by ``size`` (a layout's design size to its surface's)."""
         return Fonts(
@@ -483,10 +491,13 @@ def _button_grid(family: str, panel: Rect, g: int) -> tuple[dict[Action, Rect], 
         deal.update(announce)
         return deal, _rows(panel, g, end_rows), deal[A.UNDO].h
     else:
+        # Confirm and Undo a row each: side by side "Bestätigen" and "Rückgängig" fit only under Fonts.min_text.
+        # The seventh row takes a third of each gap (the buttons stay 7 mm high on the Touch Display 2).
         deal_rows = [trumps1, trumps2, [(A.ANNOUNCE_MATT, 1), (A.ANNOUNCE_KONTER, 1)],
-                     [(A.ANNOUNCE_KONTER_A_MATT, 1)], [(A.CLAIM, 1)], [(A.CONFIRM, 1), (A.UNDO, 1)]]
+                     [(A.ANNOUNCE_KONTER_A_MATT, 1)], [(A.CLAIM, 1)], [(A.CONFIRM, 1)], [(A.UNDO, 1)]]
         end_rows = [[(A.NEW_MATCH, 1)], [(A.REVANCHE, 1)], [(None, 1)], [(None, 1)], [(A.REVIEW, 1)],
-                    [(A.CONFIRM, 1), (A.UNDO, 1)]]
+                    [(A.CONFIRM, 1)], [(A.UNDO, 1)]]
+        g = g * 2 // 3
     deal = _rows(panel, g, deal_rows)
     return deal, _rows(panel, g, end_rows), deal[A.UNDO].h
 

@@ -12,8 +12,10 @@ Headless use (tests, ``tablepi screenshot``): set ``SDL_VIDEODRIVER=dummy`` and 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 from typing import NamedTuple
 
@@ -50,6 +52,26 @@ class TextFit(NamedTuple):
     size: int
     lines: tuple[str, ...]
     fits: bool
+
+
+class TextKind(Enum):
+    """What a drawn text is, for the rule it keeps: a player's name (or a team's) and a label (a button's, a key's,
+    a row's, a title) are never drawn under ``Fonts.min_text``; other text keeps rules of its own (the warning's
+    floor, the review's small print)."""
+
+    NAME = "name"
+    LABEL = "label"
+    TEXT = "text"
+
+
+class DrawnText(NamedTuple):
+    """One line of text as the renderer drew it on the last frame (:attr:`Renderer.drawn`): the tests' record of
+    what was drawn, at which size and where."""
+
+    text: str
+    size: int
+    box: Rect
+    kind: TextKind
 
 
 class BannerFit(NamedTuple):
@@ -132,6 +154,8 @@ class Renderer:
         self._paths = {False: regular_font or find_font(bold=False), True: bold_font or find_font(bold=True)}
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._texts: dict[tuple[str, int, bool, Color], pygame.Surface] = {}
+        #: Every line of text the last :meth:`draw` drew, in order (tests check sizes and places on it).
+        self.drawn: list[DrawnText] = []
 
     # ---- text -----------------------------------------------------------------------------------------
 
@@ -158,7 +182,8 @@ class Renderer:
 
         A number stays with the words either side of it (:func:`_glue_numbers`): "24 to 16", "trick 3:",
         "1 line" are never split across lines, which read as nonsense ("... 24 to" / "16"). The learner's small
-        print, in a narrow box, passes ``glue=False`` to keep every line it can.
+        print, in a narrow box, passes ``glue=False`` to keep every line it can. A word wider than the line breaks
+        after its hyphens and plus signs, if it has any ("Marie-" / "Thérèse", "Jang+" / "Guillaume").
         """
         font = self.font(size, bold)
         lines: list[str] = []
@@ -166,12 +191,14 @@ class Renderer:
             line = ""
             words = [w for w in paragraph.split(" ") if w]  # plain spaces only: a no-break space holds
             for word in _glue_numbers(words) if glue else words:
-                candidate = f"{line} {word}" if line else word
-                if line and font.size(candidate)[0] > width:
-                    lines.append(line)
-                    line = word
-                else:
-                    line = candidate
+                pieces = [word] if font.size(word)[0] <= width else _HYPHENS.split(word)
+                for i, piece in enumerate(pieces):
+                    candidate = (f"{line}{piece}" if i else f"{line} {piece}") if line else piece
+                    if line and font.size(candidate)[0] > width:
+                        lines.append(line)
+                        line = piece
+                    else:
+                        line = candidate
             lines.append(line)
         return lines
 
@@ -180,7 +207,11 @@ class Renderer:
         lines = self.wrap(text, size, width, bold)
         if len(lines) < 2:
             return lines
-        lo, hi = width // 3, width  # narrowest width that still gives the same number of lines
+        # narrowest width that still gives the same number of lines, and still holds whole every word that the
+        # full width held whole (only a word wider than ``width`` breaks at its hyphen)
+        font = self.font(size, bold)
+        words = (font.size(w)[0] for p in text.split("\n") for w in _glue_numbers([w for w in p.split(" ") if w]))
+        lo, hi = max(width // 3, max((w for w in words if w <= width), default=0)), width
         while lo < hi:
             mid = (lo + hi) // 2
             if len(self.wrap(text, size, mid, bold)) > len(lines):
@@ -195,26 +226,50 @@ class Renderer:
         return fitted.size, list(fitted.lines)
 
     def fit_text(self, text: str, size: int, rect: Rect, bold: bool = True, min_size: int = 10) -> TextFit:
-        """Like :meth:`fit`, and says whether the text fitted at all (at ``min_size`` it may still overflow):
-        the hook tests use to prove no warning is clipped or too small to read."""
+        """Like :meth:`fit`, and says whether the text fitted whole (the hook tests use to prove no warning is
+        clipped or too small to read). The one way a text is fitted to its box, names and labels included: the
+        largest size down to ``min_size`` at which it wraps into ``rect``; a text that does not fit even at
+        ``min_size`` keeps that size and is shortened with "…" (the lines the box has room for, the last one cut),
+        never drawn smaller nor out of its box."""
         while True:
             lines = self.balanced_wrap(text, size, rect.w, bold)
             height = len(lines) * self.font(size, bold).get_linesize()
             widest = max(self.font(size, bold).size(line)[0] for line in lines)
             fits = height <= rect.h and widest <= rect.w
-            if fits or size <= min_size:
+            if fits:
                 return TextFit(size, tuple(lines), fits)
+            if size <= min_size:
+                return TextFit(size, self._elide(lines, size, rect, bold), False)
             size -= 1
 
+    def _elide(self, lines: Sequence[str], size: int, rect: Rect, bold: bool) -> tuple[str, ...]:
+        """``lines`` cut to ``rect`` at ``size``: as many as its height holds (one at least), the rest of the text
+        joined to the last of them, and each line wider than the box shortened with "…"."""
+        font = self.font(size, bold)
+        keep = max(1, rect.h // font.get_linesize())
+        out = list(lines[:keep])
+        for line in lines[keep:]:  # the rest joins the last line, as the wrap split it
+            out[-1] += line if out[-1].endswith(("-", "+")) else f" {line}"
+        cut = []
+        for line in out:
+            if font.size(line)[0] > rect.w:
+                while len(line) > 1 and font.size(line.rstrip() + "…")[0] > rect.w:
+                    line = line[:-1]
+                line = line.rstrip() + "…"
+            cut.append(line)
+        return tuple(cut)
+
     def blit_text(self, surface: pygame.Surface, text: str, size: int, color: Color, rect: Rect,
-                  align: str = "center", bold: bool = True, min_size: int = 10) -> Rect:
-        """Draw ``text`` (wrapped and shrunk to fit) into ``rect``, vertically centred. Returns the ink box."""
+                  align: str = "center", bold: bool = True, min_size: int = 10, kind: TextKind = TextKind.TEXT) -> Rect:
+        """Draw ``text`` (wrapped and shrunk to fit, :meth:`fit_text`) into ``rect``, vertically centred. Returns
+        the ink box."""
         size, lines = self.fit(text, size, rect, bold, min_size)
-        return self._draw_lines(surface, lines, size, color, rect, align, bold)
+        return self._draw_lines(surface, lines, size, color, rect, align, bold, kind)
 
     def _draw_lines(self, surface: pygame.Surface, lines: Iterable[str], size: int, color: Color, rect: Rect,
-                    align: str = "center", bold: bool = True) -> Rect:
-        """Draw ready-made ``lines`` at ``size``, vertically centred in ``rect``. Returns the ink box."""
+                    align: str = "center", bold: bool = True, kind: TextKind = TextKind.TEXT) -> Rect:
+        """Draw ready-made ``lines`` at ``size``, vertically centred in ``rect`` (each noted in :attr:`drawn`).
+        Returns the ink box."""
         lines = list(lines)
         line_h = self.font(size, bold).get_linesize()
         y = rect.y + (rect.h - line_h * len(lines)) // 2
@@ -228,6 +283,7 @@ class Renderer:
             else:
                 x = rect.x + (rect.w - image.get_width()) // 2
             surface.blit(image, (x, y))
+            self.drawn.append(DrawnText(line, size, Rect(x, y, image.get_width(), line_h), kind))
             left, right = min(left, x), max(right, x + image.get_width())
             y += line_h
         top = rect.y + (rect.h - line_h * len(lines)) // 2
@@ -239,6 +295,7 @@ class Renderer:
         """Draw ``view`` over the whole of ``surface``."""
         layout = layout_for(surface.get_size())
         surface.fill(FELT)
+        self.drawn = []
         if view.sheet is not None:  # a warning stays in view, whole; the game's prompt is not for the sheet's user
             self._sheet(view.sheet, surface, layout)
             if view.warning is not None:
@@ -271,7 +328,8 @@ class Renderer:
         if box is None:
             return
         pygame.draw.rect(surface, BUTTON, box, border_radius=layout.radius)
-        self.blit_text(surface, f"☰ {view.header.menu}", layout.fonts.trick * 4 // 5, BLACK, box.inset(2))
+        self.blit_text(surface, f"☰ {view.header.menu}", layout.fonts.trick * 4 // 5, BLACK, box.inset(2),
+                       min_size=layout.fonts.min_text, kind=TextKind.LABEL)
 
     def _header_right(self, view: View, layout: Layout) -> int:
         """The header's right end for its own text: left of the menu's button."""
@@ -309,7 +367,8 @@ class Renderer:
                 x = self._reminder(view, surface, size, Rect(x, h.y, h.right - x, h.h))
         if view.header.trick_label:  # right-aligned beside the menu's button, at its own size in the room left
             right = Rect(x, h.y, self._header_right(view, layout) - x - g, h.h)
-            self.blit_text(surface, view.header.trick_label, f.trick, YELLOW, right, align="right")
+            self.blit_text(surface, view.header.trick_label, f.trick, YELLOW, right, align="right",
+                           min_size=f.min_text, kind=TextKind.LABEL)
 
     def _reminder(self, view: View, surface: pygame.Surface, size: int, box: Rect, centred: bool = False) -> int:
         """The order reminder's tokens in their colours at ``size``, from ``box``'s left (or centred in it);
@@ -389,16 +448,22 @@ class Renderer:
 
     def _name_room(self, seat: SeatView, slot: SeatSlot, layout: Layout) -> int:
         """The width a seat's name has in its tag, beside its Dealer/Forehand marks."""
-        pad = layout.gap
+        pad = self._tag_pad(layout)
         marks = sum(self.font(layout.fonts.chip).size(m)[0] + 2 * pad for m in seat.marks)
         return slot.tag.w - marks - 2 * pad
 
+    @staticmethod
+    def _tag_pad(layout: Layout) -> int:
+        """The space round a name and each mark in a seat's tag: half a gap on the 3.5" panels, whose side seats'
+        tags upright have room for "Fernand" beside "Forehand" at ``Fonts.min_text`` only so."""
+        return layout.gap // 2 if layout.compact else layout.gap
+
     def name_size(self, view: View, layout: Layout) -> int:
-        """One size for the four names: the largest, down to 3/5 of the layout's, at which every name fits its
-        tag beside its marks (a name that does not fit even then is shortened with "…")."""
+        """One size for the four names: the largest, down to ``Fonts.min_text``, at which every name fits its
+        tag beside its marks (a name that does not fit even then is shortened with "…", :meth:`name_fit`)."""
         full = layout.fonts.name
         slots = layout.slots(view.bottom_seat)
-        smallest = max(8, full * 3 // 5)
+        smallest = min(full, layout.fonts.min_text)
         size = full
         for seat in view.seats:
             room = self._name_room(seat, slots[seat.seat], layout)
@@ -407,7 +472,7 @@ class Renderer:
         return size
 
     def _tag(self, seat: SeatView, slot: SeatSlot, surface: pygame.Surface, layout: Layout, size: int) -> None:
-        f, g = layout.fonts, layout.gap
+        f = layout.fonts
         # The name tag: yellow when this seat must act, red when a warning is about it.
         if seat.highlighted:
             bg, fg = RED, WHITE
@@ -417,10 +482,11 @@ class Renderer:
             bg, fg = TAG, WHITE
         marks = seat.marks
         chip_imgs = [self.text(m, f.chip, fg if bg != TAG else GOLD) for m in marks]
-        pad = g
+        pad = self._tag_pad(layout)
         chips_w = sum(c.get_width() + 2 * pad for c in chip_imgs)
-        name_img = self._fitted_name(seat.name, size, fg, slot.tag.w - chips_w - 2 * pad, smallest=size)
-        width = name_img.get_width() + 2 * pad + chips_w
+        name = self.name_fit(seat.name, size, slot.tag.w - chips_w - 2 * pad, smallest=size)
+        name_w = self.font(name.size).size(name.lines[0])[0]
+        width = name_w + 2 * pad + chips_w
         width = min(width, slot.tag.w)
         if slot.side is LEFT:
             x = slot.tag.x
@@ -435,8 +501,9 @@ class Renderer:
         clip = surface.get_clip()
         surface.set_clip(tag)
         cx = tag.x + pad
-        surface.blit(name_img, (cx, tag.y + (tag.h - name_img.get_height()) // 2))
-        cx += name_img.get_width() + pad
+        self._draw_lines(surface, name.lines, name.size, fg, Rect(cx, tag.y, name_w, tag.h), "left",
+                         kind=TextKind.NAME)
+        cx += name_w + pad
         for chip in chip_imgs:
             box = Rect(cx, tag.y + 3, chip.get_width() + pad, tag.h - 6)
             pygame.draw.rect(surface, fg if bg != TAG else GOLD, box, width=2, border_radius=layout.radius // 2)
@@ -452,7 +519,8 @@ class Renderer:
         elif seat.reader_off:
             # The zone senses nothing: say so where the card would go, whatever warning the bar shows now.
             _dashed_rect(surface, RED_ON_DARK, slot.card, layout.border, max(6, slot.card.w // 6))
-            self.blit_text(surface, seat.reader_off, f.chip, RED_ON_DARK, slot.card.inset(layout.border + 2))
+            self.blit_text(surface, seat.reader_off, f.chip, RED_ON_DARK, slot.card.inset(layout.border + 2),
+                           min_size=f.min_text, kind=TextKind.LABEL)
         else:
             color = YELLOW if seat.to_play else SLOT
             pygame.draw.rect(surface, color, slot.card, width=layout.border if seat.to_play else 2,
@@ -467,22 +535,16 @@ class Renderer:
             else:
                 box = Rect(slot.chip.x, slot.chip.y, w, slot.chip.h)
             pygame.draw.rect(surface, GOLD, box, border_radius=layout.radius // 2)
-            self.blit_text(surface, seat.announcement, f.name * 4 // 5, BLACK, box.inset(2))
+            self.blit_text(surface, seat.announcement, f.name * 4 // 5, BLACK, box.inset(2), min_size=f.min_text,
+                           kind=TextKind.LABEL)
 
-    def _fitted_name(self, name: str, size: int, color: Color, width: int, smallest: int = 0) -> pygame.Surface:
-        """The name at the largest size down to ``smallest`` (3/4 of ``size`` unless said) that fits ``width``,
-        else shortened with "…".
+    def name_fit(self, name: str, size: int, width: int, smallest: int) -> TextFit:
+        """A name on one line (a seat's tag, its target): the largest size down to ``smallest`` at which it fits
+        ``width``, else shortened with "…" at ``smallest`` (:meth:`fit_text`, the one way a text is fitted).
 
         The Dealer/Forehand marks beside it must stay whole: they say who deals and who names trumps.
         """
-        smallest = smallest or max(8, size * 3 // 4)
-        for s in range(size, smallest - 1, -1):
-            if self.font(s).size(name)[0] <= width:
-                return self.text(name, s, color)
-        cut = name
-        while len(cut) > 1 and self.font(smallest).size(cut + "…")[0] > width:
-            cut = cut[:-1]
-        return self.text(cut.rstrip() + "…", smallest, color)
+        return self.fit_text(name, size, Rect(0, 0, max(1, width), self.font(size).get_linesize()), min_size=smallest)
 
     def _card(self, card_view: CardView, rect: Rect, surface: pygame.Surface, layout: Layout) -> None:
         f, b = layout.fonts, layout.border
@@ -527,8 +589,8 @@ class Renderer:
         if view.teams:
             # Keep clear of the red/green frames drawn round the side seats' cards (border + 2 outside them).
             pad = layout.border + 2
-            self._team_line(view, surface, Rect(c.x + pad, c.y + (c.h - f.center - g) // 2, c.w - 2 * pad,
-                                                f.center + g), f.center, show_points=bool(view.result))
+            line = Rect(c.x + pad, c.y + (c.h - f.center - g) // 2, c.w - 2 * pad, f.center + g)
+            self._team_line(view, surface, line, f.center, show_points=bool(view.result), smallest=f.min_text)
 
     def learner_plan(self, view: View, layout: Layout) -> LearnerPlan | None:
         """The learner pane's lines for the room left below the buttons, the most useful kept first.
@@ -601,21 +663,34 @@ class Renderer:
                 x += image.get_width() + space
             y += line_h
 
-    def _team_line(self, view: View, surface: pygame.Surface, rect: Rect, size: int, show_points: bool) -> None:
-        """``N+S 2 : 1 E+W`` (tricks), or the card points at the end of a deal."""
+    def _team_line(self, view: View, surface: pygame.Surface, rect: Rect, size: int, show_points: bool,
+                   smallest: int) -> None:
+        """``N+S 2 : 1 E+W`` (tricks), or the card points at the end of a deal. Too wide for ``rect``, it shrinks
+        down to ``smallest`` and then the longer team's names are shortened with "…" (the numbers stay whole)."""
         if len(view.teams) != 2:
             return
         a, b = view.teams
         va = a.points if show_points and a.points is not None else a.tricks
         vb = b.points if show_points and b.points is not None else b.tricks
         mark = f"{view.trump.suit.symbol} " if view.trump is not None and view.trump.suit is not None else ""
-        left = f"{mark if a.trump_team else ''}{a.label}  {va}"
-        right = f"{vb}  {b.label}{' ' + mark.strip() if b.trump_team and mark else ''}"
+        labels = [a.label, b.label]
+        cut = [len(a.label), len(b.label)]
+
+        def sides() -> tuple[str, str]:
+            la, lb = (label if n == len(label) else label[:n].rstrip() + "…"
+                      for label, n in zip(labels, cut, strict=True))
+            trump_b = " " + mark.strip() if b.trump_team and mark else ""
+            return f"{mark if a.trump_team else ''}{la}  {va}", f"{vb}  {lb}{trump_b}"
+
         sep = 6  # pixels either side of the colon
+        left, right = sides()
         font = self.font(size)
-        while size > 8 and sum(font.size(t)[0] for t in (left, ":", right)) + 2 * sep > rect.w:
+        while size > smallest and sum(font.size(t)[0] for t in (left, ":", right)) + 2 * sep > rect.w:
             size -= 1
             font = self.font(size)
+        while sum(font.size(t)[0] for t in (left, ":", right)) + 2 * sep > rect.w and max(cut) > 1:
+            cut[cut.index(max(cut))] -= 1
+            left, right = sides()
         colon = self.text(":", size, WHITE)
         li, ri = self.text(left, size, WHITE), self.text(right, size, WHITE)
         # The colon sits in the middle when both sides fit there; when one team's names are much longer the
@@ -631,6 +706,8 @@ class Renderer:
         surface.blit(li, (start, y))
         surface.blit(colon, (colon_x, y))
         surface.blit(ri, (colon_x + colon.get_width() + sep, y))
+        for text, x, image in ((left, start, li), (right, colon_x + colon.get_width() + sep, ri)):
+            self.drawn.append(DrawnText(text, size, Rect(x, y, image.get_width(), image.get_height()), TextKind.NAME))
 
     def _result(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         """The deal's result in words, in the header (trumps matter no more): the table below keeps the last
@@ -725,7 +802,7 @@ class Renderer:
             if row.open_label else None
         label_w = head.w - (open_img.get_width() + 2 * g if open_img else 0)
         self.blit_text(surface, row.label, f.slate.label, GOLD if winner else WHITE,
-                       Rect(head.x, head.y, label_w, head.h), align="left")
+                       Rect(head.x, head.y, label_w, head.h), align="left", min_size=f.min_text, kind=TextKind.NAME)
         if open_img is not None:
             surface.blit(open_img, (head.right - open_img.get_width(), head.y + (head.h - open_img.get_height()) // 2))
         # The tally: a line per unit of ``count`` (lines, plus two units of gap per group) across the width.
@@ -768,7 +845,7 @@ class Renderer:
         size = surface.get_size()
         pygame.draw.rect(surface, BLACK, h)
         self.blit_text(surface, sheet.title, f.header, YELLOW, Rect(h.x + g, h.y, h.w - 2 * g, h.h),
-                       min_size=f.header * 2 // 3)
+                       min_size=max(f.min_text, f.header * 2 // 3), kind=TextKind.LABEL)
         text = text_rect(sheet, size)
         if sheet.phone is not None:  # the QR code fills the text area; the address under it
             line_h = self.font(f.small).get_linesize() + g
@@ -787,9 +864,9 @@ class Renderer:
         for key, rect in key_rects(sheet, size):
             if not key.label:
                 continue
-            if key.id is None:  # a row's label
-                self.blit_text(surface, key.label, f.button, LIGHT, rect.inset(2), align="left",
-                               min_size=max(8, f.button // 2))
+            if key.id is None:  # a row's label (no key drawn round it: the whole place is its room)
+                self.blit_text(surface, key.label, f.button, LIGHT, rect, align="left", min_size=f.min_text,
+                               kind=TextKind.LABEL)
                 continue
             fill = YELLOW if key.selected else (BUTTON if key.live else BUTTON_OFF)
             pygame.draw.rect(surface, fill, rect, border_radius=layout.radius)
@@ -798,7 +875,7 @@ class Renderer:
             else:
                 color = BLACK if key.live or key.selected else DIM
             self.blit_text(surface, key.label, f.button_suit if len(key.label) <= 3 else f.button, color,
-                           rect.inset(3), min_size=max(8, f.button // 2))
+                           rect.inset(3), min_size=f.min_text, kind=TextKind.LABEL)
 
     def sheet_text(self, sheet: SheetView, layout: Layout, size: tuple[int, int]) -> tuple[tuple[Rect, TextFit], ...]:
         """How the sheet's lines are set: each in its own place (display/sheet.py), or, when one of them does not
@@ -893,9 +970,11 @@ class Renderer:
             pygame.draw.rect(surface, fill, rect, border_radius=layout.radius)
             if button.suit is not None:
                 color = _suit_color(button.suit, on_dark=False) if button.enabled else DIM
-                self.blit_text(surface, button.label, f.button_suit, color, rect.inset(2))
+                self.blit_text(surface, button.label, f.button_suit, color, rect.inset(2), min_size=f.min_text,
+                               kind=TextKind.LABEL)
             else:
-                self.blit_text(surface, button.label, f.button, BLACK if button.enabled else DIM, rect.inset(4))
+                self.blit_text(surface, button.label, f.button, BLACK if button.enabled else DIM, rect.inset(4),
+                               min_size=f.min_text, kind=TextKind.LABEL)
 
     def _targets(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         """While the table asks who announces: each seat that may answer has its name drawn as a button (and its
@@ -912,12 +991,15 @@ class Renderer:
             pygame.draw.rect(surface, BUTTON, rect, border_radius=layout.radius)
             pygame.draw.rect(surface, YELLOW, rect, width=b, border_radius=layout.radius)
             if rect == slots[button.seat].card:
-                self.blit_text(surface, button.label, f.name * 3 // 4, BLACK, rect.inset(b + 1),
-                               min_size=max(10, f.chip * 2 // 3))
+                # the announcement's name, whole or not at all (the name beside it is the same target, and the
+                # bar asks for it): a card place of the 3.5" panel has no room for "Konter" at a readable size
+                label = self.fit_text(button.label, max(f.min_text, f.name * 3 // 4), rect.inset(b + 1),
+                                      min_size=f.min_text)
+                if label.fits:
+                    self._draw_lines(surface, label.lines, label.size, BLACK, rect.inset(b + 1), kind=TextKind.LABEL)
             else:
-                image = self._fitted_name(name, f.name, BLACK, rect.w - 2 * (b + 2))
-                surface.blit(image, (rect.x + (rect.w - image.get_width()) // 2,
-                                     rect.y + (rect.h - image.get_height()) // 2))
+                fitted = self.name_fit(name, f.name, rect.w - 2 * (b + 2), f.min_text)
+                self._draw_lines(surface, fitted.lines, fitted.size, BLACK, rect.inset(b + 2), kind=TextKind.NAME)
 
     def warning_banner(self, view: View, layout: Layout) -> BannerFit | None:
         """How the warning of ``view`` is set: the headline at the readable size, the detail under it.
@@ -993,6 +1075,10 @@ class Renderer:
         """Where the prompt is set (tests ask whether it fits there at the readable size)."""
         bar, g = layout.bar, layout.gap
         return Rect(bar.x + g, bar.y + 2, bar.w - 2 * g, bar.h - 4)
+
+
+#: Where a word too wide for its line may break: after each hyphen or plus sign ("Marie-" / "Thérèse").
+_HYPHENS = re.compile(r"(?<=[-+])(?=.)")
 
 
 def _glue_numbers(words: list[str]) -> list[str]:

@@ -19,6 +19,7 @@ the hyphen and the apostrophe stay where they are.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import Translator
@@ -133,10 +134,10 @@ def sheet_for(
     if isinstance(panel, HistoryPanel):
         shown = tuple(history[panel.first:panel.first + panel.page]) or (tr.gettext("No deal yet."),)
         keys: tuple[KeyView, ...] = (KeyView(Word.UP, "▲", live=Word.UP in panel.live_keys()), KeyView(Word.DOWN, "▼",
-                live=Word.DOWN in panel.live_keys()), KeyView(CANCEL, tr.gettext("Close"), weight=2))
+                live=Word.DOWN in panel.live_keys()), KeyView(CANCEL, tr.gettext("Close"), weight=3))
         line_keys = panel.row_keys() if history else ()
         if any(line_keys):
-            keys = (KeyView(None, tr.gettext("Touch a deal to correct it."), live=False, weight=4), *keys)
+            keys = (KeyView(None, tr.gettext("Touch a deal to correct it."), live=False, weight=5), *keys)
         return SheetView(tr.gettext("The evening's deals"), shown, (keys,), line_keys)
     if isinstance(panel, Answering):
         team = {t: tx.team_label(tr, t, names) for t in Team}
@@ -214,16 +215,20 @@ def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: Ke
                   for s in Seat))
 
     team = {t: tx.team_label(tr, t, names) for t in Team}
-    winner = (KeyView(None, tr.gettext("Won"), live=False, weight=2),
-              KeyView(WinnerKey(Team.NS), team[Team.NS], selected=panel.winner is Team.NS, weight=3),
-              KeyView(WinnerKey(Team.EW), team[Team.EW], selected=panel.winner is Team.EW, weight=3),
-              KeyView(WinnerKey(None), tr.gettext("Tie"), selected=panel.winner is None, weight=2))
+    # Widths for the longest words at the layouts' smallest type (Fonts.min_text), upright on the 3.5" panel
+    # (320 px) and on the Touch Display 2 (720 px): "Gewënner" and "Gagnants" as the row's label, "Stänner" for a
+    # tie, "Aufgedeckt" for a claim, "Abbrechen" beside the correction's OK; the teams' names wrap after their "+".
+    winner = (KeyView(None, tr.gettext("Won"), live=False, weight=5),
+              KeyView(WinnerKey(Team.NS), team[Team.NS], selected=panel.winner is Team.NS, weight=5),
+              KeyView(WinnerKey(Team.EW), team[Team.EW], selected=panel.winner is Team.EW, weight=5),
+              KeyView(WinnerKey(None), tr.gettext("Tie"), selected=panel.winner is None, weight=4))
     live = panel.live_keys()
     points = (KeyView(Word.POINTS, tr.gettext("{points} points").format(points=panel.entry().winner_points
                                                                           if panel.valid() else panel.points),
-                      live=Word.POINTS in live, weight=4),
+                      live=Word.POINTS in live, weight=2),
               KeyView(Word.KAPO, tr.gettext("Kapo"), live=Word.KAPO in live, selected=panel.kapo),
-              KeyView(Word.CLAIM, tr.gettext("Claimed"), live=Word.CLAIM in live, selected=panel.claimed))
+              KeyView(Word.CLAIM, tr.gettext("Claimed"), live=Word.CLAIM in live, selected=panel.claimed,
+                      weight=2))
     title = (tr.gettext("Correct deal {number}").format(number=panel.correct) if panel.correct is not None
              else tr.gettext("Enter a deal by hand"))
     if panel.typing is not None:
@@ -234,7 +239,7 @@ def _form(panel: DealForm, tr: Translator, names: Mapping[Seat, str], cancel: Ke
     done: tuple[KeyView, ...] = (KeyView(OK, tr.gettext("OK"), live=OK in live, weight=2), cancel)
     if panel.correct is not None:  # which deal to correct: the title says its number
         done = (KeyView(DealKey(-1), "◀", live=DealKey(-1) in live), KeyView(DealKey(1), "▶", live=DealKey(1) in live),
-                *done)
+                done[0], replace(cancel, weight=2))
     return SheetView(title, lines, (seat_row(SeatRole.TRUMPS, tr.gettext("Trumps"), panel.trumps), winner, points,
                                     seat_row(SeatRole.MATT, "Matt", panel.matt),
                                     seat_row(SeatRole.KONTER, "Konter", panel.konter), done))

@@ -259,11 +259,12 @@ def test_a_long_side_seat_name_keeps_its_mark_whole(size: tuple[int, int], lang:
     assert edge >= slot.h // 3, "the mark's right border is drawn, not clipped away"
 
 
-def test_a_name_too_long_even_at_three_quarters_size_is_shortened_with_an_ellipsis(renderer: Renderer) -> None:
-    image = renderer._fitted_name("Bartholomäus-Maximilian", 25, (255, 255, 255), 120)
-    assert image.get_width() <= 120
-    short = renderer._fitted_name("Jos", 25, (255, 255, 255), 120)
-    assert short.get_height() == renderer.text("Jos", 25, (255, 255, 255)).get_height()
+def test_a_name_too_long_even_at_the_smallest_size_is_shortened_with_an_ellipsis(renderer: Renderer) -> None:
+    fitted = renderer.name_fit("Bartholomäus-Maximilian", 25, 120, 18)
+    assert fitted.size == 18 and len(fitted.lines) == 1 and fitted.lines[0].endswith("…")
+    assert renderer.font(18).size(fitted.lines[0])[0] <= 120
+    short = renderer.name_fit("Jos", 25, 120, 18)
+    assert short.size == 25 and short.lines == ("Jos",)
 
 
 # ---- long team names on the slate --------------------------------------------------------------------------
