@@ -124,8 +124,9 @@ class Fonts:
     title: int
     slate: SlateFonts
     result: int
-    #: The smallest type the detail of a warning may shrink to (see docs/display.md, "Warnings"): the bar grows a
-    #: line rather than go below it. The headline is always at ``bar``.
+    #: The smallest type the detail of a warning may shrink to (see docs/display.md, "Warnings"): the headline goes
+    #: over the table (above the bottom seat's name tag) rather than the detail below it. The headline is always at
+    #: ``bar``.
     warning_min: int
 
     @property
@@ -375,7 +376,8 @@ _SPECS: dict[str, _Spec] = {
     "wide": _Spec((800, 480), 52, 96, 200, (64, 90), 8, 9, Fonts(
         header=30, reminder=24, trick=30, name=24, chip=16, card=CardFonts(34, 38), bar=39, center=30, small=17,
         button=21, button_suit=32, title=64, slate=SlateFonts(30, 39), result=26, warning_min=22)),
-    "small": _Spec((480, 320), 36, 70, 140, (42, 58), 5, 6, _SMALL_FONTS),
+    # the bar: two lines of the prompt, or a warning's one-line headline and two lines of its rest (74 px)
+    "small": _Spec((480, 320), 36, 74, 140, (42, 58), 5, 6, _SMALL_FONTS),
     "upright": _Spec((320, 480), 36, 132, 124, (42, 54), 4, 6, _SMALL_FONTS),
     "hd": _Spec((1280, 720), 80, 150, 300, (100, 140), 12, 14, Fonts(
         header=46, reminder=38, trick=46, name=38, chip=26, card=CardFonts(54, 60), bar=62, center=46, small=27,

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import pygame
 
 from tablepi.display.fonts import find_font
-from tablepi.display.layout import LEFT, RIGHT, Layout, Rect, SeatSlot, layout_for
+from tablepi.display.layout import BOTTOM, LEFT, RIGHT, Layout, Rect, SeatSlot, layout_for
 from tablepi.display.view import (
     Button,
     CardView,
@@ -76,14 +76,21 @@ class DrawnText(NamedTuple):
 
 class BannerFit(NamedTuple):
     """Where and how a warning is drawn: its headline large (``Layout.fonts.bar``, readable from the far chair),
-    the rest of the sentence (``text``) below it, never under ``Layout.warning_min``. ``bar`` is taller than the
-    layout's bar when they need more lines than it has; it then grows over the table, never over the buttons."""
+    the rest of the sentence (``text``) below it, never under ``Layout.warning_min``.
+
+    ``boxes`` are what the warning covers: the bar (``bar``) and, when the headline needs more lines than the bar
+    has, a box over the table just above the bottom seat's name tag, which holds the headline's first ``first``
+    lines (in ``headline_box``); the rest of the headline (in ``rest_box``) and the detail (in ``text_box``) are
+    set in the bar. So the warning never covers a seat's name tag nor a button."""
 
     bar: Rect
     text_box: Rect
     text: TextFit
-    headline: TextFit = TextFit(0, (), True)
-    headline_box: Rect = Rect(0, 0, 0, 0)
+    headline: TextFit
+    headline_box: Rect
+    first: int
+    rest_box: Rect
+    boxes: tuple[Rect, ...]
 
 
 class LearnerLine(NamedTuple):
@@ -933,7 +940,9 @@ class Renderer:
         if layout.compact:
             band = Rect(band.x, band.y, band.w, min(band.h, max(layout.header.h, head_h + text_h + 4)))
         top = band.y + max(2, (band.h - head_h - text_h) // 2)
-        return BannerFit(band, Rect(left, top + head_h, width, text_h), text, head, Rect(left, top, width, head_h))
+        headline_box = Rect(left, top, width, head_h)
+        return BannerFit(band, Rect(left, top + head_h, width, text_h), text, head, headline_box, len(head.lines),
+                         Rect(left, top + head_h, width, 0), (band,))
 
     def _sheet_warning(self, view: View, sheet: SheetView, surface: pygame.Surface, layout: Layout) -> None:
         """The warning over a sheet (:meth:`sheet_warning`); on the small layout the sheet's lines, when the band
@@ -1005,9 +1014,11 @@ class Renderer:
         """How the warning of ``view`` is set: the headline at the readable size, the detail under it.
 
         The headline (what went wrong) takes one or two lines at ``fonts.bar``; the detail (what to do) shrinks
-        from ``fonts.bar`` towards ``layout.warning_min`` and below that the bar grows upward by whole lines over
-        the table (at most half of it), never over the buttons, since a warning too small to read across the table
-        is no warning. Tests call this to check every template in every language.
+        from ``fonts.bar`` towards ``layout.warning_min``. When they do not fit the bar so, the headline's first
+        lines go over the table into a box of their own just above the bottom seat's name tag (and under the side
+        seats' tags), its other lines and the detail stay in the bar: the warning covers the bottom seat's card
+        place and the middle of the table, never a seat's name tag (a seat's name hidden by the warning about it
+        was issue 20's fault) nor a button. Tests call this to check every template in every language.
         """
         if view.warning is None:
             return None
@@ -1015,33 +1026,46 @@ class Renderer:
         icon_w = self.text("⚠", f.bar, WHITE).get_width()
         left = bar.x + 2 * g + icon_w
         headline, detail = view.warning.headline, view.warning.detail
+        line_h = self.font(f.bar).get_linesize()
 
-        def plan(width: int, height: int) -> tuple[list[str], TextFit, int]:
-            head = self.balanced_wrap(headline, f.bar, width)
-            head_h = len(head) * self.font(f.bar).get_linesize()
-            room = Rect(left, 0, width, max(0, height - head_h))
-            fitted = self.fit_text(detail, max(layout.warning_min, f.bar * 3 // 4), room,
-                                   min_size=layout.warning_min) if detail else TextFit(f.bar, (), True)
-            return head, fitted, head_h
+        def body(head_h: int) -> TextFit:
+            room = Rect(left, 0, bar.right - left - g, max(0, bar.h - 4 - head_h))
+            return self.fit_text(detail, max(layout.warning_min, f.bar * 3 // 4), room,
+                                 min_size=layout.warning_min) if detail else TextFit(f.bar, (), True)
 
         width = bar.right - left - g
-        head, fitted, head_h = plan(width, bar.h - 4)
-        grown = bar
-        if not fitted.fits or head_h > bar.h - 4:
-            # Grow over the table only: in landscape the buttons to its right stay whole and touchable.
+        head = self.balanced_wrap(headline, f.bar, width)
+        fitted, first, above = body(len(head) * line_h), 0, None
+        if not fitted.fits or len(head) * line_h > bar.h - 4:
+            # The headline over the table only (in landscape the buttons to its right stay whole), between the
+            # side seats' tags and the bottom seat's; as many of its lines there as the room holds.
             width = (layout.table.right if not layout.portrait else bar.right) - left - g
             head = self.balanced_wrap(headline, f.bar, width)
-            head_h = len(head) * self.font(f.bar).get_linesize()
-            lines = self.balanced_wrap(detail, layout.warning_min, width) if detail else []
-            need = head_h + len(lines) * self.font(layout.warning_min).get_linesize() + 4
-            height = min(max(need, bar.h), bar.h + layout.table.h // 2)
-            grown = Rect(bar.x, bar.bottom - height, bar.w, height)
-            head, fitted, head_h = plan(width, height - 4)
+            room = self.warning_room(view, layout)
+            first = max(1, min(len(head), (room.h - 4) // line_h))
+            above = Rect(room.x, room.bottom - first * line_h - 4, room.w, first * line_h + 4)
+            fitted = body((len(head) - first) * line_h)
         head_fit = TextFit(f.bar, tuple(head), all(self.font(f.bar).size(line)[0] <= width for line in head))
+        rest_h = (len(head) - first) * line_h
         body_h = len(fitted.lines) * self.font(fitted.size).get_linesize() if detail else 0
-        top = grown.y + max(2, (grown.h - head_h - body_h) // 2)
-        return BannerFit(grown, Rect(left, top + head_h, width, grown.bottom - top - head_h - 2), fitted, head_fit,
-                         Rect(left, top, width, head_h))
+        top = bar.y + max(2, (bar.h - rest_h - body_h) // 2)
+        text_box = Rect(left, top + rest_h, bar.right - left - g, bar.bottom - top - rest_h - 2)
+        rest_box = Rect(left, top, width, rest_h)
+        if above is None:
+            return BannerFit(bar, text_box, fitted, head_fit, rest_box, len(head), Rect(left, text_box.y, width, 0),
+                             (bar,))
+        headline_box = Rect(left, above.y + 2, width, first * line_h)
+        return BannerFit(bar, text_box, fitted, head_fit, headline_box, first, rest_box, (above, bar))
+
+    def warning_room(self, view: View, layout: Layout) -> Rect:
+        """Where a warning's headline may go over the table (:meth:`warning_banner`): the table's width (the
+        screen's, upright), from under the lowest tag of the top and side seats to over the bottom seat's tag."""
+        g = layout.gap
+        slots = layout.slots(view.bottom_seat).values()
+        top = max(slot.tag.bottom for slot in slots if slot.side is not BOTTOM) + g // 2
+        bottom = min(slot.tag.y for slot in slots if slot.side is BOTTOM) - g // 2
+        right = layout.table.right if not layout.portrait else layout.bar.right
+        return Rect(layout.bar.x, top, right - layout.bar.x, max(0, bottom - top))
 
     def _bar(self, view: View, surface: pygame.Surface, layout: Layout) -> None:
         bar, f, g = layout.bar, layout.fonts, layout.gap
@@ -1049,16 +1073,14 @@ class Renderer:
         if banner is not None:
             assert view.warning is not None
             colour, mark = (BLUE, "ℹ") if view.warning.informational else (RED, "⚠")
-            grown = banner.bar
-            pygame.draw.rect(surface, colour, bar)
-            if grown.y < bar.y:
-                right = layout.table.right if not layout.portrait else bar.right
-                pygame.draw.rect(surface, colour, Rect(grown.x, grown.y, right - grown.x, bar.y - grown.y + 1))
-            pygame.draw.rect(surface, WHITE, Rect(bar.x, grown.y, bar.w if grown.y == bar.y else
-                                                  (layout.table.right if not layout.portrait else bar.right), 2))
+            for box in banner.boxes:
+                pygame.draw.rect(surface, colour, box)
+                pygame.draw.rect(surface, WHITE, Rect(box.x, box.y, box.w, 2))
             icon = self.text(mark, f.bar, WHITE)
             surface.blit(icon, (bar.x + g, banner.headline_box.y))
-            self._draw_lines(surface, banner.headline.lines, f.bar, WHITE, banner.headline_box, align="left")
+            head = banner.headline.lines
+            self._draw_lines(surface, head[:banner.first], f.bar, WHITE, banner.headline_box, align="left")
+            self._draw_lines(surface, head[banner.first:], f.bar, WHITE, banner.rest_box, align="left")
             if banner.text.lines:
                 line_h = self.font(banner.text.size).get_linesize()
                 box = Rect(banner.text_box.x, banner.text_box.y, banner.text_box.w, line_h * len(banner.text.lines))

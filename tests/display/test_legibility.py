@@ -14,7 +14,7 @@ import pytest
 
 from tablepi.display import texts as tx
 from tablepi.display.i18n import LANGUAGES, translator
-from tablepi.display.layout import layout_for
+from tablepi.display.layout import Rect, layout_for
 from tablepi.display.render import RED, Renderer, render_surface
 from tablepi.display.view import Action, LearnerView, View, WarningBanner, trump_order
 from tablepi.rules.cards import Card, Suit
@@ -43,7 +43,8 @@ def _warning_view(lang: str, code: str, names: dict[Seat, str]) -> View:
 def test_every_warning_keeps_its_headline_large_and_its_detail_at_the_floor(lang: str, size: tuple[int, int],
                                                                            renderer: Renderer) -> None:
     """With names like Jean-Claude and Marie-Thérèse: the headline at the readable size, the rest at or above the
-    floor, nothing clipped, no word lost; a bar that needs more lines grows over the table, not the buttons."""
+    floor, nothing clipped, no word lost; a headline the bar has no room for goes over the table, never over a
+    seat's name tag nor the buttons."""
     layout = layout_for(size)
     for names in (JEAN_CLAUDE, MARIE_THERESE):
         for code in CODES:
@@ -55,8 +56,11 @@ def test_every_warning_keeps_its_headline_large_and_its_detail_at_the_floor(lang
             assert banner.text.fits and banner.text.size >= layout.warning_min, (lang, code, size, banner.text)
             drawn = " ".join((*banner.headline.lines, *banner.text.lines)).split()
             assert drawn == view.warning.text.split()
-            assert banner.bar.bottom == layout.bar.bottom
-            assert banner.bar.y >= layout.table.y + layout.table.h // 2
+            assert banner.bar == layout.bar and banner.boxes[-1] == layout.bar
+            for box in banner.boxes[:-1]:
+                assert box.right <= layout.table.right or layout.portrait, (code, box)
+                for slot in layout.slots(view.bottom_seat).values():
+                    assert not _overlap(box, slot.tag), (lang, code, size, box, slot)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -102,18 +106,26 @@ def test_a_warning_over_any_sheet_is_whole_readable_and_covers_no_key(lang: str,
     assert surface.get_at((banner.bar.x + 1, banner.bar.y + banner.bar.h // 2))[:3] == RED
 
 
-def test_a_grown_bar_is_drawn_red_above_the_normal_bar_and_leaves_the_buttons(renderer: Renderer) -> None:
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
+
+
+def test_a_headline_the_bar_has_no_room_for_is_drawn_red_over_the_table_and_leaves_names_and_buttons(
+        renderer: Renderer) -> None:
     size = (480, 320)
     layout = layout_for(size)
     long = "Wolfgang-Amadeus hat mehr als sechs Karten angetippt. Prüft die Hand am Tisch, dann Bestätigen."
     view = replace(sample("warning", "de"), warning=WarningBanner("too_many_cards", long, Seat.E))
     banner = renderer.warning_banner(view, layout)
-    assert banner is not None and banner.bar.h > layout.bar.h
+    assert banner is not None and len(banner.boxes) == 2
+    above = banner.boxes[0]
     assert banner.text.size >= layout.warning_min and banner.text.fits
     surface = render_surface(view, size, renderer)
-    row_above = layout.bar.y - (layout.bar.y - banner.bar.y) // 2
+    row_above = above.y + above.h // 2
     assert surface.get_at((layout.table.w // 2 + 40, row_above))[:3] in (RED, (255, 255, 255))
     assert surface.get_at((layout.panel.x + 2, row_above))[:3] != RED  # the buttons stay whole
+    tag = layout.slots(view.bottom_seat)[view.bottom_seat].tag  # the bottom seat's name, between the two
+    assert surface.get_at((tag.x + 1, tag.y + tag.h // 2))[:3] != RED
     short = replace(sample("warning", "de"), warning=WarningBanner("not_now", "Dieser Knopf tut jetzt nichts.", None))
     normal = render_surface(short, size, renderer)
     assert normal.get_at((layout.table.w // 2 + 40, row_above))[:3] != RED
@@ -131,8 +143,6 @@ def test_every_warning_renders_in_every_language(lang: str, size: tuple[int, int
 
 
 def test_fit_text_says_when_a_text_cannot_fit(renderer: Renderer) -> None:
-    from tablepi.display.layout import Rect
-
     fitted = renderer.fit_text("a sentence far too long for a tiny box " * 4, 18, Rect(0, 0, 60, 20), min_size=12)
     assert fitted.size == 12 and not fitted.fits
     ok = renderer.fit_text("Take it away.", 18, Rect(0, 0, 400, 30), min_size=12)

@@ -1,11 +1,16 @@
-"""No name and no label is ever drawn smaller than its layout's ``Fonts.min_text``, on any screen.
+"""No name and no label is ever drawn smaller than its layout's ``Fonts.min_text``, and no warning covers a seat's
+name tag, on any screen.
 
 Issue 20: on the 3.5" panels long names ("Marie-Thérèse", "Marie-Christine W") shrank to 8 px on the deal form's
 keys and the correction sheet, and the French "Gagnants" row label to 9 px at 320x480; names on the seats' tags
 shrank to 3/5 of their size. Now a name or a label that does not fit its box wraps (after a hyphen or a plus too)
 and is then shortened with "…", at ``min_text`` at the least (docs/display.md, "Reading distance").
 
-Checked on the renderer's own record of the lines it drew (:attr:`Renderer.drawn`), for every screen of whole
+At 480x320 a revoke warning grew over the bottom seat's name tag (and on every layout a long one did): a warning's
+headline that the bar has no room for now goes over the table just above that tag, never over it.
+
+Checked on the renderer's own record of the lines it drew (:attr:`Renderer.drawn`) and of the boxes a warning
+covers (:meth:`Renderer.warning_banner`), for every screen of whole
 simulated matches, every hand-entry sheet walked key by key, every warning and every sample moment, with long
 names seated, in every layout and language.
 """
@@ -67,9 +72,16 @@ def _sheet_views(language: str) -> Iterator[View]:
 
 def _check(view: View, size: tuple[int, int], renderer: Renderer, surface: pygame.Surface, why: str) -> int:
     """Draw ``view``; every name and label it drew is at least ``min_text`` and inside the screen (and a key's
-    label inside its key). Returns the smallest size of a name or label drawn (0: none drawn)."""
+    label inside its key), and its warning's boxes cover no seat's name tag. Returns the smallest size of a name
+    or label drawn (0: none drawn)."""
     layout = layout_for(size)
     renderer.draw(view, surface)
+    banner = renderer.warning_banner(view, layout) if view.sheet is None and view.seats else None
+    for box in banner.boxes if banner is not None else ():
+        for slot in layout.slots(view.bottom_seat).values():
+            tag = slot.tag
+            apart = box.y >= tag.bottom or box.bottom <= tag.y or box.x >= tag.right or box.right <= tag.x
+            assert apart, f"{why}: the warning's box {box} covers {slot.side.name}'s name tag {tag}"
     screen = Rect(0, 0, *size)
     keys = [rect for _, rect in key_rects(view.sheet, size)] if view.sheet is not None else []
     smallest = 0
@@ -88,8 +100,8 @@ def _check(view: View, size: tuple[int, int], renderer: Renderer, surface: pygam
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_no_name_or_label_is_drawn_under_the_layouts_minimum(size: tuple[int, int], language: str,
-                                                            renderer: Renderer) -> None:
+def test_no_name_or_label_is_drawn_under_the_layouts_minimum_and_no_warning_covers_a_name(
+        size: tuple[int, int], language: str, renderer: Renderer) -> None:
     surface = pygame.Surface(size)
     checked = 0
     for view in _match_views(language):
