@@ -33,6 +33,13 @@ class PlayedMatch:
     started: bool = False
     slate: tuple[SlateEntry, ...] = ()
     over: bool = False
+    # when the server applied the event that named the first trumps (its own clock; it had received it by then)
+    begun_at: float | None = None
+
+    def begun_before(self, drawn: float) -> bool:
+        """Whether it began before its round was drawn (at ``drawn``): then it cannot be a table's match of that
+        round, which a table begins only once the round's seating reached it."""
+        return self.begun_at is not None and self.begun_at < drawn
 
 
 @dataclass
@@ -204,7 +211,11 @@ class TableFeed:
         journal.received = (min(first, now), max(last, now))
         if seq > 0:
             self.last_event = now
-        return True, journal.advance()
+        scored = journal.advance()
+        for match in journal.matches:
+            if match.started and match.begun_at is None:
+                match.begun_at = now
+        return True, scored
 
     @property
     def version(self) -> int:
@@ -222,20 +233,21 @@ class TableFeed:
             return None
         return journal, journal.matches[number - 1]
 
-    def claims(self, number: int) -> list[tuple[JournalFeed, PlayedMatch]]:
+    def claims(self, number: int, drawn: float = 0.0) -> list[tuple[JournalFeed, PlayedMatch]]:
         """Each journal's first match begun under round ``number``'s seating (in the order the table made its
-        journals). A table claims its round with one journal: two claiming it are a second sender with the table's
-        password, or a round match abandoned unfinished and begun again (docs/tournament.md, "Which match is which
-        round")."""
+        journals), unless it began before the round was drawn (at ``drawn``: it is held, never a claim). A table
+        claims its round with one journal: two claiming it are a second sender with the table's password, or a
+        round match abandoned unfinished and begun again (docs/tournament.md, "Which match is which round")."""
         out = []
         for journal in sorted(self.journals.values(), key=lambda j: (j.index, j.jid)):
             if journal.header is not None:
                 first = next((m for m in journal.matches if m.started and m.round == number), None)
-                if first is not None:
+                if first is not None and not first.begun_before(drawn):
                     out.append((journal, first))
         return out
 
-    def for_round(self, number: int, assigned: dict[str, int]) -> tuple[JournalFeed, PlayedMatch] | None:
+    def for_round(self, number: int, assigned: dict[str, int],
+                  drawn: float = 0.0) -> tuple[JournalFeed, PlayedMatch] | None:
         """This table's match of round ``number``: the one a director's correction assigned to it
         (``"journal:match"`` -> round; of several, the latest), else the one journal's claim when one journal
         alone claims the round (a match assigned elsewhere claims nothing). Two journals claiming it: none until
@@ -244,13 +256,14 @@ class TableFeed:
                  if assigned.get(f"{j.jid}:{m.number}") == number]
         if found:
             return max(found, key=lambda jm: (jm[0].index, jm[1].number))
-        claims = self.open_claims(number, assigned)
+        claims = self.open_claims(number, assigned, drawn)
         return claims[0] if len(claims) == 1 else None
 
-    def open_claims(self, number: int, assigned: dict[str, int]) -> list[tuple[JournalFeed, PlayedMatch]]:
+    def open_claims(self, number: int, assigned: dict[str, int],
+                    drawn: float = 0.0) -> list[tuple[JournalFeed, PlayedMatch]]:
         """:meth:`claims` less the matches a director's correction assigned (to this round or another)."""
-        return [(j, m) for j, m in self.claims(number) if f"{j.jid}:{m.number}" not in assigned]
+        return [(j, m) for j, m in self.claims(number, drawn) if f"{j.jid}:{m.number}" not in assigned]
 
-    def disputed(self, number: int, assigned: dict[str, int]) -> bool:
+    def disputed(self, number: int, assigned: dict[str, int], drawn: float = 0.0) -> bool:
         """Whether round ``number`` waits for the director: two journals claim it and none is assigned to it."""
-        return self.for_round(number, assigned) is None and len(self.open_claims(number, assigned)) > 1
+        return self.for_round(number, assigned, drawn) is None and len(self.open_claims(number, assigned, drawn)) > 1

@@ -295,6 +295,7 @@ class TournamentServer:
         self.broker = BrokerLink()
         self.feeds: dict[str, TableFeed] = {}
         self.rounds: list[list[TableSeating]] = []
+        self.drawn: list[float] = []  # per round, when it was drawn (the server's clock, as messages are received)
         self.byes: list[tuple[str, ...]] = []  # per round, the entrants who sit it out (docs/tournament.md)
         self.audit: list[dict[str, Any]] = []
         self.lock = threading.RLock()
@@ -309,9 +310,10 @@ class TournamentServer:
 
     def _load(self) -> None:
         """Everything from the store: rounds, the director's acts, every message (replayed)."""
-        for _, seating, _, _ in self.store.rounds():
+        for _, seating, started, _ in self.store.rounds():
             tables, byes = (seating, []) if isinstance(seating, list) else (seating["tables"], seating["byes"])
             self.rounds.append([TableSeating.from_json(t) for t in tables])
+            self.drawn.append(started)
             self.byes.append(tuple(str(name) for name in byes))
         self.audit = self.store.audit_log()
         self.counts.quarantined = self.store.quarantined(0)[0]
@@ -497,9 +499,10 @@ class TournamentServer:
                     if not match.started or number is None or f"{journal.jid}:{match.number}" in assigned:
                         continue
                     seated = self.seating_of(table, number) is not None
+                    drawn = self.drawn[number - 1] if number <= len(self.drawn) else 0.0
                     if seated and number not in rounds:
-                        rounds[number] = (feed.for_round(number, assigned),
-                                          self._dispute(table, number, feed.open_claims(number, assigned)))
+                        rounds[number] = (feed.for_round(number, assigned, drawn),
+                                          self._dispute(table, number, feed.open_claims(number, assigned, drawn)))
                     counted, dispute = rounds.get(number, (None, ""))
                     if counted is not None and counted[0] is journal and counted[1] is match:
                         continue
@@ -507,6 +510,8 @@ class TournamentServer:
                         why = f"round {number} has not started"
                     elif not seated:
                         why = f"table {table} was not seated in round {number}"
+                    elif match.begun_before(drawn):
+                        why = f"its match began before round {number} was drawn: no table had its seating"
                     elif counted is not None:
                         why = (f"table {table}'s round {number} is journal {counted[0].jid[:12]} match "
                                f"{counted[1].number}")
@@ -547,7 +552,7 @@ class TournamentServer:
             for number, seating in enumerate(self.rounds, start=1):
                 for ts in seating:
                     feed = self.feeds.get(ts.table)
-                    if feed is not None and feed.disputed(number, assigned):
+                    if feed is not None and feed.disputed(number, assigned, self.drawn[number - 1]):
                         out.append({"table": ts.table, "round": number,
                                     "names": sorted(n for names in ts.team_map().values() for n in names)})
             return out
@@ -599,7 +604,7 @@ class TournamentServer:
 
     def _table_round(self, number: int, ts: TableSeating, feed: TableFeed | None,
                      assigned: dict[str, int]) -> TableRound:
-        found = feed.for_round(number, assigned) if feed is not None else None
+        found = feed.for_round(number, assigned, self.drawn[number - 1]) if feed is not None else None
         if found is None or found[0].header is None:
             return TableRound(number, ts.table, ts.team_map(), (), 9, False)
         journal, match = found
@@ -817,8 +822,10 @@ class TournamentServer:
                     seating = swiss_pairs([by_name[n] for n in playing], tables, history)
                 else:
                     seating = swiss_players(playing, tables, history)
-            self.store.add_round(number, {"tables": [t.to_json() for t in seating], "byes": byes}, who)
+            drawn = self.clock()
+            self.store.add_round(number, {"tables": [t.to_json() for t in seating], "byes": byes}, who, drawn)
             self.rounds.append(seating)
+            self.drawn.append(drawn)
             self.byes.append(tuple(byes))
             self.audit.append(self.store.audit(who, "round", f"round {number} started", {"round": number}))
             self._publish_all()

@@ -59,9 +59,10 @@ class Store:
                               (table, journal, seq)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
-    def add_round(self, number: int, seating: dict[str, Any], who: str) -> None:
-        """Round ``number``: ``{"tables": [...], "byes": [...]}`` (a store from before byes has the list only)."""
-        self.db.execute("INSERT INTO rounds VALUES (?, ?, ?, ?)", (number, json.dumps(seating), time.time(), who))
+    def add_round(self, number: int, seating: dict[str, Any], who: str, started: float) -> None:
+        """Round ``number``: ``{"tables": [...], "byes": [...]}`` (a store from before byes has the list only),
+        drawn at ``started`` (the server's clock)."""
+        self.db.execute("INSERT INTO rounds VALUES (?, ?, ?, ?)", (number, json.dumps(seating), started, who))
 
     def rounds(self) -> list[tuple[int, Any, float, str]]:
         return [(n, json.loads(s), t, w) for n, s, t, w in

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def test_odd_pairs_sit_out_in_turn_and_score_their_bye(tmp_path: Path) -> None:
             assert bye not in seated and len(seated) == 2
             messages, _ = feed_messages(number)
             items = [("tablepi/v1/tables/1/events", json.dumps(dict(m, journal=f"j{number}", round=number,
-                                                                     index=number)).encode(), 0, 1, 0.0)
+                                                                     index=number)).encode(), 0, 1, time.time())
                      for m in messages]
             server.receive(items)
         assert sorted(byes) == ["A & B", "C & D", "E & F"]  # each pair sat out once

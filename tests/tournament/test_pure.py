@@ -197,7 +197,7 @@ def test_the_server_keeps_each_tables_scores_until_the_table_changes(tmp_path: o
         for table, seed in (("1", 6), ("2", 7)):
             for message in feed_messages(seed)[0]:
                 body = dict(message, table=table, journal=f"j{table}")
-                items.append((f"tablepi/v1/tables/{table}/events", json.dumps(body).encode(), 0, 1, 0.0))
+                items.append((f"tablepi/v1/tables/{table}/events", json.dumps(body).encode(), 0, 1, time.time()))
         rng = random.Random(3)
         rng.shuffle(items)
         for start in range(0, len(items), 97):
@@ -230,7 +230,8 @@ def test_the_dashboard_shows_each_tables_own_round(tmp_path: object) -> None:
     assert isinstance(server, TournamentServer)
     try:
         server.start_next_round("test")
-        items = [("tablepi/v1/tables/1/events", json.dumps(m).encode(), 0, 1, 0.0) for m in feed_messages(2)[0][:40]]
+        items = [("tablepi/v1/tables/1/events", json.dumps(m).encode(), 0, 1, time.time())
+                 for m in feed_messages(2)[0][:40]]
         server.receive(items)
         server.start_next_round("test", force=True)
         rows = {row["table"]: row for row in server.dashboard()["tables"]}
@@ -319,11 +320,13 @@ def test_broker_config_makes_the_servers_password_file_and_one_per_table(tmp_pat
         load_tournament_config(config).broker.secret()
 
 
-def _claim(table: str, journal: str, number: int, seed: int, received: float = 0.0) -> list[tuple[str, bytes, int,
-                                                                                                  int, float]]:
-    """Journal ``journal``: one whole match played at ``table`` under round ``number``'s seating, as feed items."""
+def _claim(table: str, journal: str, number: int, seed: int, received: float | None = None) -> list[tuple[
+        str, bytes, int, int, float]]:
+    """Journal ``journal``: one whole match played at ``table`` under round ``number``'s seating, as feed items
+    received at ``received`` (default: now, after the round was drawn)."""
+    at = time.time() if received is None else received
     return [(f"tablepi/v1/tables/{table}/events",
-             json.dumps(dict(m, table=table, journal=journal, round=number)).encode(), 0, 1, received)
+             json.dumps(dict(m, table=table, journal=journal, round=number)).encode(), 0, 1, at)
             for m in feed_messages(seed)[0]]
 
 
@@ -346,7 +349,8 @@ def test_two_journals_for_one_tables_round_count_nothing_until_the_director_pick
 
     server = _server(tmp_path)
     assert isinstance(server, TournamentServer)
-    real, forged = _claim("1", "real", 1, 2, 10.0), _claim("1", "forged", 1, 5, 10.0)
+    at = time.time() + 10.0
+    real, forged = _claim("1", "real", 1, 2, at), _claim("1", "forged", 1, 5, at)
     try:
         server.start_next_round("test")
         server.receive(_claim("2", "other", 1, 3))
@@ -359,7 +363,7 @@ def test_two_journals_for_one_tables_round_count_nothing_until_the_director_pick
         held = {h["journal"]: h for h in server.held()}
         assert set(held) == {"real", "forged"}
         assert all(h["reason"] == "2 journals for table 1 round 1: none is counted until the director assigns one"
-                   and h["seated"] and h["received"] == [10.0, 10.0] for h in held.values())
+                   and h["seated"] and h["received"] == [at, at] for h in held.values())
         board = server.dashboard()
         assert "disputed" in next(r for r in board["tables"] if r["table"] == "1")["attention"]
         time.sleep(STANDINGS_INTERVAL)
@@ -421,8 +425,9 @@ def test_a_round_match_left_unfinished_is_named_in_the_dispute(tmp_path: object)
             out.append((topic, json.dumps(message).encode(), *rest))
         return out  # type: ignore[return-value]
 
-    whole = _claim("1", "again", 1, 2, 20.0)
-    left = numbered(_claim("1", "left", 1, 2, 10.0), 1)[: len(whole) // 5]
+    now = time.time()
+    whole = _claim("1", "again", 1, 2, now + 20.0)
+    left = numbered(_claim("1", "left", 1, 2, now + 10.0), 1)[: len(whole) // 5]
     try:
         server.start_next_round("test")
         server.receive(left)
@@ -438,3 +443,32 @@ def test_a_round_match_left_unfinished_is_named_in_the_dispute(tmp_path: object)
                    for r in reasons.values()), reasons
     finally:
         server.close()
+
+
+def test_a_claim_begun_before_its_round_was_drawn_is_held_not_a_dispute(tmp_path: object) -> None:
+    """A whole match for round 2, published with a table's password before round 2 is drawn (its number is easy
+    to guess): no table can have begun its round 2 match then, having no seating yet. Once the round is drawn, the
+    early one is held with that reason and does not dispute the round: the table's own match counts."""
+    from tablepi.tournament.server import TournamentServer
+
+    server = _server(tmp_path, rounds=3)
+    assert isinstance(server, TournamentServer)
+    try:
+        server.start_next_round("test")
+        server.receive(_claim("1", "j", 1, 2))
+        server.receive(_claim("1", "early", 2, 4))
+        assert [h["reason"] for h in server.held()] == ["round 2 has not started"]
+        time.sleep(0.01)
+        server.start_next_round("test", force=True)
+        server.receive(_claim("1", "own", 2, 6))
+        assert _round_of(server, "1", 2) != () and server.disputed() == []
+        assert {h["journal"]: h["reason"] for h in server.held()} == {
+            "early": "its match began before round 2 was drawn: no table had its seating"}
+    finally:
+        server.close()
+    again = _server(tmp_path, rounds=3)  # a restarted server replays the store: the same
+    assert isinstance(again, TournamentServer)
+    try:
+        assert again.disputed() == [] and [h["journal"] for h in again.held()] == ["early"]
+    finally:
+        again.close()
