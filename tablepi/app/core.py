@@ -407,7 +407,9 @@ class TableApp:
             log.info("seating: %s", item.text())
             if self.ports.console is not None:
                 self.ports.console.offer_roster(item.roster)
-            if item.names and not (self._seated_already(item.names) and self.table.round == item.round):
+            kept = self.table.in_round  # the round (and its length) the journal has in force
+            journaled = kept is not None and (kept.round, kept.round_deals) == (item.round, item.deals)
+            if item.names and not (self._seated_already(item.names) and journaled):
                 # The tournament's seating seats the players, like names typed at the table (a journaled event),
                 # and its round is journaled with it: which round each event was journaled under is the journal's.
                 self.handle(PlayersSeated(self.now, item.names, SeatingSource.TOURNAMENT, round=item.round,
