@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="configuration file naming the journal and the book, used when it exists "
                              "(default: %(default)s)")
     parser.add_argument("--book", type=Path, help="the book file (default: players.sqlite3 beside the journal)")
+    parser.add_argument("--league", type=Path, metavar="CONFIG",
+                        help="a bar's league (tablepi league CONFIG): its book, its [players] settings and the "
+                             "address of its pages (link) instead of the table's")
     parser.add_argument("--journal", type=Path, help="the journal (default: the config's)")
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     sub.add_parser("list", help="every player: shown as, matches, deals, rating")
@@ -50,10 +53,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _paths(args: argparse.Namespace) -> tuple[Any, Path, Path, Path]:
     from tablepi.config import Config, load_config
 
-    config = load_config(args.config) if args.config.exists() else Config()
+    if args.league is not None:
+        config = _league(args.league)
+    else:
+        config = load_config(args.config) if args.config.exists() else Config()
     journal = args.journal or config.journal
     book = args.book or config.book.path or journal.with_name("players.sqlite3")
     return config, journal, book, journal.with_name("archive")
+
+
+def _league(path: Path) -> Any:
+    """A league's configuration as a table's would say the same: its book and [players] settings, and its pages
+    where ``tablepi league`` serves them (so a player's link has the league's address and port)."""
+    import dataclasses
+
+    from tablepi.book.config import WebConfig
+    from tablepi.book.league import load_league_config
+    from tablepi.config import Config
+
+    league = load_league_config(path)
+    web = league.server.web
+    return dataclasses.replace(Config(), book=dataclasses.replace(league.players, path=league.book),
+                               web=WebConfig(enabled=True, host=web.host, port=web.port))
 
 
 def run(args: argparse.Namespace) -> int:

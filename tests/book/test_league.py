@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from tablepi.book.league import LeagueServer, load_league_config
-from tablepi.book.pages import open_pages
+from tablepi.book.pages import Pages, make_pages
 from tablepi.book.stats import ALL_TIME, player_stats
 from tablepi.book.store import Book
 from tablepi.feed.broker import SERVER_USER, Mosquitto
 from tablepi.rules.seats import Seat
 from tablepi.table.events import PlayersSeated, SeatingSource
+from tablepi.web.serve import WebServer
 from tests.book.helpers import browser_at, every_page, get_bytes, name_forms, own_exports
 from tests.tournament.conftest import table_feed
 from tests.tournament.simulate import SimulatedTable
@@ -123,8 +124,9 @@ def test_the_league_serves_every_tables_pages_and_names_nobody_private(broker: M
     book = Book(config.book)
     book.set_public("Marie", True)
     server = LeagueServer(config.server, book, review=False).start()
-    site = open_pages(book, config.players, server.live_now, server.hub.changes, lambda: server.record, "en",
-                      "127.0.0.1", 0)
+    pages = Pages(book, config.players, server.live_now, server.hub.changes, lambda: server.record)
+    site = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
+                     changes=server.hub.changes).start()  # as `tablepi league` serves them
     tables = [SimulatedTable(t, tmp_path / f"table{t}", table_feed(broker, t)).connect() for t in ("1", "2")]
     driver = None
     try:
@@ -200,3 +202,19 @@ def test_the_league_serves_every_tables_pages_and_names_nobody_private(broker: M
         site.close()
         server.close()
         book.close()
+
+
+def test_a_players_link_from_a_league_has_the_leagues_address_and_port(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``tablepi players --league CONFIG link NAME``: the league's book, and the address of the league's pages
+    (its [web] host and port), not the table configuration's default port 8080."""
+    from tablepi.cli import main
+
+    config = tmp_path / "league.toml"
+    config.write_text('[league]\ntables = ["1"]\nbook = "bar.sqlite3"\n[web]\nhost = "127.0.0.1"\nport = 9123\n',
+                      encoding="utf-8")
+    with Book(tmp_path / "bar.sqlite3") as book:
+        jang = book.set_public("Jang", True)
+        token = book.token(jang)
+    assert main(["players", "--config", str(tmp_path / "none.toml"), "--league", str(config), "link", "Jang"]) == 0
+    assert capsys.readouterr().out.strip() == f"http://127.0.0.1:9123/me/{token}"
