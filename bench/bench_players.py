@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,7 @@ from tablepi.book.export import archive_lookup
 from tablepi.book.facts import match_facts
 from tablepi.book.fill import BookKeeper, record_facts
 from tablepi.book.pages import Pages, make_pages
+from tablepi.book.process import PagesProcess, Site
 from tablepi.book.store import Book
 from tablepi.changes import Changes
 from tablepi.journal import archive as match_archive
@@ -464,11 +466,11 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
             assert worker is not None
             return worker.submit(deal, number, carried).result()
 
-        keeper = BookKeeper(book, table, "1", review=True, reviewer=reviewer).start()
-        pages = Pages(book, BookConfig(), keeper.live_now, keeper.changes,
-                      lambda: archive_lookup(table.archive))
-        web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
-                        changes=keeper.changes).start()
+        # as the table runs them: the pages in a process of their own, shown the keeper's live view
+        web = PagesProcess(Site(book.path, BookConfig(), table.archive, "en"), "127.0.0.1", 0)
+        keeper = BookKeeper(book, table, "1", review=True, reviewer=reviewer, show=web.show).start()
+        with urllib.request.urlopen(f"http://127.0.0.1:{web.port}/live.json", timeout=60):
+            pass  # the pages process serves
         phone = subprocess.Popen([sys.executable, "-c", PHONES, str(web.port), str(phones)], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, text=True)
         assert phone.stdout is not None and phone.stdout.readline().strip() == "connected"
@@ -480,8 +482,7 @@ def card_to_frame(scratch: Path, book: Book | None, phones: int, seed: int) -> t
             app.handle(event)
             if isinstance(event, CardPlaced):
                 samples.append(time.perf_counter() - start)
-            if book is not None:
-                time.sleep(0.002)  # a real table's gestures come seconds apart: let the phones' updates go out
+            time.sleep(0.002)  # a real table's gestures come seconds apart (the phones' updates go out): both ways
     finally:
         if phone is not None and phone.stdin is not None and phone.stdout is not None:
             time.sleep(1.0)

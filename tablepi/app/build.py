@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablepi.app.console import Console
 from tablepi.app.core import TableApp
@@ -30,6 +30,9 @@ from tablepi.journal.record import RecordHeader
 from tablepi.readers.link import LinkedReader, LinkRefused
 from tablepi.rules.seats import Seat
 from tablepi.table.state import TableConfig
+
+if TYPE_CHECKING:
+    from tablepi.book.process import PagesProcess
 
 log = logging.getLogger(__name__)
 
@@ -152,35 +155,44 @@ def open_book(
         def reviewer(deal: Any, number: int, carried: int) -> Any:  # in the review worker process, waited for
             return worker.submit(deal, number, carried).result()
 
-    keeper = BookKeeper(book, table, config.feed.table or "1", review=config.book.review,
-                        reviewer=reviewer).start()
+    pages = open_pages(config, book.path, table.archive) if config.web.enabled else None
+    try:
+        keeper = BookKeeper(book, table, config.feed.table or "1", review=config.book.review, reviewer=reviewer,
+                            show=(lambda live: None) if pages is None else pages.show).start()
+    except BaseException:
+        if pages is not None:
+            pages.close()
+        book.close()
+        raise
     parts: list[Any] = []
     code = None
-    if config.web.enabled:
+    if pages is not None:
         from tablepi.book.config import page_address
-        from tablepi.book.export import archive_lookup
+        from tablepi.book.qr import phone_code
 
-        try:
-            from tablepi.book.pages import open_pages
-        except ImportError as error:  # the web stack is not installed here: the table plays on without pages
-            log.error("web: enabled, but the web server is missing (%s): pip install 'tablepi[tournament]'", error)
-            parts.extend([keeper, book])
-            return parts, None, None
-        try:
-            parts.append(open_pages(book, config.book, keeper.live_now, keeper.changes,
-                                    lambda: archive_lookup(table.archive), config.display.language,
-                                    config.web.host, config.web.port))
-        except OSError as error:
-            log.error("web: cannot serve the pages on %s:%d (%s); the table plays on without them",
-                      config.web.host, config.web.port, error)
-        else:
-            from tablepi.book.qr import phone_code
-
-            address = page_address(config.web)
-            code = phone_code(address)  # the slate shows it between deals, the menu's "On your phone"
-            log.info("the players' pages are on %s", address)
+        parts.append(pages)
+        address = page_address(config.web)
+        code = phone_code(address)  # the slate shows it between deals, the menu's "On your phone"
+        log.info("the players' pages are on %s", address)
     parts.extend([keeper, book])
     return parts, code, keeper.opt_in if code is not None else None
+
+
+def open_pages(config: Config, book: Path, archive: Path | None) -> PagesProcess | None:
+    """The table's own pages, served by a process of their own (tablepi.book.process); None if they cannot be
+    served (the table plays on without them)."""
+    try:
+        from tablepi.book.process import PagesProcess, Site
+    except ImportError as error:  # the web stack is not installed here
+        log.error("web: enabled, but the web server is missing (%s): pip install 'tablepi[tournament]'", error)
+        return None
+    try:
+        return PagesProcess(Site(book, config.book, archive, config.display.language), config.web.host,
+                            config.web.port)
+    except OSError as error:
+        log.error("web: cannot serve the pages on %s:%d (%s); the table plays on without them",
+                  config.web.host, config.web.port, error)
+        return None
 
 
 def service_app(

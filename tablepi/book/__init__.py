@@ -9,4 +9,5 @@ preference, not a game event, and it survives a rebuild.
 - :mod:`tablepi.book.store`: the SQLite book, filled and rebuilt from those facts; privacy and forgetting.
 - :mod:`tablepi.book.stats`: statistics per player and partnership over an evening, a season, all time.
 - :mod:`tablepi.book.rating`: the team rating (openskill), reproducible from the matches in order.
+- :mod:`tablepi.book.process`: a table's pages served by a process of their own, never slowing the table.
 """

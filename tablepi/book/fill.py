@@ -5,9 +5,10 @@ The keeper follows the journal the table writes: the core thread only puts each 
 :class:`~tablepi.journal.journal.JournalListener` must never make the table wait); the keeper's thread replays the lines
 through its own :class:`~tablepi.table.machine.Table` and, the moment a match is won, adds it to the book with its
 reviews. When the journal rotates, matches of the archived file that the book lacks (one abandoned unfinished) are
-added from the archive. What it made of the table now (the live view: only cards already played, never a hand) is
-what :meth:`BookKeeper.live_now` gives the pages; each time the keeper has taken what was queued, it tells the
-pages' open streams on :attr:`BookKeeper.changes` (channel :data:`CHANNEL`), so they look then and not on a timer.
+added from the archive. Each time the keeper has taken what was queued, it hands what it made of the table now
+(the live view: only cards already played, never a hand) to ``show``: the pages' process
+(:class:`~tablepi.book.process.PagesProcess`) or a :class:`~tablepi.book.pages.LiveBoard`, whose open streams then
+look, not on a timer.
 """
 
 from __future__ import annotations
@@ -17,13 +18,12 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Container
+from collections.abc import Callable, Container
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablepi.book.facts import MatchFacts, Reviewer, match_facts
 from tablepi.book.store import Book
-from tablepi.changes import Changes
 from tablepi.errors import RecordError
 from tablepi.journal import archive as match_archive
 from tablepi.journal.record import RecordHeader, load_record, parse_event
@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: The channel of the pages' streams (tablepi.book.pages): the book or the live view has changed.
 CHANNEL = "book"
+#: What the phones see: (version, each table now); a new version each time it changed.
+LiveView = tuple[int, list[dict[str, Any]]]
 
 
 def archive_time(path: Path) -> float:
@@ -149,10 +151,12 @@ class JournalMirror:
 
 
 class BookKeeper:
-    """Keeps the book up to date with the running table (a :class:`~tablepi.journal.journal.JournalListener`)."""
+    """Keeps the book up to date with the running table (a :class:`~tablepi.journal.journal.JournalListener`);
+    ``show`` is handed the live view (on the keeper's thread) each time the book or the live view may have
+    changed, and once as the keeper starts."""
 
     def __init__(self, book: Book, journaled: JournaledTable, table: str, *, review: bool = True,
-                 reviewer: Reviewer | None = None) -> None:
+                 reviewer: Reviewer | None = None, show: Callable[[LiveView], None] = lambda live: None) -> None:
         self.book = book
         self.table = table
         self.review = review
@@ -162,9 +166,8 @@ class BookKeeper:
         # the journal as the table replayed it
         self._mirror = JournalMirror(journaled.header, journaled.journal.id, list(journaled.journal.events([])))
         self._dirty = False
-        self._live: tuple[int, list[dict[str, Any]]] = (1, [self._mirror.live_view(table)])
-        #: Told (from the keeper's thread) each time the book or the live view may have changed.
-        self.changes = Changes()
+        self._live: LiveView = (1, [self._mirror.live_view(table)])
+        self._show = show
         self.idle = threading.Event()
         self.idle.set()
         journaled.listeners.append(self)
@@ -193,6 +196,7 @@ class BookKeeper:
         if missing:
             self.idle.clear()
             self._queue.put(("missing", missing))
+        self._show(self._live)
         self._thread = threading.Thread(target=self._run, name="book", daemon=True)
         self._thread.start()
         return self
@@ -223,7 +227,7 @@ class BookKeeper:
                 log.exception("the players' book could not take %s", kind)
             if self._queue.empty():
                 self._publish()
-                self.changes.changed(CHANNEL)
+                self._show(self._live)
                 self.idle.set()
 
     def _line(self, line: str) -> None:
@@ -247,10 +251,6 @@ class BookKeeper:
             return
         self._dirty = False
         self._live = (self._live[0] + 1, [self._mirror.live_view(self.table)])
-
-    def live_now(self) -> tuple[int, list[dict[str, Any]]]:
-        """(version, the table now): a new version each time what the phones see changed."""
-        return self._live
 
 
 def default_book_path(journal: Path) -> Path:

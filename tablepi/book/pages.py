@@ -12,9 +12,10 @@ table, no framework.
 
 :class:`Pages` makes each page's HTML; :func:`make_pages` is the Starlette app around it. An open page's stream
 waits on the channel :data:`~tablepi.book.fill.CHANNEL` of the pages' :class:`~tablepi.changes.Changes`, told
-by whoever changes the book or the live view (:class:`~tablepi.book.fill.BookKeeper`, the league's server): an idle
-page costs nothing between changes but its keep-alive. A write from another process (``tablepi players private``)
-is seen at the next keep-alive tick (:data:`tablepi.changes.TICK`).
+by whoever changes the book or the live view (a :class:`LiveBoard` shown the table's keeper's live view, the
+league's server): an idle page costs nothing between changes but its keep-alive. A write from another process
+(``tablepi players private``) is seen at the next keep-alive tick (:data:`tablepi.changes.TICK`). A table serves
+them from a process of its own (:mod:`tablepi.book.process`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from starlette.routing import Route
 
 from tablepi.book.config import BookConfig
 from tablepi.book.export import RecordLookup, player_csv, player_records, records_zip
-from tablepi.book.fill import CHANNEL
+from tablepi.book.fill import CHANNEL, LiveView
 from tablepi.book.rating import ordinal
 from tablepi.book.stats import ALL_TIME, Period, evening_period, leaderboard, player_stats, season_period
 from tablepi.book.store import Book, Player, evening_of
@@ -64,13 +65,29 @@ _HEADERS = {
 }
 #: A live view: (version, each table now as the keeper (or the league's server) last made it: a table's
 #: keeper gives its own table, a league every table of the bar).
-LiveSource = Callable[[], tuple[int, list[dict[str, Any]]]]
+LiveSource = Callable[[], LiveView]
 #: The game records for one export: a table's archive as it is now, or a league's feeds.
 RecordSource = Callable[[], RecordLookup]
 
 
 def _static(name: str) -> str:
     return resources.files("tablepi.book").joinpath("static", name).read_text(encoding="utf-8")
+
+
+class LiveBoard:
+    """The newest live view a table's keeper showed (:meth:`show`, from any thread), for :class:`Pages`
+    (:meth:`now`); each one shown wakes the open streams (:attr:`changes`)."""
+
+    def __init__(self) -> None:
+        self.changes = Changes()
+        self._live: LiveView = (0, [])
+
+    def show(self, live: LiveView) -> None:
+        self._live = live
+        self.changes.changed(CHANNEL)
+
+    def now(self) -> LiveView:
+        return self._live
 
 
 def card_html(text: str) -> str:
@@ -442,12 +459,3 @@ def make_pages(pages: Pages, default_language: str, *, stopping: Callable[[], bo
     ]
     return Starlette(routes=routes)
 
-
-def open_pages(book: Book, config: BookConfig, live: LiveSource, changes: Changes, records: RecordSource,
-               language: str, host: str, port: int) -> Any:
-    """The pages served on ``host:port`` from a thread of their own (returns the server; ``close()`` stops it)."""
-    from tablepi.web.serve import WebServer
-
-    pages = Pages(book, config, live, changes, records)
-    return WebServer(None, host, port, app=lambda stopping: make_pages(pages, language, stopping=stopping),
-                     changes=changes).start()

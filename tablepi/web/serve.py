@@ -33,6 +33,21 @@ def raise_file_limit(wanted: int) -> int:
     return soft
 
 
+def server_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (0: a kernel-chosen port) for the pages; raises OSError if it cannot be had."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Every answer goes out at once: without it a response written in two parts (head, then body) waits for
+        # the client's delayed acknowledgement, 40 ms on Linux, on every request of a kept-alive connection.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 class _Uvicorn(uvicorn.Server):
     """uvicorn's server, waking the waiting streams as it begins to shut down (SIGTERM, SIGINT or close())."""
 
@@ -47,20 +62,17 @@ class _Uvicorn(uvicorn.Server):
 
 class WebServer:
     """uvicorn serving :func:`~tablepi.web.app.make_app` of ``server`` (or the app ``app(stopping)`` makes: the
-    table's own pages, tablepi.book.pages, whose streams wait on ``changes``); :attr:`port` is where it listens."""
+    table's own pages, tablepi.book.pages, whose streams wait on ``changes``) on ``host:port``, or on ``sock``
+    (from :func:`server_socket`, bound by the process that started this one); :attr:`port` is where it listens."""
 
     def __init__(self, server: TournamentServer | None, host: str = "127.0.0.1", port: int = 0, *,
-                 app: Callable[[Callable[[], bool]], Any] | None = None, changes: Changes | None = None) -> None:
+                 app: Callable[[Callable[[], bool]], Any] | None = None, changes: Changes | None = None,
+                 sock: socket.socket | None = None) -> None:
         self._closing = False
         self._changes = changes if changes is not None or server is None else server.hub.changes
-        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        # Every answer goes out at once: without it a response written in two parts (head, then body) waits for
-        # the client's delayed acknowledgement, 40 ms on Linux, on every request of a kept-alive connection.
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.sock.bind((host, port))
-        self.host = host
-        self.port = int(self.sock.getsockname()[1])
+        self.sock = server_socket(host, port) if sock is None else sock
+        bound = self.sock.getsockname()
+        self.host, self.port = str(bound[0]), int(bound[1])
         if app is not None:
             made = app(self._stopping)
         else:

@@ -19,7 +19,7 @@ from tablepi import changes
 from tablepi.book.config import BookConfig
 from tablepi.book.export import archive_lookup
 from tablepi.book.fill import BookKeeper, rebuild, record_facts
-from tablepi.book.pages import Pages, make_pages
+from tablepi.book.pages import LiveBoard, Pages, make_pages
 from tablepi.book.store import Book
 from tablepi.journal.journal import JournaledTable
 from tablepi.rules.house import HouseRules
@@ -54,12 +54,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         book.set_public(name, True)
     book.set_public(LONG, True)
     table = JournaledTable(directory / "journal.sqlite3", archive=directory / "archive")
-    keeper = BookKeeper(book, table, "1", review=False).start()
-    pages = Pages(book, BookConfig(min_deals=10, min_together=5), keeper.live_now, keeper.changes,
+    board = LiveBoard()
+    keeper = BookKeeper(book, table, "1", review=False, show=board.show).start()
+    pages = Pages(book, BookConfig(min_deals=10, min_together=5), board.now, board.changes,
                   lambda: archive_lookup(directory / "archive"))
     web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
-                    changes=keeper.changes).start()
-    yield {"web": web, "book": book, "table": table, "keeper": keeper, "reviewed": evening, "pages": pages}
+                    changes=board.changes).start()
+    yield {"web": web, "book": book, "table": table, "keeper": keeper, "reviewed": evening, "pages": pages,
+           "board": board}
     web.close()
     keeper.close()
     table.close()
@@ -234,8 +236,9 @@ def test_the_live_stream_wakes_on_a_change_and_an_idle_one_does_nothing(site: di
     stream does not look at the book or the table at all until then (it used to look four times a second); when
     the server stops, the waiting streams end at once."""
     keeper: BookKeeper = site["keeper"]
+    board: LiveBoard = site["board"]
     monkeypatch.setattr(changes, "TICK", 60.0)  # the keep-alive tick (every 5 s) falls outside the test
-    pages = Pages(site["book"], BookConfig(min_deals=10, min_together=5), keeper.live_now, keeper.changes,
+    pages = Pages(site["book"], BookConfig(min_deals=10, min_together=5), board.now, board.changes,
                   site["pages"].records)
     looks: list[str] = []
     real = pages.stream_text
@@ -246,7 +249,7 @@ def test_the_live_stream_wakes_on_a_change_and_an_idle_one_does_nothing(site: di
 
     monkeypatch.setattr(pages, "stream_text", counted)
     web = WebServer(None, app=lambda stopping: make_pages(pages, "en", stopping=stopping),
-                    changes=keeper.changes).start()
+                    changes=board.changes).start()
     held = []
     try:
         for _ in range(3):
