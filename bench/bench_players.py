@@ -25,8 +25,9 @@ Run: ``.venv/bin/python bench/bench_players.py [--matches 10000] [--runs 3] [--p
    error.
 6. **200 phones on the live page while deals are played**: the table as it runs (journal with fsync, table, view
    model, headless renderer: the time from a card placed to its frame drawn), once bare and once with the book
-   keeping up and the pages serving ``--phones`` open event streams (a separate process plays the phones), the
-   two alternating in the same run, ``--runs`` times; and how many updates the phones received.
+   keeping up and the pages serving ``--phones`` open event streams from their own process, as the table serves
+   them (a separate process at the lowest priority plays the phones), the two alternating in the same run,
+   ``--runs`` times, 2 ms between events both ways; and how many updates the phones received.
 
 Figures: min / median / max over the runs. Left out: a real Pi (this is a 2-core x86 machine), Wi-Fi, and the
 phones' browsers drawing the page.
@@ -414,7 +415,8 @@ def _log_loss(p: float, outcome: int) -> float:
 # --- 6. phones on the live page while deals are played ---------------------------------------------------------
 
 PHONES = r"""
-import asyncio, sys
+import asyncio, os, sys
+os.nice(19)  # the phones are other devices at a bar: on the table's own cores their client weighs the least it can
 async def phone(port, counts, i):
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(b"GET /events HTTP/1.1\r\nHost: table\r\nAccept: text/event-stream\r\n\r\n")

@@ -1,10 +1,11 @@
 """The table's pages in a process of their own, so that the phones never slow the table down.
 
 Served from a thread of the table's own process, 200 phones on the live page slowed a card's way to the screen
-(p50 x1.6-3.2, p99 up to x2): every card woke all the open streams, whose answers are Python work in uvicorn and
-Starlette (about 5 ms of it a card for 200 streams), and each time the table's loop let go of the interpreter lock
-(the journal's fsync, SQLite, SDL) it had to wait until the web thread gave it back, up to the interpreter's
-switch interval (5 ms). No change to the streams' work could make that wait go away; another process has its own
+(its p50 x1.6-3.2): every event woke all the open streams, whose answers are Python work in uvicorn and Starlette
+(5-6 ms of CPU an event for 200 streams, more than the table's own loop spent), and each time the table's loop let
+go of the interpreter lock (the journal's fsync above all) it had to wait until the web thread gave it back, up to
+the interpreter's switch interval (5 ms). The stream's text was already made once per change; what is left is
+each stream's own answer, and no trimming of it would make that wait go away: another process has its own
 interpreter and lock.
 
 So the table's process keeps only the book keeper (it follows the journal and writes the book, as before) and a
