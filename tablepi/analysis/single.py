@@ -53,10 +53,13 @@ from tablepi.rules.trumps import effective_suit
 EXACT_LAYOUTS = 20_000
 #: Layouts drawn for a sampled judgement, by trick.
 SAMPLES = {1: 12, 2: 48, 3: 160}
-#: Layouts one search takes at a time when a position's layouts are shared among threads: enough that a search's
-#: table keeps the positions of neighbouring layouts (the enumeration changes one hand at a time), few enough that the
-#: threads finish together. A position with fewer than two such parts is searched in one thread.
-CHUNK = 256
+#: Layouts one search takes at a time when a position's layouts are shared among threads: at most CHUNK, so that a
+#: search's table keeps the positions of neighbouring layouts (the enumeration changes one hand at a time), and about
+#: a quarter of a thread's share, at least MIN_CHUNK, so that the threads finish together. A position with fewer than
+#: two parts is searched in one thread. (The worst trick-2 position of the benchmark, 16,632 layouts on 2 threads: 3.9 s
+#: with parts of 1,024, 4.2 s with 256, 4.6 s with two halves.)
+CHUNK = 1024
+MIN_CHUNK = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,11 +464,12 @@ class Judge:
 
     def values(self, layouts: list[list[int]], lead: int, trick: list[int], cards: list[int]) -> list[int]:
         """N+S points from the position after each card in each layout (layout by layout). The layouts are searched
-        in parts of :data:`CHUNK` by as many searches as there are threads (:func:`.kernel.search_threads`), each
+        in parts (:data:`CHUNK`) by as many searches as there are threads (:func:`.kernel.search_threads`), each
         keeping its own table for the whole deal; the values are exact, so they do not depend on which search took
         which part."""
         guesses = [TOTAL_POINTS // 2] * len(cards)
-        if self._threads == 1 or len(layouts) < 2 * CHUNK:
+        size = min(CHUNK, max(MIN_CHUNK, len(layouts) // (4 * self._threads)))
+        if self._threads == 1 or len(layouts) < 2 * size:
             return self._searches[0].values(layouts, lead, trick, cards, guesses)
         while len(self._searches) < self._threads:
             self._searches.append(new_search(self.tables, self._compiled, full=True))
@@ -476,12 +480,12 @@ class Judge:
         def part(start: int) -> list[int]:
             search = free.get()
             try:
-                return search.values(layouts[start : start + CHUNK], lead, trick, cards, guesses)
+                return search.values(layouts[start : start + size], lead, trick, cards, guesses)
             finally:
                 free.put(search)
 
         found: list[int] = []
-        for values in shared_pool(self._threads).map(part, range(0, len(layouts), CHUNK)):
+        for values in shared_pool(self._threads).map(part, range(0, len(layouts), size)):
             found.extend(values)
         return found
 

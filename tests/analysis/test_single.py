@@ -253,7 +253,7 @@ def test_layouts_shared_among_threads_give_the_same_review(monkeypatch: pytest.M
 
     def counting(self: Judge, layouts: list[list[int]], *args: object) -> list[int]:
         nonlocal split
-        split += len(layouts) >= 2 * single.CHUNK
+        split += len(layouts) >= 2 * single.CHUNK  # parts of CHUNK (8) layouts: split among the threads
         return values(self, layouts, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Judge, "values", counting)
