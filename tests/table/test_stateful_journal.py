@@ -56,6 +56,7 @@ from tests.table.test_stateful import entries, replay_deal, result_of, strip_clo
 DECK_NAME = "blue"
 seats = st.sampled_from(list(Seat))
 delays = st.sampled_from([0.0, 0.1, 0.5, 1.0, 1.5, 3.0])
+rounds = st.none() | st.sampled_from([1, 2, 3]) | st.integers(-2, 1002)
 names = st.one_of(
     st.sampled_from(["Jang", "Marie-Christine Weber", "Marie-Thérèse", "Fernand", "Guillaume Schmit-Hoffmann",
                      "Marie-Christine Weber-Schmitt von und zu Luxemburg-Ettelbruck", "Anna\nWeber", "\t", " ",
@@ -199,10 +200,13 @@ class JournaledTableAtTheBar(RuleBasedStateMachine):
         self.feed(CorrectionAnswered(self.later(delay), team, accept))
 
     @rule(seated=st.lists(st.tuples(seats, names), min_size=1, max_size=4, unique_by=lambda x: x[0]),
-          source=st.sampled_from(list(SeatingSource)), delay=delays)
-    def players_sit_down(self, seated: list[tuple[Seat, str]], source: SeatingSource, delay: float) -> None:
+          source=st.sampled_from(list(SeatingSource)), delay=delays, number=rounds, deals=rounds)
+    def players_sit_down(self, seated: list[tuple[Seat, str]], source: SeatingSource, delay: float,
+                         number: int | None, deals: int | None) -> None:
+        """Any seating, a tournament's round and its length in deals included (from a feed that may send anything:
+        none, ordinary, 0, negative, past what a record reads)."""
         uid = "04AB12CD34EF56" if source is SeatingSource.TAG else ""
-        self.feed(PlayersSeated(self.later(delay), tuple(seated), source, uid))
+        self.feed(PlayersSeated(self.later(delay), tuple(seated), source, uid, number, deals))
 
     @rule(seat=seats, delay=delays)
     def the_first_dealer_is_chosen(self, seat: Seat, delay: float) -> None:
