@@ -23,7 +23,7 @@ minimax on (lines, points).
 The layouts of one position are searched together by one search whose transposition table is keyed on the four hands
 (:mod:`tablepi.analysis.solver`), so a position two layouts reach is searched once, and each layout's value of a card
 starts from that card's value in the layout before. A position with many layouts is shared among threads, one a core:
-each searches runs of neighbouring layouts with a table of its own, without the interpreter lock.
+each thread searches runs of neighbouring layouts with a table of its own, without the interpreter lock.
 """
 
 from __future__ import annotations
