@@ -8,7 +8,8 @@
  *
  * Two kinds of transposition table: keyed on the cards in play and the leader (one deal: who holds what is fixed),
  * or, with ``full``, on the four hands and the leader, so that one table serves every layout of the unseen cards
- * a single-dummy review searches (a position reached from two layouts is searched once).
+ * a single-dummy review searches (a position reached from two layouts is searched once, and so is a position that
+ * differs from it only in which of two cards alike in suit and points is gone: slide_key).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -46,11 +47,19 @@ typedef struct {
     FullEntry *ftt; /* instead of tt when keyed on the full hands */
     int tt_bits;
     uint32_t h[4];
+    uint32_t slides; /* for slide_key: cards that take the place of the next stronger card of their suit when it is
+                      * gone and has the same points */
+    uint32_t jumps;  /* ... of the card two places stronger, over a gone card of other points */
     unsigned long long nodes;
     int busy; /* values() is searching without the interpreter lock */
 } Search;
 
-static inline int popcount(uint32_t x) { return __builtin_popcount(x); }
+/* Without a popcount instruction in the build's target, __builtin_popcount is a call into the compiler's library. */
+static inline int popcount(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
 static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }
 static inline int highbit(uint32_t x) { return 31 - __builtin_clz(x); }
 
@@ -129,6 +138,34 @@ static FullEntry *ftt_find(Search *s, const uint32_t *key, int create) {
 static int play(Search *s, int k, int pos, int alpha, int beta, uint32_t tmask, uint32_t lsm, int win, int wpos,
                 int tpts);
 
+/* The key of the position in ``h`` for the table keyed on the four hands: the hands after every card slid into the
+ * place of a stronger card of its suit with the same points that is no longer in play, the cards between them gone
+ * too (the ten gone, the nine takes its place; with clubs trumps the queen of clubs takes the queen of diamonds'
+ * place when she and the king of clubs are gone). A position and its slid one have the same value (the same cards by
+ * suit, order and points, in the same hands), so positions that differ only in which of such cards are gone share an
+ * entry. A step moves a card one place (``slides``) or two (``jumps``); with this deck three steps slide every card
+ * home (the three queens among the trumps are the longest run; a position slid less would still be exact, only
+ * shared less). ``moved`` and ``jumped`` get the cards each step moved, to map the best lead to the key and back. */
+#define SLIDE_STEPS 3
+static inline void slide_key(const Search *s, const uint32_t *h, uint32_t rem, int leader, uint32_t *key,
+                             uint32_t *moved, uint32_t *jumped) {
+    uint32_t k0 = h[0], k1 = h[1], k2 = h[2];
+    for (int i = 0; i < SLIDE_STEPS; i++) {
+        uint32_t m = rem & s->slides & ~(rem << 1), j = rem & s->jumps & ~(rem << 1) & ~(rem << 2);
+        moved[i] = m;
+        jumped[i] = j;
+        if (!(m | j)) break;
+        rem ^= m | (m >> 1) | j | (j >> 2);
+        k0 ^= (k0 & m) | ((k0 & m) >> 1) | (k0 & j) | ((k0 & j) >> 2);
+        k1 ^= (k1 & m) | ((k1 & m) >> 1) | (k1 & j) | ((k1 & j) >> 2);
+        k2 ^= (k2 & m) | ((k2 & m) >> 1) | (k2 & j) | ((k2 & j) >> 2);
+    }
+    key[0] = k0 | ((uint32_t)leader << CARDS);
+    key[1] = k1;
+    key[2] = k2;
+    key[3] = rem & ~(k0 | k1 | k2);
+}
+
 static int start(Search *s, int leader, int alpha, int beta) {
     uint32_t *h = s->h;
     uint32_t rem = h[0] | h[1] | h[2] | h[3];
@@ -142,7 +179,8 @@ static int start(Search *s, int leader, int alpha, int beta) {
         return ((h[0] | h[2]) & w) ? points_of(s, rem) : 0;
     }
     uint32_t key = rem | ((uint32_t)leader << CARDS);
-    uint32_t fkey[4] = {h[0] | ((uint32_t)leader << CARDS), h[1], h[2], h[3]};
+    uint32_t fkey[4], moved[SLIDE_STEPS] = {0, 0, 0}, jumped[SLIDE_STEPS] = {0, 0, 0};
+    if (s->ftt) slide_key(s, h, rem, leader, fkey, moved, jumped);
     Entry *entry = NULL;
     FullEntry *fentry = NULL;
     if (s->ftt)
@@ -161,6 +199,12 @@ static int start(Search *s, int leader, int alpha, int beta) {
         if (lo >= beta) return lo;
         if (hi <= alpha) return hi;
         if (lo == hi) return lo;
+        for (int i = SLIDE_STEPS - 1; i >= 0 && best_lead >= 0; i--) { /* the best lead from the key's places back */
+            if ((moved[i] >> 1 >> best_lead) & 1)
+                best_lead++;
+            else if ((jumped[i] >> 2 >> best_lead) & 1)
+                best_lead += 2;
+        }
     } else {
         lo = entry->lo;
         hi = entry->hi;
@@ -226,7 +270,14 @@ static int start(Search *s, int leader, int alpha, int beta) {
         fentry = ftt_find(s, fkey, 1);
         fentry->lo = (int8_t)lo;
         fentry->hi = (int8_t)hi;
-        fentry->best = (int8_t)chosen;
+        int slid = chosen;
+        for (int i = 0; i < SLIDE_STEPS; i++) {
+            if ((moved[i] >> slid) & 1)
+                slid--;
+            else if ((jumped[i] >> slid) & 1)
+                slid -= 2;
+        }
+        fentry->best = (int8_t)slid;
     } else {
         entry = tt_find(s, key, 1);
         entry->lo = (int8_t)lo;
@@ -345,6 +396,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
         self->point_mask[p] |= 1u << b;
     }
     self->tm = sm[0];
+    self->slides = self->jumps = 0;
     for (int b = 0; b < CARDS; b++) {
         uint32_t bit = 1u << b;
         uint32_t suit = 0;
@@ -352,6 +404,9 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
             if (sm[i] & bit) suit = sm[i];
         self->suit_of_bit[b] = suit;
         self->above[b] = suit & (bit - 1);
+        if (b && ((suit >> (b - 1)) & 1) && self->pts[b - 1] == self->pts[b]) self->slides |= bit;
+        if (b > 1 && ((suit >> (b - 2)) & 1) && self->pts[b - 2] == self->pts[b] && self->pts[b - 1] != self->pts[b])
+            self->jumps |= bit;
     }
     PyMem_Free(self->tt);
     PyMem_Free(self->ftt);

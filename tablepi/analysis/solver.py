@@ -9,7 +9,10 @@ The search is alpha-beta in the style of DDS, the bridge double-dummy solver:
 - a **transposition table** on (cards still in play, leader) at the start of each trick, holding a lower and an
   upper bound, so a zero-window search leaves bounds a later search can use; it also keeps the best lead. With
   ``full`` it is keyed on the four hands instead, so one table serves every layout of the unseen cards that a
-  single-dummy judgement searches (:mod:`tablepi.analysis.single`);
+  single-dummy judgement searches (:mod:`tablepi.analysis.single`); that key is taken after each card slid into the
+  place of a stronger card of its suit with the same points that is no longer in play, the cards between gone too
+  (say the ten gone, the nine takes its place), so positions that differ only in which of such cards are gone share
+  an entry;
 - **merging equivalent cards**: of two cards of one hand with no card still in play between them in the suit's
   order and the same points, only one is tried (see :mod:`tablepi.analysis.tables`);
 - **move ordering**: the lead the table remembers first; a follower tries to win cheaply against an opponent and
@@ -30,6 +33,8 @@ from typing import Protocol
 from tablepi.analysis.tables import CARDS, TRUMP, Tables, fast_winner
 
 _NEXT = (1, 2, 3, 0)
+#: Steps that slide the cards of a full key into their places (enough for this deck; see ``_kernel.c``, slide_key).
+SLIDE_STEPS = 3
 
 
 class Search(Protocol):
@@ -78,6 +83,12 @@ class PySearch:
             above.append(same & ((1 << bit) - 1))
         self._above = tuple(above)
         self._suit_of_bit = tuple(t.suit_mask[t.suit[b]] for b in range(CARDS))
+        # For a full key: cards that may take the place of the next stronger card of their suit (same points), or of
+        # the card two places stronger (same points, the card between of other points).
+        self._slides = sum(1 << b for b in range(1, CARDS)
+                           if t.suit[b - 1] == t.suit[b] and t.points[b - 1] == t.points[b])
+        self._jumps = sum(1 << b for b in range(2, CARDS) if t.suit[b - 2] == t.suit[b]
+                          and t.points[b - 2] == t.points[b] != t.points[b - 1])
 
     def value(self, hands: Sequence[int], leader: int, trick: Sequence[int], guess: int | None = None) -> int:
         """Exact N+S points from this position (the cards of ``trick`` included), by MTD(f)."""
@@ -142,6 +153,7 @@ class PySearch:
         t = self.tables
         tt = self._tt
         full = self.full
+        slides, jumps = self._slides, self._jumps
         pts = t.points
         tm = t.suit_mask[TRUMP]
         suit_of_bit = self._suit_of_bit
@@ -187,7 +199,24 @@ class PySearch:
                 if (h[0] | h[2]) & w:
                     return points_of(rem)
                 return 0
-            key = (h[0] | h[1] << at1 | h[2] << at2 | h[3] << at3 | leader << at4) if full else rem | (leader << at1)
+            steps: list[tuple[int, int]] = []
+            if full:
+                # The key after every card slid into the place of a stronger card of its suit with the same points,
+                # it and the cards between gone: the same cards by suit, order and points in the same hands, so the
+                # same value (_kernel.c, slide_key).
+                k0, k1, k2, r = h[0], h[1], h[2], rem
+                for _ in range(SLIDE_STEPS):
+                    m, j = r & slides & ~(r << 1), r & jumps & ~(r << 1) & ~(r << 2)
+                    if not m | j:
+                        break
+                    steps.append((m, j))
+                    r ^= m | m >> 1 | j | j >> 2
+                    k0 ^= (k0 & m) | (k0 & m) >> 1 | (k0 & j) | (k0 & j) >> 2
+                    k1 ^= (k1 & m) | (k1 & m) >> 1 | (k1 & j) | (k1 & j) >> 2
+                    k2 ^= (k2 & m) | (k2 & m) >> 1 | (k2 & j) | (k2 & j) >> 2
+                key = k0 | k1 << at1 | k2 << at2 | (r & ~(k0 | k1 | k2)) << at3 | leader << at4
+            else:
+                key = rem | (leader << at1)
             entry = tt.get(key)
             if entry is None:
                 lo, hi, best_lead = 0, points_of(rem), -1
@@ -199,6 +228,11 @@ class PySearch:
                     return hi
                 if lo == hi:
                     return lo
+                for m, j in reversed(steps):  # the best lead from the key's places back to the hands'
+                    if (m >> 1 >> best_lead) & 1:
+                        best_lead += 1
+                    elif (j >> 2 >> best_lead) & 1:
+                        best_lead += 2
             if hi <= alpha:
                 return hi
             if lo >= beta:
@@ -240,6 +274,11 @@ class PySearch:
                 lo = best
             else:
                 lo = hi = best
+            for m, j in steps:
+                if (m >> chosen) & 1:
+                    chosen -= 1
+                elif (j >> chosen) & 1:
+                    chosen -= 2
             tt[key] = (lo, hi, chosen)
             return best
 

@@ -9,8 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from tablepi.analysis import Solver, compiled_available
+from tablepi.analysis.kernel import new_search
 from tablepi.analysis.review import dealt_hands
 from tablepi.analysis.solve import TOTAL_POINTS
+from tablepi.analysis.solver import mtdf
 from tablepi.analysis.tables import tables
 from tablepi.rules import Card, Deal, Direction, Seat, Suit, Team, parse_cards
 from tests.analysis.helpers import random_deal
@@ -183,3 +185,29 @@ def test_last_trick_is_counted() -> None:
     solver = Solver(hands, Suit.CLUBS)
     assert solver.points(Seat.N) == {Team.NS: 7, Team.EW: 0}  # S's ♣9 is a trump and takes it; N+S anyway
     assert solver.points(Seat.N, parse_cards("AH KH")) == {Team.NS: 7, Team.EW: 0}
+
+
+@pytest.mark.parametrize("compiled", KERNELS)
+@pytest.mark.parametrize(("trump", "held", "twin"), [(Suit.HEARTS, "9S", "TS"), (Suit.CLUBS, "QC", "QD")])
+def test_the_full_table_shares_positions_that_differ_only_in_which_equal_card_is_gone(
+        compiled: bool, trump: Suit, held: str, twin: str) -> None:
+    """Keyed on the four hands (single-dummy), the table takes a position after each card slid into the place of a
+    gone stronger card of its suit with the same points, the cards between gone too: N holding 9S with TS played is
+    the same position as N holding TS with 9S played; with clubs trumps and KC played, N holding QC with QD played is
+    the same as N holding QD with QC played. The second is answered from the first's entry (no node searched), with
+    the same value, which is the exhaustive minimax's."""
+    t = tables(trump)
+
+    def hands(north: str) -> list[int]:
+        seats = {Seat.N: north + " AH KD", Seat.E: "AS JH 9D", Seat.S: "KS JC TD", Seat.W: "JS AC TC"}
+        return [t.mask(parse_cards(seats[s])) for s in ORDER]
+
+    search = new_search(t, compiled, full=True)
+    reference = MaskMinimax(trump)
+    for leader in range(4):
+        first, second = hands(held), hands(twin)
+        total = t.points_of(first[0] | first[1] | first[2] | first[3])
+        value = mtdf(search, total, first, leader, [])
+        nodes = search.nodes
+        assert mtdf(search, total, second, leader, []) == value == reference.value(second, leader, [])
+        assert search.nodes == nodes
