@@ -41,6 +41,7 @@ import json
 import math
 import os
 import random
+import re
 import sqlite3
 import statistics
 import subprocess
@@ -89,15 +90,79 @@ def pct(values: list[float], fraction: float) -> float:
 
 # --- 1. the season ---------------------------------------------------------------------------------------------
 
-def season_events(number: int, skills: dict[str, float], rng: random.Random) -> tuple[list[TableEvent], int]:
-    people = list(skills)
-    chosen = rng.sample(people, 4)
-    names = {seat: name for seat, name in zip(Seat, chosen, strict=True)}
+#: One match's table: seat -> the regular sitting there (None: a guest), and seat -> his hidden skill then.
+Seating = tuple[dict[Seat, str | None], dict[Seat, float]]
+
+
+def random_seating(skills: Mapping[str, float], rng: random.Random) -> Seating:
+    """Four regulars at random, a guest (skill 0.3) in one seat now and then; skills that never change."""
+    chosen = rng.sample(list(skills), 4)
+    names: dict[Seat, str | None] = {seat: name for seat, name in zip(Seat, chosen, strict=True)}
     if rng.random() < 0.05:
-        del names[rng.choice(list(Seat))]  # a guest in that seat
-    skill = {seat: skills.get(names.get(seat, ""), 0.3) for seat in Seat}
+        names[rng.choice(list(Seat))] = None  # a guest in that seat
+    return names, {seat: skills[name] if name is not None else 0.3 for seat, name in names.items()}
+
+
+class BarSeason:
+    """How a bar's regulars sit down, as the random season does not: three circles of regulars who mostly play
+    among themselves (the strong ones together, with exceptions), eight steady partnerships within them that sit
+    together three times in four, six newcomers who arrive during the season as beginners and learn over their
+    first 300 matches, and four regulars who leave before its end. Skills are otherwise fixed, from 0 to 0.9."""
+
+    STAY = 0.85  # the share of matches played within one circle
+    TOGETHER = 0.75  # how often a steady partnership sits together when both are there
+    LEARNING = 300  # matches a newcomer takes to reach his skill
+
+    def __init__(self, matches: int, players: int, rng: random.Random) -> None:
+        self.matches, self.rng = matches, rng
+        people = NAMES[:players]
+        rng.shuffle(people)
+        self.final = {name: round(rng.uniform(0.0, 0.9), 2) for name in people}
+        self.start = dict(self.final)
+        self.span = {name: (0.0, 2.0) for name in people}  # present from, until (shares of the season)
+        for name in people[:6]:  # newcomers
+            self.span[name] = (rng.uniform(0.05, 0.6), 2.0)
+            self.start[name], self.final[name] = round(rng.uniform(0.0, 0.15), 2), round(rng.uniform(0.5, 0.9), 2)
+        for name in people[6:10]:  # regulars who leave
+            self.span[name] = (0.0, rng.uniform(0.4, 0.95))
+        ranked = sorted(people, key=lambda p: self.final[p] + rng.uniform(-0.2, 0.2))
+        self.circle = {name: i * 3 // len(ranked) for i, name in enumerate(ranked)}
+        order = sorted(rng.sample(people, len(people)), key=lambda p: self.circle[p])
+        self.partner: dict[str, str] = {}
+        for a, b in zip(order[0:24:3], order[1:24:3], strict=False):
+            self.partner[a], self.partner[b] = b, a
+        self.played = dict.fromkeys(people, 0)
+
+    def skill(self, name: str) -> float:
+        learnt = min(1.0, self.played[name] / self.LEARNING)
+        return self.start[name] + (self.final[name] - self.start[name]) * learnt
+
+    def seating(self, number: int) -> Seating:
+        rng, share = self.rng, number / self.matches
+        here = [p for p, (arrive, leave) in self.span.items() if arrive <= share < leave]
+        inner = [p for p in here if self.circle[p] == self.circle[rng.choice(here)]]
+        if len(inner) >= 4 and rng.random() < self.STAY:
+            here = inner
+        chosen: list[str] = []
+        while len(chosen) < 4:
+            free = [p for p in here if p not in chosen]
+            first = rng.choice(free)
+            mate = self.partner.get(first)
+            if mate not in free or rng.random() >= self.TOGETHER:
+                mate = rng.choice([p for p in free if p != first])
+            chosen += [first, mate]
+        names: dict[Seat, str | None] = dict(zip((Seat.N, Seat.S, Seat.E, Seat.W), chosen, strict=True))
+        skill = {seat: self.skill(name) for seat, name in names.items() if name is not None}
+        for name in chosen:
+            self.played[name] += 1
+        return names, skill
+
+
+def season_events(number: int, seating: Seating) -> tuple[list[TableEvent], int]:
+    names, skill = seating
     script = simulate_match(number, dealer=Seat.N, mistakes=number % 10 == 0, skill=skill)
-    events: list[TableEvent] = [PlayersSeated(0.0, tuple(names.items()), SeatingSource.TOUCH)]
+    named = tuple((seat, name) for seat, name in names.items() if name is not None)
+    events: list[TableEvent] = [PlayersSeated(0.0, named, SeatingSource.TOUCH)]
     events += [_shifted(e) for e in script.events]
     return events, script.deals
 
@@ -108,26 +173,29 @@ def _shifted(event: TableEvent) -> TableEvent:
     return dataclasses.replace(event, time=event.time + 1.0)
 
 
-def generate(folder: Path, matches: int, players: int) -> list[tuple[Path, float]]:
+def generate(folder: Path, matches: int, players: int, kind: str) -> list[tuple[Path, float]]:
     manifest = folder / "season.json"
     if manifest.exists():
         data = json.loads(manifest.read_text())
-        if data["matches"] == matches and data["players"] == players:
+        if (data["matches"], data["players"], data.get("kind", "random")) == (matches, players, kind):
             return [(Path(p), e) for p, e in data["records"]]
     rng = random.Random(24)
     skills = {name: round(rng.uniform(0.0, 0.9), 2) for name in NAMES[:players]}
+    bar = BarSeason(matches, players, rng) if kind == "bar" else None
     header = RecordHeader()
-    records = []
+    records, strengths = [], []
     start = time.perf_counter()
     for number in range(matches):
-        events, _ = season_events(number, skills, rng)
+        seating = bar.seating(number) if bar is not None else random_seating(skills, rng)
+        events, _ = season_events(number, seating)
+        strengths.append([seating[1].get(seat, 0.3) for seat in (Seat.N, Seat.S, Seat.E, Seat.W)])
         path = match_archive.write_match(folder / "archive", "journal", f"season{number:06d}", header,
                                          [event_to_line(e) for e in events])
         records.append((str(path), BASE + number * 1200.0))  # a match every 20 minutes, evening after evening
         if number % 1000 == 999:
             print(f"  generated {number + 1} matches ({time.perf_counter() - start:.0f} s)", flush=True)
-    manifest.write_text(json.dumps({"matches": matches, "players": players, "skills": skills,
-                                    "records": records}))
+    manifest.write_text(json.dumps({"matches": matches, "players": players, "kind": kind,
+                                    "strengths": strengths, "records": records}))
     return [(Path(p), e) for p, e in records]
 
 
@@ -158,7 +226,7 @@ def bench_add(book: Book, runs: int, first: int) -> None:
         cpu: list[float] = []
         both: list[float] = []
         for _ in range(100):
-            events, _ = season_events(number, skills, rng)
+            events, _ = season_events(number, random_seating(skills, rng))
             ended = BASE + number * 1200.0
             number += 1
             t0 = time.perf_counter()
@@ -179,7 +247,7 @@ def bench_add(book: Book, runs: int, first: int) -> None:
           f"p50 {spread([pct(r, 0.5) for r in cpus])}, p99 {spread([pct(r, 0.99) for r in cpus])}")
     print(f"  with its replay from the events (the keeper's whole work, review left out): "
           f"p50 {spread([pct(r, 0.5) for r in whole])}, p99 {spread([pct(r, 0.99) for r in whole])}")
-    events, _ = season_events(number, skills, rng)
+    events, _ = season_events(number, random_seating(skills, rng))
     t0 = time.perf_counter()
     reviewed = match_facts(RecordHeader(), events, table="1", journal="reviewed", ended=BASE, review=True)
     seconds = time.perf_counter() - t0
@@ -336,23 +404,28 @@ def _grid(kind: Any, unit: str, sigmas: tuple[float, ...], betas: tuple[float, .
             for sg in sigmas for b in betas for t in taus]
 
 
-def _history(book: Book) -> list[HeldMatch]:
-    # The season only: the matches the add benchmark appends are played by other hidden skills under the same names.
+def _history(book: Book) -> list[tuple[int, HeldMatch]]:
+    """The season's decided matches in order, each with its number in the season. The season only: the matches the
+    add benchmark appends are played by other hidden skills under the same names."""
     lines: dict[int, list[int]] = {}
     with book.lock:
         for mid, moved in book.db.execute("SELECT match, lines FROM deal_rows WHERE seat='N' ORDER BY match, deal"):
             lines.setdefault(mid, []).append(moved)
-    return [(dict(seats), winner, lines.get(mid, [])) for mid, key, _, winner, seats, _ in book.matches()
-            if ":season" in key and winner in ("NS", "EW")]
+    numbered = ((re.search(r":season(\d+)", key), mid, winner, seats)
+                for mid, key, _, winner, seats, _ in book.matches())
+    return [(int(found[1]), (dict(seats), winner, lines.get(mid, []))) for found, mid, winner, seats in numbered
+            if found and winner in ("NS", "EW")]
 
 
-def holdout(book: Book, skills: Mapping[str, float] | None) -> None:
+def holdout(book: Book, strengths: list[list[float]] | None) -> None:
+    """``strengths``: each season match's hidden skills by seat (N, S, E, W), as the season was generated."""
     from openskill.models import PlackettLuce as PL
     from openskill.models import ThurstoneMostellerFull as TM
 
     from tablepi.book.rating import BETA, model
 
-    matches = _history(book)
+    numbered = _history(book)
+    matches = [match for _, match in numbered]
     outcomes = [int(winner == "NS") for _, winner, _ in matches]
     teach = len(matches) // 2
     tune = teach // 2  # the training half's second half scores the choices
@@ -360,7 +433,7 @@ def holdout(book: Book, skills: Mapping[str, float] | None) -> None:
     candidates: dict[str, list[tuple[str, Any]]] = {
         "win % of matches": [(f"prior {k}", lambda k=k: _WinShare(k)) for k in (0.5, 1, 2, 5, 10, 20)],
         "win % of deals": [(f"prior {k}", lambda k=k: _WinShare(k, deals=True)) for k in (1, 5, 20, 50)],
-        "rating per match, TM": _grid(TM, "match", (0.5, 2.0, default), (25 / 6, BETA, 50.0), (0.0, 25 / 300)),
+        "rating per match, TM": _grid(TM, "match", (0.5, 2.0, 4.0, default), (25 / 6, BETA, 50.0), (0.0, 25 / 300)),
         "rating per match, PL": _grid(PL, "match", (0.5, 2.0, default), (25 / 6, BETA, 50.0), (0.0, 25 / 300)),
         "rating per deal, TM": _grid(TM, "deal", (0.25, 2.0, default), (25 / 6, 50.0, 200.0), (0.0,)),
         "rating per line, TM": _grid(TM, "line", (0.25, 2.0), (50.0, 200.0), (0.0,)),
@@ -380,16 +453,8 @@ def holdout(book: Book, skills: Mapping[str, float] | None) -> None:
     # As the book has it, nothing tuned: its rating's own prediction; and win % as the earlier benchmark had it.
     book_rating = _Rated(model(), "match")
     predictions["the book's rating as it is"] = [_probability(1.0, s) for s in _scores(book_rating, matches)[teach:]]
-    if skills:
-        names = {p.id: p.name for p in book.players()}
-
-        def strength(seats: dict[str, int | None]) -> float:
-            def team(side: tuple[str, str]) -> float:
-                return sum(skills.get(names.get(p, ""), 0.3) if p is not None else 0.3 for p in (seats.get(s)
-                                                                                                 for s in side))
-            return team(NS) - team(EW)
-
-        truth = [strength(seats) for seats, _, _ in matches]
+    if strengths:
+        truth = [n + s - e - w for n, s, e, w in (strengths[number] for number, _ in numbered)]
         a, _ = _fit_scale(truth[:teach], outcomes[:teach])
         predictions["the hidden skills (a bound)"] = [_probability(a, s) for s in truth[teach:]]
     base = [_log_loss(p, o) for p, o in zip(predictions["win % of matches"], held, strict=True)]
@@ -526,6 +591,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=24)
+    parser.add_argument("--season", choices=("random", "bar"), default="random",
+                        help="how the regulars sit down: at random with fixed skills, or as a bar's regulars do "
+                             "(circles, steady partners, newcomers who learn, regulars who leave: BarSeason)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--phones", type=int, default=200)
     parser.add_argument("--cache", type=Path, help="keep the generated season here (reused when it matches), and "
@@ -538,7 +606,7 @@ def main() -> None:
 
     def run_parts(book: Book, first_extra: int, archive: Path | None) -> None:
         manifest = None if archive is None else archive.parent / "season.json"
-        skills = json.loads(manifest.read_text())["skills"] if manifest is not None and manifest.exists() else None
+        skills = json.loads(manifest.read_text()).get("strengths") if manifest and manifest.exists() else None
         run = {"add": lambda: bench_add(book, args.runs, first_extra),
                "pages": lambda: bench_pages(book, args.runs, archive),
                "holdout": lambda: holdout(book, skills), "phones": lambda: bench_phones(book, args.runs, args.phones)}
@@ -555,7 +623,7 @@ def main() -> None:
         folder = args.cache or Path(scratch) / "season"
         folder.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
-        records = generate(folder, args.matches, args.players)
+        records = generate(folder, args.matches, args.players, args.season)
         print(f"season: {len(records)} matches of {args.players} regulars ready in {time.perf_counter() - t0:.0f} s")
         book = Book(Path(scratch) / "players.sqlite3")
         uptime()

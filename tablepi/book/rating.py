@@ -2,20 +2,18 @@
 matches.
 
 Why per match and not per deal (docs/players.md, "The rating"): a deal is decided mostly by the cards dealt, and
-the deals of one match are played by the same four people one after the other; rated one by one they would count
-as a dozen independent pieces of evidence, the uncertainty would shrink a dozen times too fast and the rating
-would follow the luck of the cards. The match — a team striking its nine lines — is the unit the game itself
-declares a winner by. The benchmark (``bench/bench_players.py``) compares both on the same history: on its whole
-season the rating per deal, with parameters chosen on the training half, predicted the next match better than the
-rating per match, and only as well as win percentage (docs/players.md, "The rating").
+the deals of one match are played by the same four people one after the other; the match — a team striking its
+nine lines — is the unit the game itself declares a winner by. On the benchmark's seasons (``bench/bench_players.py``)
+rating per deal or per line a deal moved predicted the next match no better than rating per match.
 
-Why Thurstone-Mosteller with a wide performance spread (``beta`` 12.5, three times openskill's default): a match of
-Konter a Matt has much more luck in it than the games openskill's defaults are made for, and with the default
-spread the rating is too sure of itself. It does not predict the next match better than the partnership's win
-percentage: on the benchmark's season it is behind it, and no model with its parameters chosen on the season's
-first half is ahead of it (docs/players.md, "The rating", gives the figures and why). The
-rating is shown for what win percentage does not give: its uncertainty, and the partner's and the opponents'
-strength taken into account.
+Why a wide performance spread (``beta`` 100, twelve times openskill's default) and a small drift (``tau`` 0.05): a
+match of Konter a Matt has far more luck in it than the games openskill's defaults are made for. With a narrower
+spread the rating's own odds are too sure of themselves (on the training half of the benchmark's bar season the
+odds of beta 12.5 had to be scaled down to a third to fit, those of beta 100 to 0.95), and its predictions are worse
+than win percentage's. The drift lets a player's form change over a season (a newcomer who learns). Chosen so, on
+the benchmark's bar season (circles of regulars, steady partners, newcomers, regulars who leave) the rating
+predicts the next match better than win percentage; where everyone sits with everyone at random it is level with
+it, as is anything that must learn the players (docs/players.md, "The rating", gives the figures and why).
 
 A guest (a seat nobody named) plays with a fresh, unknown rating each time and is never kept. A match that was not
 finished (abandoned, or still in play) does not count.
@@ -39,14 +37,17 @@ RatedMatch = tuple[int, str, float, str | None, Mapping[str, int | None], int]
 
 
 #: The spread of one match's performance around a player's rating (openskill's default is 25/6).
-BETA = 12.5
+BETA = 100.0
+#: How much a player's rating may drift between two matches (openskill's default is 25/300): his form changes.
+TAU = 0.05
 
 
 def model() -> Any:
-    """The model every rating is made with (mu 25, sigma 25/3 for a newcomer; performance spread :data:`BETA`)."""
+    """The model every rating is made with (mu 25, sigma 25/3 for a newcomer; performance spread :data:`BETA`,
+    drift :data:`TAU`)."""
     from openskill.models import ThurstoneMostellerFull
 
-    return ThurstoneMostellerFull(beta=BETA)
+    return ThurstoneMostellerFull(beta=BETA, tau=TAU)
 
 
 def ordinal(mu: float, sigma: float) -> float:
