@@ -1,12 +1,15 @@
 """The players' book at a season's size: load, a finished match added, pages served, phones on the live page, and
 whether the rating predicts the next match better than win percentage.
 
-Run: ``.venv/bin/python bench/bench_players.py [--matches 10000] [--runs 3] [--phones 200] [--cache DIR]``.
+Run: ``.venv/bin/python bench/bench_players.py [--matches 10000] [--season random|bar] [--runs 3] [--phones 200]
+[--cache DIR]``.
 
 1. **A season** of ``--matches`` matches among ``--players`` regulars (and a guest now and then) is generated
    through the table's own code: scripted players (:func:`tablepi.table.simulate.simulate_match`, each regular with
    a hidden skill: how often he plays a sensible card instead of a random legal one; every tenth match with the
-   mistakes players make) give the gestures; the records are written as the archive writes finished matches
+   mistakes players make) give the gestures. ``--season random``: any four regulars sit down, skills never change;
+   ``--season bar``: as a bar's regulars do (:class:`BarSeason`: circles, steady partners, newcomers who learn,
+   regulars who leave); the records are written as the archive writes finished matches
    (:func:`tablepi.journal.archive.write_match`), and the book reads them back through the real table state machine, as
    it does on the table. Left out of the generation: the journal's per-event fsync (0.3 s a match on this machine;
    10,000 matches would take an hour). ``--cache`` keeps the season and the book loaded from it for the next run.
@@ -19,7 +22,7 @@ Run: ``.venv/bin/python bench/bench_players.py [--matches 10000] [--runs 3] [--p
    newest game records as a ZIP), ``--runs`` times each.
 5. **The hold-out**: every match of the season predicted from the matches before it — by each player's win
    percentage of matches and of deals, by openskill ratings (Thurstone-Mosteller and Plackett-Luce, per match, per
-   deal, per line a deal moved), by the book's rating as shipped, and by the hidden skills themselves (the bound);
+   deal, per line a deal moved), by the book's rating as shipped, and by each match's hidden skills (the bound);
    every parameter and each predictor's scale chosen on the first half only, the second half scored: log loss,
    Brier score, how often the favourite won, and each one's log loss minus win percentage's with its standard
    error.
