@@ -453,7 +453,7 @@ def holdout(book: Book, strengths: list[list[float]] | None) -> None:
         predictions[name] = [_probability(a, s) for s in _scores(make(), matches)[teach:]]
         print(f"  {name}: chose {label}, scale {a:.2f} (training log loss {loss:.4f}; {len(grid)} tried, "
               f"{time.perf_counter() - started:.0f} s)", flush=True)
-    # As the book has it, nothing tuned: its rating's own prediction; and win % as the earlier benchmark had it.
+    # As the book has it: its rating's own prediction, no scale fitted.
     book_rating = _Rated(model(), "match")
     predictions["the book's rating as it is"] = [_probability(1.0, s) for s in _scores(book_rating, matches)[teach:]]
     if strengths:
