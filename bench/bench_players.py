@@ -95,6 +95,8 @@ def pct(values: list[float], fraction: float) -> float:
 
 #: One match's table: seat -> the regular sitting there (None: a guest), and seat -> his hidden skill then.
 Seating = tuple[dict[Seat, str | None], dict[Seat, float]]
+#: The seats, partners side by side (N and S, then E and W).
+PAIRED = (Seat.N, Seat.S, Seat.E, Seat.W)
 
 
 def random_seating(skills: Mapping[str, float], rng: random.Random) -> Seating:
@@ -154,7 +156,7 @@ class BarSeason:
             if mate not in free or rng.random() >= self.TOGETHER:
                 mate = rng.choice([p for p in free if p != first])
             chosen += [first, mate]
-        names: dict[Seat, str | None] = dict(zip((Seat.N, Seat.S, Seat.E, Seat.W), chosen, strict=True))
+        names: dict[Seat, str | None] = dict(zip(PAIRED, chosen, strict=True))
         skill = {seat: self.skill(name) for seat, name in names.items() if name is not None}
         for name in chosen:
             self.played[name] += 1
@@ -191,7 +193,7 @@ def generate(folder: Path, matches: int, players: int, kind: str) -> list[tuple[
     for number in range(matches):
         seating = bar.seating(number) if bar is not None else random_seating(skills, rng)
         events, _ = season_events(number, seating)
-        strengths.append([seating[1].get(seat, 0.3) for seat in (Seat.N, Seat.S, Seat.E, Seat.W)])
+        strengths.append([seating[1].get(seat, 0.3) for seat in PAIRED])
         path = match_archive.write_match(folder / "archive", "journal", f"season{number:06d}", header,
                                          [event_to_line(e) for e in events])
         records.append((str(path), BASE + number * 1200.0))  # a match every 20 minutes, evening after evening
@@ -609,10 +611,11 @@ def main() -> None:
 
     def run_parts(book: Book, first_extra: int, archive: Path | None) -> None:
         manifest = None if archive is None else archive.parent / "season.json"
-        skills = json.loads(manifest.read_text()).get("strengths") if manifest and manifest.exists() else None
+        strengths = json.loads(manifest.read_text()).get("strengths") if manifest and manifest.exists() else None
         run = {"add": lambda: bench_add(book, args.runs, first_extra),
                "pages": lambda: bench_pages(book, args.runs, archive),
-               "holdout": lambda: holdout(book, skills), "phones": lambda: bench_phones(book, args.runs, args.phones)}
+               "holdout": lambda: holdout(book, strengths),
+               "phones": lambda: bench_phones(book, args.runs, args.phones)}
         for part in parts:
             uptime()
             run[part]()
